@@ -1,0 +1,70 @@
+import { containsPoint, edges, segmentsIntersect, type Polygon } from './polygon.ts';
+import { add, distance, dot, scale, sub, type Vec2 } from './vec.ts';
+
+/** A measured separation and the two points it was measured between (on A and on B). */
+export interface Separation {
+  readonly distance: number;
+  readonly onA: Vec2;
+  readonly onB: Vec2;
+}
+
+/** The point of segment [a, b] closest to p. */
+export function closestPointOnSegment(p: Vec2, a: Vec2, b: Vec2): Vec2 {
+  const ab = sub(b, a);
+  const len2 = dot(ab, ab);
+  if (len2 === 0) return a;
+  const t = Math.max(0, Math.min(1, dot(sub(p, a), ab) / len2));
+  return add(a, scale(ab, t));
+}
+
+function segmentSeparation(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): Separation {
+  if (segmentsIntersect(a1, a2, b1, b2)) {
+    // Crossing segments touch somewhere; report the crossing point on both.
+    const r = sub(a2, a1);
+    const s = sub(b2, b1);
+    const denom = r.x * s.y - r.y * s.x;
+    const t = denom === 0 ? 0 : ((b1.x - a1.x) * s.y - (b1.y - a1.y) * s.x) / denom;
+    const p = add(a1, scale(r, Math.max(0, Math.min(1, t))));
+    return { distance: 0, onA: p, onB: p };
+  }
+  const candidates: Separation[] = [
+    { onA: a1, onB: closestPointOnSegment(a1, b1, b2), distance: 0 },
+    { onA: a2, onB: closestPointOnSegment(a2, b1, b2), distance: 0 },
+    { onA: closestPointOnSegment(b1, a1, a2), onB: b1, distance: 0 },
+    { onA: closestPointOnSegment(b2, a1, a2), onB: b2, distance: 0 },
+  ].map((c) => ({ ...c, distance: distance(c.onA, c.onB) }));
+  return candidates.reduce((best, c) => (c.distance < best.distance ? c : best));
+}
+
+/** Minimum distance from point p to polygon B (0 inside), with the nearest point of B. */
+export function pointToPolygon(p: Vec2, poly: Polygon): Separation {
+  if (containsPoint(poly, p)) return { distance: 0, onA: p, onB: p };
+  let best: Separation = { distance: Infinity, onA: p, onB: p };
+  for (const [a, b] of edges(poly)) {
+    const q = closestPointOnSegment(p, a, b);
+    const d = distance(p, q);
+    if (d < best.distance) best = { distance: d, onA: p, onB: q };
+  }
+  return best;
+}
+
+/**
+ * Edge-to-edge distance between two polygons: 0 when they touch or overlap, otherwise the
+ * shortest segment joining them, with its end points.
+ */
+export function polygonSeparation(a: Polygon, b: Polygon): Separation {
+  const firstA = a[0];
+  const firstB = b[0];
+  if (!firstA || !firstB) throw new Error('polygonSeparation needs non-empty polygons');
+  if (containsPoint(b, firstA)) return { distance: 0, onA: firstA, onB: firstA };
+  if (containsPoint(a, firstB)) return { distance: 0, onA: firstB, onB: firstB };
+  let best: Separation = { distance: Infinity, onA: firstA, onB: firstB };
+  for (const [a1, a2] of edges(a)) {
+    for (const [b1, b2] of edges(b)) {
+      const s = segmentSeparation(a1, a2, b1, b2);
+      if (s.distance < best.distance) best = s;
+      if (best.distance === 0) return best;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,51 @@
+import { cross, sub, type Vec2 } from './vec.ts';
+
+/** A simple polygon as its vertices in order; the closing edge is implied. */
+export type Polygon = readonly Vec2[];
+
+export function edges(poly: Polygon): Array<[Vec2, Vec2]> {
+  return poly.map((p, i) => [p, poly[(i + 1) % poly.length] as Vec2]);
+}
+
+/** Even-odd point-in-polygon test; points on the boundary may go either way. */
+export function containsPoint(poly: Polygon, p: Vec2): boolean {
+  let inside = false;
+  for (const [a, b] of edges(poly)) {
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+export function signedArea(poly: Polygon): number {
+  let sum = 0;
+  for (const [a, b] of edges(poly)) sum += cross(a, b);
+  return sum / 2;
+}
+
+export function centroid(points: readonly Vec2[]): Vec2 {
+  if (points.length === 0) throw new Error('centroid of no points');
+  let x = 0;
+  let y = 0;
+  for (const p of points) {
+    x += p.x;
+    y += p.y;
+  }
+  return { x: x / points.length, y: y / points.length };
+}
+
+/** True when the two closed segments share at least one point. */
+export function segmentsIntersect(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): boolean {
+  const d1 = cross(sub(a2, a1), sub(b1, a1));
+  const d2 = cross(sub(a2, a1), sub(b2, a1));
+  const d3 = cross(sub(b2, b1), sub(a1, b1));
+  const d4 = cross(sub(b2, b1), sub(a2, b1));
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  const onSegment = (p: Vec2, q: Vec2, r: Vec2): boolean =>
+    Math.min(p.x, q.x) <= r.x && r.x <= Math.max(p.x, q.x) && Math.min(p.y, q.y) <= r.y && r.y <= Math.max(p.y, q.y);
+  return (
+    (d1 === 0 && onSegment(a1, a2, b1)) ||
+    (d2 === 0 && onSegment(a1, a2, b2)) ||
+    (d3 === 0 && onSegment(b1, b2, a1)) ||
+    (d4 === 0 && onSegment(b1, b2, a2))
+  );
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { CameraProfile } from '../camera/profile.ts';
+import type { TablePose } from '../camera/table-pose.ts';
+
+/**
+ * The live WebSocket protocol. Binary messages from the server are JPEG frames; every text
+ * message is JSON of one of the types below. Messages from the browser are validated with zod.
+ */
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  /** Ask for the distance between two units; the server then updates it on every frame. */
+  z.strictObject({ type: z.literal('measure'), a: z.string().min(1).max(100), b: z.string().min(1).max(100) }),
+  z.strictObject({ type: z.literal('clearMeasure') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export interface BaseView {
+  readonly markerId: number;
+  /** Base centre in table mm, its heading (degrees, CCW, 0 = facing table +y), size in mm. */
+  readonly x: number;
+  readonly y: number;
+  readonly headingDeg: number;
+  readonly widthMm: number;
+  readonly depthMm: number;
+  /** Height of the base top above the table (mm), for drawing the footprint where it is seen. */
+  readonly topMm: number;
+  /** Whether this frame saw the base's marker (false: last known pose). */
+  readonly seen: boolean;
+  readonly sigmaMm: number;
+}
+
+export interface UnitView {
+  readonly id: string;
+  readonly name: string;
+  readonly side: string;
+  readonly colour: string;
+  readonly bases: readonly BaseView[];
+}
+
+export interface MeasurementView {
+  readonly a: string;
+  readonly b: string;
+  readonly distanceIn: number;
+  readonly uncertaintyIn: number;
+  /** End points of the shortest line, table mm, on A and on B. */
+  readonly from: { readonly x: number; readonly y: number };
+  readonly to: { readonly x: number; readonly y: number };
+  /** False when the table pose or either unit was not measured this frame. */
+  readonly valid: boolean;
+  readonly text: string;
+}
+
+export interface StateMessage {
+  readonly type: 'state';
+  readonly frame: number;
+  readonly timestamp: number;
+  readonly table: { readonly widthMm: number; readonly depthMm: number };
+  readonly camera: CameraProfile;
+  /** Null while the table pose is unknown (too few reference markers seen). */
+  readonly pose: TablePose | null;
+  readonly units: readonly UnitView[];
+  readonly detectionMs: number;
+  readonly measurement: MeasurementView | null;
+}
+
+export interface ErrorMessage {
+  readonly type: 'error';
+  readonly message: string;
+}
+
+export interface HelloMessage {
+  readonly type: 'hello';
+  readonly scenario: string;
+  readonly source: string;
+}
+
+export type ServerMessage = StateMessage | ErrorMessage | HelloMessage;

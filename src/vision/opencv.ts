@@ -1,0 +1,24 @@
+/**
+ * The one place OpenCV.js is loaded. Every other module asks for `loadOpenCV()` and gets the
+ * initialised WebAssembly module; the first call pays the ~0.1–0.5 s start-up.
+ */
+import cvModule from '@techstark/opencv-js';
+
+// The package's typings describe the API loosely; we keep our own narrow surface elsewhere.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OpenCV = any;
+
+let ready: Promise<OpenCV> | undefined;
+
+export function loadOpenCV(): Promise<OpenCV> {
+  ready ??= (async () => {
+    const mod: OpenCV = cvModule;
+    if (mod instanceof Promise) return await mod;
+    if (mod.Mat) return mod;
+    await new Promise<void>((resolve) => {
+      mod.onRuntimeInitialized = () => resolve();
+    });
+    return mod;
+  })();
+  return ready;
+}
