@@ -1,4 +1,5 @@
 import { containsPoint, edges, segmentsIntersect, type Polygon } from './polygon.ts';
+import { boxGap, boxOf, boxPointGap, type Box } from './box.ts';
 import { add, distance, dot, scale, sub, type Vec2 } from './vec.ts';
 
 /** A measured separation and the two points it was measured between (on A and on B). */
@@ -67,4 +68,49 @@ export function polygonSeparation(a: Polygon, b: Polygon): Separation {
     }
   }
   return best;
+}
+
+/** A separation between two sets of polygons, with which polygon of each set it was found on. */
+export interface SetSeparation extends Separation {
+  readonly indexA: number;
+  readonly indexB: number;
+}
+
+/**
+ * Edge-to-edge distance between two sets of polygons (a unit is a set of bases): the closest
+ * pair over all members. Bounding boxes prune pairs that cannot beat the best found so far.
+ */
+export function polygonSetSeparation(a: readonly Polygon[], b: readonly Polygon[]): SetSeparation {
+  const boxesB = b.map((p) => boxOf(p));
+  let best: SetSeparation | undefined;
+  a.forEach((pa, i) => {
+    const boxA = boxOf(pa);
+    b.forEach((pb, j) => {
+      if (best && boxGap(boxA, boxesB[j] as Box) >= best.distance) return;
+      const s = polygonSeparation(pa, pb);
+      if (!best || s.distance < best.distance) best = { ...s, indexA: i, indexB: j };
+    });
+  });
+  if (!best) throw new Error('polygonSetSeparation needs at least one polygon on each side');
+  return best;
+}
+
+/** Distance from a point to the nearest of a set of polygons, with the nearest point. */
+export function pointToPolygonSet(p: Vec2, set: readonly Polygon[]): SetSeparation {
+  let best: SetSeparation | undefined;
+  set.forEach((poly, j) => {
+    if (best && boxPointGap(boxOf(poly), p) >= best.distance) return;
+    const s = pointToPolygon(p, poly);
+    if (!best || s.distance < best.distance) best = { ...s, indexA: 0, indexB: j };
+  });
+  if (!best) throw new Error('pointToPolygonSet needs at least one polygon');
+  return best;
+}
+
+/** Shortest distance between two segments, with the closest points. */
+export const segmentToSegment = (a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): Separation => segmentSeparation(a1, a2, b1, b2);
+
+/** Distance from a polygon set to a segment (a path, a line of fire). */
+export function polygonSetToSegment(set: readonly Polygon[], a: Vec2, b: Vec2): SetSeparation {
+  return polygonSetSeparation(set, [[a, b]]);
 }

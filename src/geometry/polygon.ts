@@ -49,3 +49,21 @@ export function segmentsIntersect(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): boole
     (d4 === 0 && onSegment(b1, b2, a2))
   );
 }
+
+/** Unsigned area of a simple polygon. */
+export const polygonArea = (poly: Polygon): number => Math.abs(signedArea(poly));
+
+/** Signed distance-free side test: > 0 when p is left of the directed line a→b. */
+export const sideOfLine = (a: Vec2, b: Vec2, p: Vec2): number => cross(sub(b, a), sub(p, a));
+
+/** Point in polygon or within `tolerance` of its boundary. */
+export function containsPointOrNear(poly: Polygon, p: Vec2, tolerance: number): boolean {
+  if (containsPoint(poly, p)) return true;
+  for (const [a, b] of edges(poly)) {
+    const ab = sub(b, a);
+    const len2 = ab.x * ab.x + ab.y * ab.y;
+    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2));
+    if (Math.hypot(a.x + ab.x * t - p.x, a.y + ab.y * t - p.y) <= tolerance) return true;
+  }
+  return false;
+}

@@ -26,15 +26,36 @@ const markerSchema = z.strictObject({
   rotationDeg: finite.default(0),
 });
 
+/** What a base is within its unit; optional, most bases are plain ranks of the formation. */
+export const BASE_ROLES = ['rank', 'leader', 'skirmisher', 'gun', 'crew', 'limber', 'team'] as const;
+export type BaseRole = (typeof BASE_ROLES)[number];
+
 const baseSchema = z.strictObject({
   width: positive('base width'),
   depth: positive('base depth'),
   marker: markerSchema,
   /** Where the base stands when there is no camera (synthetic table, rules without vision). */
   pose: poseSchema.optional(),
+  role: z.enum(BASE_ROLES).optional(),
 });
 
 export const UNIT_TYPES = ['infantry', 'cavalry', 'artillery', 'commander'] as const;
+
+/** Formations a player may declare (otherwise recognised from the bases' arrangement). */
+export const FORMATIONS = [
+  'line',
+  'attackColumn',
+  'marchColumn',
+  'skirmish',
+  'square',
+  'warband',
+  'mixed',
+  'limbered',
+  'deployed',
+] as const;
+export type Formation = (typeof FORMATIONS)[number];
+export const UNIT_SIZES = ['tiny', 'small', 'standard', 'large'] as const;
+export type UnitSize = (typeof UNIT_SIZES)[number];
 
 const unitSchema = z.strictObject({
   id: z.string().min(1),
@@ -42,6 +63,65 @@ const unitSchema = z.strictObject({
   side: z.string().min(1),
   type: z.enum(UNIT_TYPES),
   bases: z.array(baseSchema).min(1, 'a unit needs at least one base'),
+  /** Declared formation; when absent the table recognises one from the bases. */
+  formation: z.enum(FORMATIONS).optional(),
+  /** Weapon name as the ruleset spells it, e.g. "smoothbore musket", "smoothbore foot artillery". */
+  weapon: z.string().min(1).optional(),
+  brigade: z.string().min(1).optional(),
+  size: z.enum(UNIT_SIZES).optional(),
+  /** Number of models (figures), when a rule counts them. */
+  models: z.number().int().positive('models must be > 0').optional(),
+  /** Commanders: mounted or on foot; cavalry are always mounted. */
+  mounted: z.boolean().optional(),
+  /** Commanders: staff rating. */
+  staffRating: z.number().int().optional(),
+  /** Commanders: the commander-in-chief may order any unit. */
+  general: z.boolean().optional(),
+  /** Irregular troops (warbands are their default formation). */
+  irregular: z.boolean().optional(),
+  disordered: z.boolean().optional(),
+  shaken: z.boolean().optional(),
+  /** In hand-to-hand combat. */
+  engaged: z.boolean().optional(),
+  /** Facing override, degrees CCW from table +y; otherwise the bases' mean heading. */
+  facingDeg: finite.optional(),
+  /** Where the unit's leader stood at the start of the turn (charge face), in lengthUnit. */
+  leaderAtTurnStart: pointSchema.optional(),
+});
+
+export const TERRAIN_KINDS = [
+  'wood',
+  'rough',
+  'veryRough',
+  'extremelyRough',
+  'obstacle',
+  'building',
+  'hill',
+  'water',
+  'road',
+] as const;
+export type TerrainKind = (typeof TERRAIN_KINDS)[number];
+/** Kinds drawn as a line (a hedge, a road's centre line); the rest are areas. */
+export const LINEAR_TERRAIN: readonly TerrainKind[] = ['obstacle', 'road'];
+
+const terrainSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  kind: z.enum(TERRAIN_KINDS),
+  /** Outline of an area piece (wood, rough ground, building, hill, water), in order. */
+  polygon: z.array(pointSchema).min(3, 'a terrain polygon needs at least three points').optional(),
+  /** Course of a linear piece (obstacle, road), in order. */
+  line: z.array(pointSchema).min(2, 'a terrain line needs at least two points').optional(),
+  /** Hills: height of the top above the table. */
+  height: z.number().nonnegative('terrain height must be ≥ 0').optional(),
+  /** Roads: width; obstacles: thickness. */
+  width: positive('terrain width').optional(),
+  /** Overrides of the kind's defaults. */
+  blocksSight: z.boolean().optional(),
+  cover: z.enum(['none', 'light', 'heavy']).optional(),
+  skirmishOnly: z.boolean().optional(),
+  cavalryProof: z.boolean().optional(),
+  impassable: z.boolean().optional(),
 });
 
 const sideSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), colour: z.string().min(1) });
@@ -69,6 +149,7 @@ export const scenarioFileSchema = z
     referenceMarkers: z.array(referenceMarkerSchema).min(3, 'at least three reference markers fix the table'),
     sides: z.array(sideSchema).min(1),
     units: z.array(unitSchema),
+    terrain: z.array(terrainSchema).optional(),
   })
   .superRefine((scenario, ctx) => {
     const seen = new Map<number, string>();
@@ -86,6 +167,8 @@ export const scenarioFileSchema = z
       unitIds.add(unit.id);
       if (!sideIds.has(unit.side))
         ctx.addIssue({ code: 'custom', path: ['units', u, 'side'], message: `unknown side "${unit.side}"` });
+      if (unit.type !== 'commander' && (unit.staffRating !== undefined || unit.general !== undefined))
+        ctx.addIssue({ code: 'custom', path: ['units', u, 'staffRating'], message: 'only commanders have a staff rating' });
       unit.bases.forEach((base, b) => {
         claim(base.marker.id, `${unit.name} base ${b + 1}`, ['units', u, 'bases', b, 'marker', 'id']);
         if (base.marker.size > Math.min(base.width, base.depth))
@@ -95,6 +178,19 @@ export const scenarioFileSchema = z
             message: `marker (${base.marker.size}) is larger than its base`,
           });
       });
+    });
+    const terrainIds = new Set<string>();
+    (scenario.terrain ?? []).forEach((piece, t) => {
+      if (terrainIds.has(piece.id))
+        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'id'], message: `terrain id "${piece.id}" is used twice` });
+      terrainIds.add(piece.id);
+      const linear = LINEAR_TERRAIN.includes(piece.kind);
+      if (linear && !piece.line)
+        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'line'], message: `a ${piece.kind} needs a line` });
+      if (!linear && !piece.polygon)
+        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'polygon'], message: `a ${piece.kind} needs a polygon` });
+      if (piece.height !== undefined && piece.kind !== 'hill' && piece.kind !== 'building')
+        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'height'], message: 'only hills and buildings have a height' });
     });
   });
 
@@ -113,13 +209,47 @@ export interface BaseSpec {
   readonly depthMm: number;
   readonly marker: MarkerSpec;
   readonly pose?: { readonly x: number; readonly y: number; readonly headingDeg: number };
+  readonly role?: BaseRole;
 }
-export interface UnitSpec {
+/** Optional rules attributes of a unit (all absent in older scenario files). */
+export interface UnitAttributes {
+  readonly formation?: Formation;
+  readonly weapon?: string;
+  readonly brigade?: string;
+  readonly size?: UnitSize;
+  readonly models?: number;
+  readonly mounted?: boolean;
+  readonly staffRating?: number;
+  readonly general?: boolean;
+  readonly irregular?: boolean;
+  readonly disordered?: boolean;
+  readonly shaken?: boolean;
+  readonly engaged?: boolean;
+  readonly facingDeg?: number;
+  /** Millimetres. */
+  readonly leaderAtTurnStart?: { readonly x: number; readonly y: number };
+}
+export interface UnitSpec extends UnitAttributes {
   readonly id: string;
   readonly name: string;
   readonly side: string;
   readonly type: (typeof UNIT_TYPES)[number];
   readonly bases: readonly BaseSpec[];
+}
+/** A terrain piece with every length in millimetres. */
+export interface TerrainSpec {
+  readonly id: string;
+  readonly name?: string;
+  readonly kind: TerrainKind;
+  readonly polygon?: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  readonly line?: ReadonlyArray<{ readonly x: number; readonly y: number }>;
+  readonly heightMm?: number;
+  readonly widthMm?: number;
+  readonly blocksSight?: boolean;
+  readonly cover?: 'none' | 'light' | 'heavy';
+  readonly skirmishOnly?: boolean;
+  readonly cavalryProof?: boolean;
+  readonly impassable?: boolean;
 }
 export interface ReferenceMarkerSpec {
   readonly id: number;
@@ -138,6 +268,8 @@ export interface Scenario {
   readonly referenceMarkers: readonly ReferenceMarkerSpec[];
   readonly sides: ReadonlyArray<{ readonly id: string; readonly name: string; readonly colour: string }>;
   readonly units: readonly UnitSpec[];
+  /** Terrain pieces; absent in scenarios without terrain. */
+  readonly terrain?: readonly TerrainSpec[];
 }
 
 export class ScenarioError extends Error {
@@ -150,8 +282,14 @@ export class ScenarioError extends Error {
   }
 }
 
+/** Copies the keys that are present, so absent optional fields stay absent. */
+function present<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 function toMillimetres(file: ParsedFile): Scenario {
   const mm = (v: number) => toMm(v, file.lengthUnit as LengthUnit);
+  const pt = (p: { x: number; y: number }) => ({ x: mm(p.x), y: mm(p.y) });
   return {
     name: file.name,
     ...(file.description === undefined ? {} : { description: file.description }),
@@ -171,6 +309,22 @@ function toMillimetres(file: ParsedFile): Scenario {
       name: u.name,
       side: u.side,
       type: u.type,
+      ...present({
+        formation: u.formation,
+        weapon: u.weapon,
+        brigade: u.brigade,
+        size: u.size,
+        models: u.models,
+        mounted: u.mounted,
+        staffRating: u.staffRating,
+        general: u.general,
+        irregular: u.irregular,
+        disordered: u.disordered,
+        shaken: u.shaken,
+        engaged: u.engaged,
+        facingDeg: u.facingDeg,
+        leaderAtTurnStart: u.leaderAtTurnStart ? pt(u.leaderAtTurnStart) : undefined,
+      }),
       bases: u.bases.map((b) => ({
         widthMm: mm(b.width),
         depthMm: mm(b.depth),
@@ -182,8 +336,29 @@ function toMillimetres(file: ParsedFile): Scenario {
           rotationDeg: b.marker.rotationDeg,
         },
         ...(b.pose ? { pose: { x: mm(b.pose.x), y: mm(b.pose.y), headingDeg: b.pose.headingDeg } } : {}),
+        ...(b.role ? { role: b.role } : {}),
       })),
     })),
+    ...(file.terrain
+      ? {
+          terrain: file.terrain.map((t) => ({
+            id: t.id,
+            kind: t.kind,
+            ...present({
+              name: t.name,
+              polygon: t.polygon?.map(pt),
+              line: t.line?.map(pt),
+              heightMm: t.height === undefined ? undefined : mm(t.height),
+              widthMm: t.width === undefined ? undefined : mm(t.width),
+              blocksSight: t.blocksSight,
+              cover: t.cover,
+              skirmishOnly: t.skirmishOnly,
+              cavalryProof: t.cavalryProof,
+              impassable: t.impassable,
+            }),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -1,0 +1,75 @@
+import type { Vec2 } from './vec.ts';
+
+/** An axis-aligned bounding box in table coordinates. Used to skip work, never to decide. */
+export interface Box {
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
+}
+
+export function boxOf(points: readonly Vec2[]): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const p of points) {
+    if (p.x < minX) minX = p.x;
+    if (p.y < minY) minY = p.y;
+    if (p.x > maxX) maxX = p.x;
+    if (p.y > maxY) maxY = p.y;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+export function unionBox(boxes: readonly Box[]): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const b of boxes) {
+    minX = Math.min(minX, b.minX);
+    minY = Math.min(minY, b.minY);
+    maxX = Math.max(maxX, b.maxX);
+    maxY = Math.max(maxY, b.maxY);
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/** Lower bound of the distance between anything inside box a and anything inside box b. */
+export function boxGap(a: Box, b: Box): number {
+  const dx = Math.max(0, a.minX - b.maxX, b.minX - a.maxX);
+  const dy = Math.max(0, a.minY - b.maxY, b.minY - a.maxY);
+  return Math.hypot(dx, dy);
+}
+
+/** Lower bound of the distance from p to anything inside the box. */
+export function boxPointGap(b: Box, p: Vec2): number {
+  const dx = Math.max(0, b.minX - p.x, p.x - b.maxX);
+  const dy = Math.max(0, b.minY - p.y, p.y - b.maxY);
+  return Math.hypot(dx, dy);
+}
+
+/** Whether the segment [a, b] may touch the box (slab test; exact for boxes). */
+export function segmentTouchesBox(a: Vec2, b: Vec2, box: Box): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const d = { x: b.x - a.x, y: b.y - a.y };
+  const axes: Array<[number, number, number, number]> = [
+    [a.x, d.x, box.minX, box.maxX],
+    [a.y, d.y, box.minY, box.maxY],
+  ];
+  for (const [p, dp, lo, hi] of axes) {
+    if (dp === 0) {
+      if (p < lo || p > hi) return false;
+      continue;
+    }
+    let ta = (lo - p) / dp;
+    let tb = (hi - p) / dp;
+    if (ta > tb) [ta, tb] = [tb, ta];
+    t0 = Math.max(t0, ta);
+    t1 = Math.min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
