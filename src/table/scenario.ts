@@ -171,7 +171,7 @@ export const scenarioFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['units', u, 'staffRating'], message: 'only commanders have a staff rating' });
       unit.bases.forEach((base, b) => {
         claim(base.marker.id, `${unit.name} base ${b + 1}`, ['units', u, 'bases', b, 'marker', 'id']);
-        if (base.marker.size > Math.min(base.width, base.depth))
+        if (base.width > 0 && base.depth > 0 && base.marker.size > Math.min(base.width, base.depth))
           ctx.addIssue({
             code: 'custom',
             path: ['units', u, 'bases', b, 'marker', 'size'],

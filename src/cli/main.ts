@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { ScenarioError } from '../table/scenario.ts';
+import { registerMeasureCommand } from './measure-command.ts';
+import { registerServeCommand } from './serve-command.ts';
+
+const program = new Command();
+program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
+registerServeCommand(program);
+registerMeasureCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Bad input is the user's to fix: say what is wrong, without a stack trace.
+  console.error(err instanceof ScenarioError || err instanceof Error ? err.message : String(err));
+  process.exitCode = 2;
+}

@@ -1,0 +1,180 @@
+import { solveTablePose, reprojectionErrors, type Correspondence, type PoseFit } from '../camera/pose-estimation.ts';
+import type { CameraProfile } from '../camera/profile.ts';
+import { pixelToTablePlane, type Pixel } from '../camera/projection.ts';
+import type { TablePose, Vec3 } from '../camera/table-pose.ts';
+import { radToDeg, wrapDegrees, degToRad } from '../geometry/angle.ts';
+import { rotate } from '../geometry/vec.ts';
+import type { MarkerSpec, ReferenceMarkerSpec, Scenario } from '../table/scenario.ts';
+import type { DetectedMarker } from './detector.ts';
+import { loadOpenCV, type OpenCV } from './opencv.ts';
+
+/** A base's pose on the table as measured from its marker, with one-sigma uncertainties. */
+export interface BasePose {
+  readonly markerId: number;
+  readonly x: number;
+  readonly y: number;
+  readonly headingDeg: number;
+  readonly sigmaMm: number;
+  readonly sigmaHeadingDeg: number;
+}
+
+export interface TablePoseState {
+  readonly pose: TablePose;
+  readonly rmsPx: number;
+  readonly referenceIds: readonly number[];
+  /** Reference markers seen but left out because they disagreed with the others. */
+  readonly rejectedIds: readonly number[];
+}
+
+export interface LocatorResult {
+  /** Null when fewer than three consistent reference markers were seen: nothing is measured. */
+  readonly table: TablePoseState | null;
+  readonly bases: readonly BasePose[];
+  /** Marker ids seen that the scenario does not know (reported, not guessed at). */
+  readonly unknownIds: readonly number[];
+}
+
+export interface LocatorOptions {
+  /** A reference marker whose corners reproject worse than this (px) is dropped as misread or moved. */
+  readonly maxReferenceErrorPx: number;
+  /** Floor on the assumed corner noise (px), so a lucky perfect fit does not claim perfection. */
+  readonly minCornerSigmaPx: number;
+}
+
+export const DEFAULT_LOCATOR_OPTIONS: LocatorOptions = { maxReferenceErrorPx: 3, minCornerSigmaPx: 0.1 };
+
+/** Table position of a reference marker's corners, in OpenCV's TL, TR, BR, BL order (tag top toward table +y). */
+function referenceCorners(m: ReferenceMarkerSpec): Vec3[] {
+  const h = m.sizeMm / 2;
+  return [
+    { x: m.x - h, y: m.y + h, z: m.heightMm },
+    { x: m.x + h, y: m.y + h, z: m.heightMm },
+    { x: m.x + h, y: m.y - h, z: m.heightMm },
+    { x: m.x - h, y: m.y - h, z: m.heightMm },
+  ];
+}
+
+/** Heading (degrees, CCW, 0 = +y) of a direction vector on the table. */
+const headingOf = (dx: number, dy: number): number => radToDeg(Math.atan2(-dx, dy));
+
+/**
+ * Turns detected markers into table coordinates: solves the table pose from the reference
+ * markers, then back-projects each base marker's corners onto the plane at that marker's height
+ * (so a marker 3 mm up a base is not mistaken for one further from the camera).
+ */
+export class Locator {
+  private lastPose: TablePose | undefined;
+  private readonly references: Map<number, ReferenceMarkerSpec>;
+  private readonly markers: Map<number, MarkerSpec>;
+
+  private constructor(
+    private readonly cv: OpenCV,
+    readonly camera: CameraProfile,
+    scenario: Scenario,
+    readonly options: LocatorOptions,
+  ) {
+    this.references = new Map(scenario.referenceMarkers.map((m) => [m.id, m]));
+    this.markers = new Map(scenario.units.flatMap((u) => u.bases.map((b) => [b.marker.id, b.marker] as const)));
+  }
+
+  static async create(camera: CameraProfile, scenario: Scenario, options: Partial<LocatorOptions> = {}): Promise<Locator> {
+    return new Locator(await loadOpenCV(), camera, scenario, { ...DEFAULT_LOCATOR_OPTIONS, ...options });
+  }
+
+  locate(detections: readonly DetectedMarker[]): LocatorResult {
+    const table = this.estimateTablePose(detections);
+    const unknownIds = detections
+      .filter((d) => !this.references.has(d.id) && !this.markers.has(d.id))
+      .map((d) => d.id);
+    if (!table) return { table: null, bases: [], unknownIds };
+    const cornerSigmaPx = Math.max(table.rmsPx, this.options.minCornerSigmaPx);
+    const bases: BasePose[] = [];
+    for (const d of detections) {
+      const spec = this.markers.get(d.id);
+      if (!spec) continue;
+      const pose = this.locateBase(table.pose, d, spec, cornerSigmaPx);
+      if (pose) bases.push(pose);
+    }
+    return { table, bases, unknownIds };
+  }
+
+  private estimateTablePose(detections: readonly DetectedMarker[]): TablePoseState | null {
+    let groups = detections
+      .filter((d) => this.references.has(d.id))
+      .map((d) => ({
+        id: d.id,
+        points: referenceCorners(this.references.get(d.id)!).map((table, i): Correspondence => ({ table, image: d.corners[i]! })),
+      }));
+    const rejectedIds: number[] = [];
+    // Robustness: refit without the worst marker while it disagrees with the rest (misread or knocked).
+    while (groups.length >= 3) {
+      const fit = this.fit(groups.flatMap((g) => g.points));
+      const worst = groups
+        .map((g) => ({ g, err: Math.max(...reprojectionErrors(this.camera, fit.pose, g.points)) }))
+        .reduce((a, b) => (b.err > a.err ? b : a));
+      if (worst.err <= this.options.maxReferenceErrorPx || groups.length === 3) {
+        if (worst.err > this.options.maxReferenceErrorPx) break;
+        this.lastPose = fit.pose;
+        return { pose: fit.pose, rmsPx: fit.rmsPx, referenceIds: groups.map((g) => g.id), rejectedIds };
+      }
+      rejectedIds.push(worst.g.id);
+      groups = groups.filter((g) => g !== worst.g);
+    }
+    return null;
+  }
+
+  private fit(points: Correspondence[]): PoseFit {
+    // A previous pose seeds the solve; if the camera moved, the unseeded solve is the fallback.
+    if (this.lastPose) {
+      const seeded = solveTablePose(this.cv, this.camera, points, this.lastPose);
+      if (seeded.rmsPx <= this.options.maxReferenceErrorPx) return seeded;
+    }
+    return solveTablePose(this.cv, this.camera, points);
+  }
+
+  private locateBase(pose: TablePose, d: DetectedMarker, spec: MarkerSpec, cornerSigmaPx: number): BasePose | null {
+    const onPlane = d.corners.map((c) => pixelToTablePlane(this.camera, pose, c, spec.heightMm));
+    if (onPlane.some((p) => p === null)) return null;
+    const [tl, tr, br, bl] = onPlane as [Vec3, Vec3, Vec3, Vec3];
+    const cx = (tl.x + tr.x + br.x + bl.x) / 4;
+    const cy = (tl.y + tr.y + br.y + bl.y) / 4;
+    // The tag's "up" from both side edges plus both top/bottom edges turned a quarter, averaged.
+    const upX = tl.x - bl.x + (tr.x - br.x) - (tr.y - tl.y) - (br.y - bl.y);
+    const upY = tl.y - bl.y + (tr.y - br.y) + (tr.x - tl.x) + (br.x - bl.x);
+    const markerHeading = headingOf(upX, upY);
+    const headingDeg = wrapDegrees(markerHeading - spec.rotationDeg);
+    const offset = rotate(spec.offsetMm, degToRad(headingDeg));
+    const mmPerPx = this.mmPerPixel(pose, d.corners, spec.heightMm);
+    const sidePx = perimeterPx(d.corners) / 4;
+    return {
+      markerId: d.id,
+      x: cx - offset.x,
+      y: cy - offset.y,
+      headingDeg,
+      // Half the error from the base's own four corners, half from the table pose (both ~cornerSigma).
+      sigmaMm: mmPerPx * cornerSigmaPx * Math.SQRT1_2,
+      sigmaHeadingDeg: radToDeg((Math.SQRT2 * cornerSigmaPx) / (2 * sidePx)),
+    };
+  }
+
+  /** Local scale at a marker: millimetres on the marker plane per image pixel. */
+  private mmPerPixel(pose: TablePose, corners: readonly Pixel[], z: number): number {
+    const u = corners.reduce((s, c) => s + c.u, 0) / 4;
+    const v = corners.reduce((s, c) => s + c.v, 0) / 4;
+    const a = pixelToTablePlane(this.camera, pose, { u, v }, z);
+    const b = pixelToTablePlane(this.camera, pose, { u: u + 1, v }, z);
+    const c = pixelToTablePlane(this.camera, pose, { u, v: v + 1 }, z);
+    if (!a || !b || !c) return 1;
+    return (Math.hypot(b.x - a.x, b.y - a.y) + Math.hypot(c.x - a.x, c.y - a.y)) / 2;
+  }
+}
+
+function perimeterPx(c: readonly Pixel[]): number {
+  let sum = 0;
+  for (let i = 0; i < c.length; i++) {
+    const a = c[i]!;
+    const b = c[(i + 1) % c.length]!;
+    sum += Math.hypot(b.u - a.u, b.v - a.v);
+  }
+  return sum;
+}
