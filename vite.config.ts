@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+/**
+ * The browser app lives in web/ and builds to web/dist, which the server serves at `/`.
+ * In development (`npm run dev`) Vite serves the page and forwards the live WebSocket and the
+ * REST API to a server started separately with `node bin/vedette.js serve` (port 8080).
+ */
+const server = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./web', import.meta.url)),
+  build: {
+    outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  server: {
+    proxy: {
+      '/live': { target: server, ws: true, changeOrigin: true },
+      '/api': { target: server, changeOrigin: true },
+    },
+  },
+});

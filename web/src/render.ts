@@ -1,0 +1,181 @@
+import type { Pixel } from '../../src/camera/projection.ts';
+import type { MeasurementOverlay, OverlayModel, UnitOverlay } from './overlay-model.ts';
+import { imageToCss, pictureRect, type CssPoint, type Viewport } from './viewport.ts';
+
+/**
+ * Draws one frame: the camera picture scaled into the viewport and the overlay model on top.
+ * Thin by design: every position comes from the overlay model; this file only decides looks.
+ * Line widths and text sizes are in CSS pixels so they read the same at any window size.
+ */
+
+export interface RenderInput {
+  readonly viewport: Viewport;
+  /** Device pixels per CSS pixel of the canvas backing store. */
+  readonly dpr: number;
+  readonly picture: CanvasImageSource | null;
+  readonly model: OverlayModel | null;
+  readonly hover: string | null;
+}
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const MEASURE_COLOUR = '#ffd43b';
+
+export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void {
+  const { viewport: vp, dpr } = input;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, vp.cssWidth, vp.cssHeight);
+  const rect = pictureRect(vp);
+  if (input.picture) {
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(input.picture, rect.x, rect.y, rect.width, rect.height);
+  } else {
+    ctx.fillStyle = '#1b1e23';
+    ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
+  }
+  const model = input.model;
+  if (!model) return;
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(rect.x, rect.y, rect.width, rect.height);
+  ctx.clip();
+  if (model.tableOutline) drawTableOutline(ctx, vp, model.tableOutline);
+  // Unselected first so selected units sit on top.
+  const ordered = [...model.units].sort((a, b) => Number(a.selected) - Number(b.selected));
+  for (const unit of ordered) drawUnit(ctx, vp, unit, unit.id === input.hover);
+  if (model.measurement) drawMeasurementLine(ctx, vp, model.measurement);
+  ctx.restore();
+
+  for (const unit of ordered) drawUnitLabel(ctx, vp, unit);
+  if (model.measurement) drawMeasurementLabel(ctx, vp, model.measurement);
+}
+
+function tracePolygon(
+  ctx: CanvasRenderingContext2D,
+  vp: Viewport,
+  points: readonly Pixel[],
+  close: boolean,
+): void {
+  ctx.beginPath();
+  points.forEach((p, i) => {
+    const c = imageToCss(vp, p);
+    if (i === 0) ctx.moveTo(c.x, c.y);
+    else ctx.lineTo(c.x, c.y);
+  });
+  if (close) ctx.closePath();
+}
+
+function drawTableOutline(ctx: CanvasRenderingContext2D, vp: Viewport, outline: readonly Pixel[]): void {
+  tracePolygon(ctx, vp, outline, true);
+  ctx.setLineDash([2, 6]);
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.45)';
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+function setColour(ctx: CanvasRenderingContext2D, kind: 'fillStyle' | 'strokeStyle', colour: string): void {
+  ctx[kind] = '#cccccc'; // an invalid colour string is ignored by canvas: start from a default
+  ctx[kind] = colour;
+}
+
+function drawUnit(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay, hovered: boolean): void {
+  for (const base of unit.bases) {
+    tracePolygon(ctx, vp, base.outline, true);
+    setColour(ctx, 'fillStyle', unit.colour);
+    ctx.globalAlpha = unit.selected ? 0.38 : hovered ? 0.3 : 0.18;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+    ctx.setLineDash(base.seen ? [] : [5, 4]);
+    if (unit.selected) {
+      ctx.lineWidth = 6;
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.95)';
+      ctx.stroke();
+    } else {
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = 'rgba(0, 0, 0, 0.45)';
+      ctx.stroke();
+    }
+    ctx.lineWidth = unit.selected ? 3 : 2;
+    setColour(ctx, 'strokeStyle', unit.colour);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+}
+
+function pill(
+  ctx: CanvasRenderingContext2D,
+  vp: Viewport,
+  anchor: CssPoint,
+  text: string,
+  opts: { font: string; fg: string; bg: string; border: string | null; height: number; above: boolean },
+): void {
+  ctx.font = opts.font;
+  const padX = 6;
+  const w = ctx.measureText(text).width + padX * 2;
+  const h = opts.height;
+  let x = anchor.x - w / 2;
+  let y = opts.above ? anchor.y - h - 6 : anchor.y - h / 2;
+  x = Math.max(2, Math.min(vp.cssWidth - w - 2, x));
+  y = Math.max(2, Math.min(vp.cssHeight - h - 2, y));
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, h / 2);
+  setColour(ctx, 'fillStyle', opts.bg);
+  ctx.fill();
+  if (opts.border) {
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = opts.border;
+    ctx.stroke();
+  }
+  ctx.fillStyle = opts.fg;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, x + w / 2, y + h / 2 + 0.5);
+}
+
+function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay): void {
+  const text = unit.unseen ? `${unit.name} (not seen)` : unit.name;
+  pill(ctx, vp, imageToCss(vp, unit.labelAt), text, {
+    font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
+    fg: '#ffffff',
+    bg: unit.colour,
+    border: unit.selected ? '#ffffff' : null,
+    height: unit.selected ? 22 : 19,
+    above: true,
+  });
+}
+
+function drawMeasurementLine(ctx: CanvasRenderingContext2D, vp: Viewport, m: MeasurementOverlay): void {
+  tracePolygon(ctx, vp, m.path, false);
+  ctx.lineCap = 'round';
+  ctx.lineWidth = 6;
+  ctx.strokeStyle = 'rgba(0, 0, 0, 0.6)';
+  ctx.stroke();
+  ctx.setLineDash(m.valid ? [] : [8, 6]);
+  ctx.lineWidth = 2.5;
+  ctx.strokeStyle = m.valid ? MEASURE_COLOUR : '#aaaaaa';
+  ctx.stroke();
+  ctx.setLineDash([]);
+  for (const end of [m.path[0], m.path[m.path.length - 1]]) {
+    if (!end) continue;
+    const c = imageToCss(vp, end);
+    ctx.beginPath();
+    ctx.arc(c.x, c.y, 4, 0, Math.PI * 2);
+    ctx.fillStyle = m.valid ? MEASURE_COLOUR : '#aaaaaa';
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.7)';
+    ctx.stroke();
+  }
+}
+
+function drawMeasurementLabel(ctx: CanvasRenderingContext2D, vp: Viewport, m: MeasurementOverlay): void {
+  pill(ctx, vp, imageToCss(vp, m.labelAt), m.valid ? m.label : `${m.label} (stale)`, {
+    font: `700 15px ${FONT}`,
+    fg: m.valid ? MEASURE_COLOUR : '#dddddd',
+    bg: 'rgba(15, 17, 20, 0.88)',
+    border: m.valid ? MEASURE_COLOUR : '#888888',
+    height: 26,
+    above: false,
+  });
+}

@@ -1,0 +1,30 @@
+import type { StateMessage } from '../../src/server/protocol.ts';
+
+/**
+ * A small read-only window into the page for browser tests (and for curious users in the
+ * console): tests click where a unit is drawn without knowing any geometry.
+ */
+export interface VedetteTestHook {
+  /** The most recent state message received. */
+  readonly lastState: StateMessage | null;
+  /** The frame counter of the state drawn on screen now, or null before the first frame. */
+  readonly shownFrame: number | null;
+  /** How many frames (picture + state) have been drawn. */
+  readonly framesShown: number;
+  readonly selection: readonly string[];
+  /**
+   * A point inside the unit's footprint as drawn now, in CSS pixels relative to the viewport
+   * (ready for a mouse click or a tap), or null if the unit is not drawn.
+   */
+  unitScreenCentre(unitId: string): { x: number; y: number } | null;
+}
+
+declare global {
+  interface Window {
+    __vedette?: VedetteTestHook;
+  }
+}
+
+export function installTestHook(hook: VedetteTestHook): void {
+  window.__vedette = hook;
+}
