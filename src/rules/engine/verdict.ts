@@ -1,0 +1,97 @@
+import type { Vec2 } from '../../geometry/vec.ts';
+
+export type Answer = 'yes' | 'no' | 'borderline';
+
+/** A value an option may take. */
+export type OptionValue = string | number | boolean;
+
+/**
+ * The answer to one rules question. Lengths in `value`, `limit`, `margin`, `epsilon` are in the
+ * ruleset's own unit (`unit`); `between` is in table millimetres so a UI can draw the line.
+ */
+export interface Verdict {
+  readonly ruleset: string;
+  /** Short name of the question, e.g. "shoot", "charge", "range". */
+  readonly question: string;
+  /** The question in words: "can Lee's shoot Camerons?". */
+  readonly asked: string;
+  readonly answer: Answer;
+  /** What the bare numbers say, even when the answer is borderline. */
+  readonly lean: 'yes' | 'no';
+  readonly value?: number;
+  readonly limit?: number;
+  /** value − limit, signed so that its sign is the reason for the lean. */
+  readonly margin?: number;
+  /** The band around the limit inside which the answer is borderline. */
+  readonly epsilon?: number;
+  readonly unit?: string;
+  /** The two points the measurement was taken between (table mm). */
+  readonly between?: readonly [Vec2, Vec2];
+  /** Reasons a player will accept, in plain words, most important first. */
+  readonly reasons: readonly string[];
+  /** The options consulted and their values. */
+  readonly options: Readonly<Record<string, OptionValue>>;
+  /** Findings that are not yes/no: bands, fractions, modifiers, chosen quarter. */
+  readonly facts: Readonly<Record<string, OptionValue>>;
+  /** The sub-questions this answer was built from. */
+  readonly checks: readonly Verdict[];
+}
+
+export interface VerdictInit {
+  readonly ruleset: string;
+  readonly question: string;
+  readonly asked: string;
+  readonly answer: Answer;
+  readonly lean?: 'yes' | 'no';
+  readonly value?: number;
+  readonly limit?: number;
+  readonly margin?: number;
+  readonly epsilon?: number;
+  readonly unit?: string;
+  readonly between?: readonly [Vec2, Vec2];
+  readonly reasons?: readonly string[];
+  readonly options?: Readonly<Record<string, OptionValue>>;
+  readonly facts?: Readonly<Record<string, OptionValue>>;
+  readonly checks?: readonly Verdict[];
+}
+
+export function verdict(init: VerdictInit): Verdict {
+  return {
+    ...init,
+    lean: init.lean ?? (init.answer === 'no' ? 'no' : 'yes'),
+    reasons: init.reasons ?? [],
+    options: init.options ?? {},
+    facts: init.facts ?? {},
+    checks: init.checks ?? [],
+  };
+}
+
+/**
+ * All of the checks must hold: any `no` makes no, else any `borderline` makes borderline.
+ * The lean is yes only when every check leans yes.
+ */
+export function allOf(checks: readonly Verdict[]): { answer: Answer; lean: 'yes' | 'no' } {
+  const lean = checks.every((c) => c.lean === 'yes') ? 'yes' : 'no';
+  if (checks.some((c) => c.answer === 'no')) return { answer: 'no', lean: 'no' };
+  if (checks.some((c) => c.answer === 'borderline')) return { answer: 'borderline', lean };
+  return { answer: 'yes', lean: 'yes' };
+}
+
+/** Negation: yes ↔ no, borderline stays borderline. */
+export const negate = (a: Answer): Answer => (a === 'yes' ? 'no' : a === 'no' ? 'yes' : 'borderline');
+
+/** One line per verdict and its checks, for terminals and logs. */
+export function formatVerdict(v: Verdict, indent = ''): string {
+  const word = v.answer === 'borderline' ? `BORDERLINE (leans ${v.lean})` : v.answer.toUpperCase();
+  const num =
+    v.value !== undefined
+      ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `, ±${fmt(v.epsilon)} too close to call` : ''})` : ''}`
+      : '';
+  const lines = [`${indent}${v.asked}: ${word}${num}`];
+  for (const r of v.reasons) lines.push(`${indent}  • ${r}`);
+  const facts = Object.entries(v.facts);
+  if (facts.length > 0) lines.push(`${indent}  facts: ${facts.map(([k, x]) => `${k}=${typeof x === 'number' ? fmt(x) : String(x)}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+export const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));
