@@ -272,7 +272,9 @@ function updateStatus(): void {
   const live = connectionStatus.phase === 'open';
   dom.fps.textContent = live ? formatFps(fps.rate(now)) : '';
   dom.detection.textContent = live && lastState ? formatDetection(lastState.detectionMs) : '';
-  dom.pose.hidden = !(live && lastState && lastState.pose === null);
+  const poseUnknown = live && lastState !== null && lastState.pose === null;
+  dom.pose.hidden = !poseUnknown;
+  dom.pose.textContent = poseUnknown ? '⚠ table pose unknown' : '';
   updateNotice();
 }
 

@@ -46,8 +46,22 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
   if (model.measurement) drawMeasurementLine(ctx, vp, model.measurement);
   ctx.restore();
 
-  for (const unit of ordered) drawUnitLabel(ctx, vp, unit);
-  if (model.measurement) drawMeasurementLabel(ctx, vp, model.measurement);
+  // Labels: the distance first, then selected units, then the rest, each moved up out of the
+  // way of labels already placed when it can be.
+  const placed: Rect[] = [];
+  if (model.measurement) drawMeasurementLabel(ctx, vp, model.measurement, placed);
+  for (const unit of [...ordered].reverse()) drawUnitLabel(ctx, vp, unit, placed);
+}
+
+interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 function tracePolygon(
@@ -108,18 +122,27 @@ function pill(
   vp: Viewport,
   anchor: CssPoint,
   text: string,
+  placed: Rect[],
   opts: { font: string; fg: string; bg: string; border: string | null; height: number; above: boolean },
 ): void {
   ctx.font = opts.font;
   const padX = 6;
   const w = ctx.measureText(text).width + padX * 2;
   const h = opts.height;
-  let x = anchor.x - w / 2;
-  let y = opts.above ? anchor.y - h - 6 : anchor.y - h / 2;
-  x = Math.max(2, Math.min(vp.cssWidth - w - 2, x));
-  y = Math.max(2, Math.min(vp.cssHeight - h - 2, y));
+  const clampX = (x: number) => Math.max(2, Math.min(vp.cssWidth - w - 2, x));
+  const clampY = (y: number) => Math.max(2, Math.min(vp.cssHeight - h - 2, y));
+  const x = clampX(anchor.x - w / 2);
+  const y0 = opts.above ? anchor.y - h - 6 : anchor.y - h / 2;
+  // Try the natural place, then step up (labels above their unit) or alternate up/down.
+  const candidates: Rect[] = [];
+  for (let k = 0; k < 5; k++) {
+    const dy = opts.above ? -k * (h + 2) : (k % 2 === 0 ? 1 : -1) * Math.ceil(k / 2) * (h + 2);
+    candidates.push({ x, y: clampY(y0 + dy), w, h });
+  }
+  const rect = candidates.find((c) => !placed.some((p) => overlaps(c, p))) ?? candidates[0]!;
+  placed.push(rect);
   ctx.beginPath();
-  ctx.roundRect(x, y, w, h, h / 2);
+  ctx.roundRect(rect.x, rect.y, w, h, h / 2);
   setColour(ctx, 'fillStyle', opts.bg);
   ctx.fill();
   if (opts.border) {
@@ -130,12 +153,12 @@ function pill(
   ctx.fillStyle = opts.fg;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, x + w / 2, y + h / 2 + 0.5);
+  ctx.fillText(text, rect.x + w / 2, rect.y + h / 2 + 0.5);
 }
 
-function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay): void {
+function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay, placed: Rect[]): void {
   const text = unit.unseen ? `${unit.name} (not seen)` : unit.name;
-  pill(ctx, vp, imageToCss(vp, unit.labelAt), text, {
+  pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
     fg: '#ffffff',
     bg: unit.colour,
@@ -169,8 +192,13 @@ function drawMeasurementLine(ctx: CanvasRenderingContext2D, vp: Viewport, m: Mea
   }
 }
 
-function drawMeasurementLabel(ctx: CanvasRenderingContext2D, vp: Viewport, m: MeasurementOverlay): void {
-  pill(ctx, vp, imageToCss(vp, m.labelAt), m.valid ? m.label : `${m.label} (stale)`, {
+function drawMeasurementLabel(
+  ctx: CanvasRenderingContext2D,
+  vp: Viewport,
+  m: MeasurementOverlay,
+  placed: Rect[],
+): void {
+  pill(ctx, vp, imageToCss(vp, m.labelAt), m.valid ? m.label : `${m.label} (stale)`, placed, {
     font: `700 15px ${FONT}`,
     fg: m.valid ? MEASURE_COLOUR : '#dddddd',
     bg: 'rgba(15, 17, 20, 0.88)',
