@@ -101,6 +101,15 @@ function onState(state: StateMessage): void {
   updateStatus();
 }
 
+let scenarioName: string | null = null;
+
+function onHello(scenario: string, source: string): void {
+  dom.scenario.textContent = `${scenario} · ${source}`;
+  // Another scenario was loaded: its units are not the ones selected.
+  if (scenarioName !== null && scenario !== scenarioName && selection.length > 0) applyPick(null);
+  scenarioName = scenario;
+}
+
 function showError(message: string): void {
   dom.error.textContent = message;
   dom.error.hidden = false;
@@ -115,7 +124,7 @@ const connection = new LiveConnection({
   onFrame: (jpeg) => frames.pushFrame(jpeg),
   onMessage: (message) => {
     if (message.type === 'state') onState(message);
-    else if (message.type === 'hello') dom.scenario.textContent = `${message.scenario} · ${message.source}`;
+    else if (message.type === 'hello') onHello(message.scenario, message.source);
     else showError(message.message);
   },
   onBadMessage: () => showError('the server sent a message this page does not understand'),
