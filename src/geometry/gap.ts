@@ -38,7 +38,8 @@ interface Flank {
  * The narrowest gap the line of fire a → b threads between obstructions on its two sides.
  * Only obstructions that lie beside the line (their projection falls between a and b) and within
  * `searchWidth` of it count; anything the line actually passes through is a block, not a gap, and
- * is ignored here. Returns undefined when the line is not flanked on both sides.
+ * is ignored here. Two pieces with the same id (bases of one unit) never make a gap between
+ * themselves. Returns undefined when the line is not flanked on both sides.
  */
 export function gapAlongLine(a: Vec2, b: Vec2, obstacles: readonly GapObstacle[], searchWidth: number, reading: GapReading = 'closestApproach'): Gap | undefined {
   const dx = b.x - a.x;
@@ -79,6 +80,7 @@ export function gapAlongLine(a: Vec2, b: Vec2, obstacles: readonly GapObstacle[]
   let best: Gap | undefined;
   for (const l of flanks.filter((f) => f.side > 0)) {
     for (const r of flanks.filter((f) => f.side < 0)) {
+      if (l.obstacle.id === r.obstacle.id) continue;
       const gap: Gap =
         reading === 'perpendicular'
           ? { width: l.perp + r.perp, left: l.obstacle, right: r.obstacle, onLeft: l.nearest, onRight: r.nearest }

@@ -42,40 +42,52 @@ export function samplePolygon(poly: Polygon, n: number): AreaSample[] {
   return pts.map((point) => ({ point, weight: area / pts.length }));
 }
 
+/** What hid a sample point: some blocker's id and words, and where along the sight line. */
+export interface Hider {
+  readonly id: string;
+  readonly label: string;
+  readonly fromMm?: number;
+  readonly toMm?: number;
+}
+
 export interface VisibilityResult {
   /** Share of the target's area that an unobstructed straight line from the eye reaches, [0, 1]. */
   readonly fraction: number;
   readonly samples: number;
-  /** Blockers that hid at least one sample, with the share of the target each hid. */
-  readonly hiddenBy: ReadonlyArray<{ readonly blocker: Blocker; readonly share: number; readonly first: Obstruction }>;
+  /** What hid at least one sample, with the share of the target each hid. */
+  readonly hiddenBy: ReadonlyArray<{ readonly hider: Hider; readonly share: number }>;
   /** A visible sample point, nearest the eye, if any. */
   readonly nearestVisible?: Vec2;
 }
 
 /**
- * Share of a target (the union of its polygons, overlaps assumed negligible) that can be seen
- * from `eye` past the blockers, by sampling the target on a grid. The blockers must not include
- * the target itself.
+ * Share of a target (the union of its polygons, overlaps assumed negligible) seen from `eye`,
+ * by sampling the target on a grid and asking `hiddenBy` about each sight line.
  */
-export function visibleFraction(eye: Vec2, target: readonly Polygon[], blockers: readonly Blocker[], samplesPerSide = 4): VisibilityResult {
+export function visibleFractionBy(
+  eye: Vec2,
+  target: readonly Polygon[],
+  hiddenBy: (eye: Vec2, p: Vec2) => Hider | undefined,
+  samplesPerSide = 4,
+): VisibilityResult {
   let total = 0;
   let seen = 0;
   let count = 0;
   let nearest: { p: Vec2; d: number } | undefined;
-  const hidden = new Map<string, { blocker: Blocker; weight: number; first: Obstruction }>();
+  const hidden = new Map<string, { hider: Hider; weight: number }>();
   for (const poly of target) {
     for (const s of samplePolygon(poly, samplesPerSide)) {
       count++;
       total += s.weight;
-      const obs = sightObstructions(eye, s.point, blockers, true)[0];
-      if (!obs) {
+      const h = hiddenBy(eye, s.point);
+      if (!h) {
         seen += s.weight;
         const d = Math.hypot(s.point.x - eye.x, s.point.y - eye.y);
         if (!nearest || d < nearest.d) nearest = { p: s.point, d };
       } else {
-        const h = hidden.get(obs.blocker.id);
-        if (h) h.weight += s.weight;
-        else hidden.set(obs.blocker.id, { blocker: obs.blocker, weight: s.weight, first: obs });
+        const prev = hidden.get(h.id);
+        if (prev) prev.weight += s.weight;
+        else hidden.set(h.id, { hider: h, weight: s.weight });
       }
     }
   }
@@ -83,7 +95,20 @@ export function visibleFraction(eye: Vec2, target: readonly Polygon[], blockers:
   return {
     fraction,
     samples: count,
-    hiddenBy: [...hidden.values()].map((h) => ({ blocker: h.blocker, share: total === 0 ? 0 : h.weight / total, first: h.first })),
+    hiddenBy: [...hidden.values()].map((h) => ({ hider: h.hider, share: total === 0 ? 0 : h.weight / total })),
     ...(nearest ? { nearestVisible: nearest.p } : {}),
   };
+}
+
+/** Share of a target seen from `eye` past polygon blockers (the target must not be among them). */
+export function visibleFraction(eye: Vec2, target: readonly Polygon[], blockers: readonly Blocker[], samplesPerSide = 4): VisibilityResult {
+  return visibleFractionBy(
+    eye,
+    target,
+    (e, p) => {
+      const o: Obstruction | undefined = sightObstructions(e, p, blockers, true)[0];
+      return o ? { id: o.blocker.id, label: o.blocker.label, fromMm: o.fromMm, toMm: o.toMm } : undefined;
+    },
+    samplesPerSide,
+  );
 }

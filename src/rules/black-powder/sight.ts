@@ -1,0 +1,121 @@
+import { facedBoxPolygon } from '../../geometry/faced-box.ts';
+import { makeBlocker, sightObstructions, type Blocker } from '../../geometry/line-of-sight.ts';
+import { containsPoint } from '../../geometry/polygon.ts';
+import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
+import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import type { TableState } from '../../table/table-state.ts';
+import type { TerrainPiece } from '../../table/terrain.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { inches, mmOf, type BpContext } from './context.ts';
+
+interface SightCache {
+  readonly unitBlockers: ReadonlyArray<Blocker & { readonly unitId: string; readonly side: string }>;
+  readonly solid: readonly { piece: TerrainPiece; blocker: Blocker }[];
+  readonly woods: readonly { piece: TerrainPiece; blocker: Blocker }[];
+  readonly hills: readonly { piece: TerrainPiece; blocker: Blocker }[];
+}
+
+const caches = new WeakMap<TableState, SightCache>();
+
+function cacheFor(state: TableState): SightCache {
+  let c = caches.get(state);
+  if (c) return c;
+  const pieceBlocker = (t: TerrainPiece) => ({ piece: t, blocker: makeBlocker(t.id, t.label, t.polygon ?? []) });
+  const areas = state.terrain.filter((t) => t.polygon && t.kind !== 'obstacle' && t.kind !== 'road');
+  c = {
+    // Skirmishers block as a body (no seeing between the spread-out models).
+    unitBlockers: state.units.flatMap((u) =>
+      (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : u.bases.map((b) => b.polygon)).map((poly) => ({
+        ...makeBlocker(u.id, u.name, poly),
+        unitId: u.id,
+        side: u.side,
+      })),
+    ),
+    solid: areas.filter((t) => t.blocksSight && t.kind !== 'wood').map(pieceBlocker),
+    woods: areas.filter((t) => t.blocksSight && t.kind === 'wood').map(pieceBlocker),
+    hills: areas.filter((t) => t.kind === 'hill').map(pieceBlocker),
+  };
+  caches.set(state, c);
+  return c;
+}
+
+export interface SightOptions {
+  /** Units whose bases do not block (the looker, the target). */
+  readonly exclude: ReadonlySet<string>;
+  /** Units of this side do not block (howitzers, mortars and rockets fire over their own troops). */
+  readonly overSide?: string;
+  /** Units never block (the caller handles them, e.g. artillery overhead fire). */
+  readonly ignoreUnits?: boolean;
+}
+
+/**
+ * What blocks the straight line eye → p, if anything: another unit (commanders never do), a
+ * building or other solid terrain, a wood the line runs more than the allowed depth through,
+ * or a hill lying between (neither end standing on it).
+ */
+export function sightBlocker(ctx: BpContext, eye: Vec2, p: Vec2, opts: SightOptions): Hider | undefined {
+  const cache = cacheFor(ctx.state);
+  if (!opts.ignoreUnits) {
+    const blockers = cache.unitBlockers.filter((b) => !opts.exclude.has(b.unitId) && b.side !== opts.overSide);
+    const o = sightObstructions(eye, p, blockers, true)[0];
+    if (o) return { id: o.blocker.id, label: o.blocker.label, fromMm: o.fromMm, toMm: o.toMm };
+  }
+  const len = Math.hypot(p.x - eye.x, p.y - eye.y);
+  for (const { piece, blocker } of cache.solid) {
+    if (containsPoint(blocker.polygon, p) || containsPoint(blocker.polygon, eye)) continue;
+    const o = sightObstructions(eye, p, [blocker], true)[0];
+    if (o) return { id: piece.id, label: piece.label, fromMm: o.fromMm, toMm: o.toMm };
+  }
+  const depth = mmOf(ctx.options.woodsSightDepthIn);
+  for (const { piece, blocker } of cache.woods) {
+    const ivs = segmentInsidePolygon(eye, p, blocker.polygon);
+    const inside = ivs.reduce((s, iv) => s + (iv.t1 - iv.t0) * len, 0);
+    if (inside > depth) {
+      const first = ivs[0];
+      return { id: piece.id, label: piece.label, ...(first ? { fromMm: first.t0 * len, toMm: first.t1 * len } : {}) };
+    }
+  }
+  for (const { piece, blocker } of cache.hills) {
+    if (containsPoint(blocker.polygon, eye) || containsPoint(blocker.polygon, p)) continue;
+    const o = sightObstructions(eye, p, [blocker], true)[0];
+    if (o) return { id: piece.id, label: piece.label, fromMm: o.fromMm, toMm: o.toMm };
+  }
+  return undefined;
+}
+
+/** Share of `target` seen from `eye`, with what hides the rest. */
+export function visibleShare(ctx: BpContext, eye: Vec2, looker: TableUnit, target: TableUnit, extra: Partial<SightOptions> = {}): VisibilityResult {
+  const opts: SightOptions = { exclude: new Set([looker.id, target.id]), ...extra };
+  return visibleFractionBy(eye, target.bodyPolygons, (e, p) => sightBlocker(ctx, e, p, opts), ctx.options.samplesPerSide);
+}
+
+/** "blocked by Lee's between 14.2 in and 16.8 in" */
+export function hiderWords(h: Hider): string {
+  if (h.fromMm === undefined || h.toMm === undefined) return `blocked by ${h.label}`;
+  return `blocked by ${h.label} between ${inches(h.fromMm).toFixed(1)} in and ${inches(h.toMm).toFixed(1)} in`;
+}
+
+/** Ground height under a point (the highest hill it stands on), mm. */
+export function groundHeight(state: TableState, p: Vec2): number {
+  let h = 0;
+  for (const t of state.terrain) if (t.kind === 'hill' && t.polygon && containsPoint(t.polygon, p)) h = Math.max(h, t.heightMm);
+  return h;
+}
+
+/** Every unit base and blocking terrain piece as a gap obstacle (ids: unit or terrain id). */
+export function gapObstacles(ctx: BpContext, exclude: ReadonlySet<string>): Array<{ id: string; label: string; polygon: readonly Vec2[] }> {
+  const cache = cacheFor(ctx.state);
+  return [
+    ...cache.unitBlockers.filter((b) => !exclude.has(b.unitId)).map((b) => ({ id: b.id, label: b.label, polygon: b.polygon })),
+    ...[...cache.solid, ...cache.woods, ...cache.hills].map(({ piece, blocker }) => ({ id: piece.id, label: piece.label, polygon: blocker.polygon })),
+  ];
+}
+
+/** Units whose footprints the line a → b passes through (other than those excluded). */
+export function unitsCrossed(ctx: BpContext, a: Vec2, b: Vec2, exclude: ReadonlySet<string>): TableUnit[] {
+  const cache = cacheFor(ctx.state);
+  const ids = new Set<string>();
+  for (const o of sightObstructions(a, b, cache.unitBlockers.filter((x) => !exclude.has(x.unitId)))) ids.add(o.blocker.id);
+  return ctx.state.units.filter((u) => ids.has(u.id));
+}
