@@ -5,7 +5,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { compare } from '../engine/threshold.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { bpVerdict, inches, inStr, mmOf, type BpContext } from './context.ts';
+import { bpVerdict, inches, inStr, mmOf, type BpContext, poss } from './context.ts';
 import { groundHeight, unitsCrossed } from './sight.ts';
 import { cannonBand, DEAD_GROUND, type CannonBand, type Weapon } from './tables.ts';
 
@@ -40,7 +40,7 @@ export function minimumRangeVerdict(ctx: BpContext, weapon: Weapon, rangeMm: num
   const r = compare(inches(rangeMm), ctx.options.howitzerCloseAtSix ? 'atLeast' : 'moreThan', weapon.min, inches(sigmaMm), ctx.policy);
   return bpVerdict({
     question: 'minimumRange',
-    asked: `is the target beyond the ${weapon.name}'s ${weapon.min}" minimum range?`,
+    asked: `is the target beyond the ${poss(weapon.name)} ${weapon.min}" minimum range?`,
     answer: r.answer,
     lean: r.lean,
     value: inches(rangeMm),

@@ -79,3 +79,6 @@ export function moveOf(unit: TableUnit): number {
 export const isSkirmish = (u: TableUnit): boolean => u.formationInUse === 'skirmish' || u.size === 'tiny';
 export const isDeployedArtillery = (u: TableUnit): boolean => u.type === 'artillery' && u.formationInUse !== 'limbered';
 export const unitWord = (u: TableUnit): string => u.name;
+
+/** Possessive of a name: names ending in a lower-case s take a bare apostrophe ("Camerons'"). */
+export const poss = (name: string): string => (/s$/.test(name) ? `${name}'` : `${name}'s`);

@@ -2,7 +2,7 @@ import { inCorridor, type Corridor } from '../../geometry/corridor.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { bpVerdict, inches, isSkirmish, mmOf, type BpContext } from './context.ts';
+import { bpVerdict, inches, isSkirmish, mmOf, type BpContext, poss } from './context.ts';
 import { quarterBox } from './quarters.ts';
 import type { Weapon } from './tables.ts';
 
@@ -75,8 +75,8 @@ export function enfiladeVerdict(ctx: BpContext, shooter: TableUnit, target: Tabl
     unit: 'in',
     reasons: [
       b.inside
-        ? `${shooter.name}'s leader is inside the ${b.side} enfilade corridor of ${target.name} (${dIn.toFixed(2)} in from its edge): double dice`
-        : `${shooter.name}'s leader is ${dIn.toFixed(2)} in outside the nearest (${b.side}) enfilade corridor`,
+        ? `${poss(shooter.name)} leader is inside the ${b.side} enfilade corridor of ${target.name} (${dIn.toFixed(2)} in from its edge): double dice`
+        : `${poss(shooter.name)} leader is ${dIn.toFixed(2)} in outside the nearest (${b.side}) enfilade corridor`,
     ],
     options: { enfiladeCorridor: ctx.options.enfiladeCorridor },
     facts: { enfiladed: b.inside, side: b.side },

@@ -22,8 +22,7 @@ import {
   mmOf,
   weaponOf,
   type BpContext,
-  type Measured,
-} from './context.ts';
+  type Measured, poss } from './context.ts';
 import { enfiladeVerdict } from './enfilade.ts';
 import { bpQuarterPolygon, frontFraction } from './quarters.ts';
 import { gapObstacles, hiderWords, sightBlocker, visibleShare } from './sight.ts';
@@ -144,7 +143,7 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
     const a = arcShare(shooter, target);
     frontShare = a.share > 0 ? a.share : a.any ? 1e-6 : 0;
     checks.push(
-      check('arc', `is ${T} in ${S}'s arc of fire?`, a.any, a.any ? `${(a.share * 100).toFixed(0)}% of ${T} lies within 45° of the barrel` : `${T} is outside the 45° arc either side of the barrel`, {
+      check('arc', `is ${T} in ${poss(S)} arc of fire?`, a.any, a.any ? `${(a.share * 100).toFixed(0)}% of ${T} lies within 45° of the barrel` : `${T} is outside the 45° arc either side of the barrel`, {
         arcShare: a.share,
       }),
     );
@@ -154,9 +153,9 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
     checks.push(
       check(
         'frontQuarter',
-        `is ${T} in ${S}'s front quarter?`,
+        `is ${T} in ${poss(S)} front quarter?`,
         frontShare > 0,
-        frontShare > 0 ? `${(frontShare * 100).toFixed(1)}% of ${T} is in ${S}'s front quarter` : `no part of ${T} is in ${S}'s front quarter`,
+        frontShare > 0 ? `${(frontShare * 100).toFixed(1)}% of ${T} is in ${poss(S)} front quarter` : `no part of ${T} is in ${poss(S)} front quarter`,
         { frontShare },
       ),
     );
@@ -192,7 +191,7 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
   checks.push(
     check(
       'visible',
-      `can ${S}'s ${gun ? 'gun crew' : 'leader'} see ${T}?`,
+      `can ${poss(S)} ${gun ? 'gun crew' : 'leader'} see ${T}?`,
       visible.fraction > 0,
       visible.fraction > 0
         ? `${(visible.fraction * 100).toFixed(0)}% of ${T} is visible${overhead ? ' by firing overhead' : ''}${hiders.length ? ` (${hiders.join('; ')})` : ''}`
@@ -222,7 +221,7 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
       ctx,
       {
         question: 'range',
-        asked: `is ${T} within ${S}'s ${weapon.max}" range?`,
+        asked: `is ${T} within ${poss(S)} ${weapon.max}" range?`,
         reasons: [`${inStr(range.mm)} from ${gun ? 'the barrel' : ctx.options.rangeFrom === 'leaderBase' ? "the leader's base" : ctx.options.rangeFrom === 'leaderPoint' ? 'the leader' : S} to the nearest visible part of ${T}; ${weapon.name} reaches ${weapon.max}"`],
         options: pick(ctx.options, 'rangeFrom', 'rangeToFrontQuarterPart'),
       },
@@ -260,7 +259,7 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
         }),
       );
       facts.gap = inches(gap.width);
-      if (gap.width < shooter.frontage) notClear.push(`seen through a ${inStr(gap.width)} gap, narrower than ${S}'s ${inStr(shooter.frontage)} frontage`);
+      if (gap.width < shooter.frontage) notClear.push(`seen through a ${inStr(gap.width)} gap, narrower than ${poss(S)} ${inStr(shooter.frontage)} frontage`);
     }
     if (overhead) facts.overhead = true;
     return finish(range, gap);

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { getRuleset, listRulesets } from '../rules/index.ts';
+import { parseQuestion } from '../rules/engine/question.ts';
+import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
+import { formatVerdict, type OptionValue, type Verdict } from '../rules/engine/verdict.ts';
+import { parseScenarioText } from '../table/scenario.ts';
+import { buildTableState } from '../table/table-state.ts';
+
+interface RulesCommandOptions {
+  ask: string[];
+  ruleset?: string;
+  option: string[];
+  exact?: boolean;
+  floor?: string;
+  json?: boolean;
+  listOptions?: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function printVerdict(v: Verdict, depth: number): void {
+  console.log(formatVerdict(v));
+  if (depth > 0) for (const c of v.checks) console.log(formatVerdict(c, '    '));
+}
+
+/**
+ * `vedette rules <scenario> --ask "can 'Lee's' shoot 'Camerons'?"`: answers rules questions
+ * from a scenario file's poses (no camera). Several --ask may be given; --option name=value sets
+ * a ruleset option; --exact turns the borderline band off; --json prints the verdicts as JSON.
+ */
+export function registerRulesCommand(program: Command): Command {
+  return program
+    .command('rules')
+    .description('answer rules questions about a scenario file (poses from the file, no camera)')
+    .argument('<scenario>', 'scenario JSON file')
+    .option('-a, --ask <question>', "a question, e.g. \"can 'Lee's' shoot 'Camerons'?\" (repeatable)", collect, [])
+    .option('-r, --ruleset <id>', "ruleset id (default: the scenario's)")
+    .option('-o, --option <name=value>', 'set a ruleset option (repeatable)', collect, [])
+    .option('--floor <inches>', 'borderline band floor in the ruleset unit')
+    .option('--exact', 'no borderline band: exact comparisons')
+    .option('--json', 'print verdicts as JSON')
+    .option('--list-options', "list the ruleset's options and their defaults")
+    .action((file: string, opts: RulesCommandOptions) => {
+      const scenario = parseScenarioText(readFileSync(file, 'utf8'), file);
+      const ruleset = getRuleset(opts.ruleset ?? scenario.ruleset);
+      if (opts.listOptions) {
+        for (const [name, spec] of Object.entries(ruleset.optionSpecs))
+          console.log(`${name} = ${String(spec.default)}${spec.ambiguity ? ` [${spec.ambiguity}]` : ''}\n    ${spec.summary}`);
+        return;
+      }
+      const overrides: Record<string, OptionValue> = {};
+      for (const o of opts.option) {
+        const eq = o.indexOf('=');
+        if (eq < 1) throw new Error(`--option needs name=value, got "${o}"`);
+        overrides[o.slice(0, eq)] = o.slice(eq + 1);
+      }
+      let policy: ThresholdPolicy = ruleset.defaultPolicy;
+      if (opts.exact) policy = { floor: 0, sigmas: 0 };
+      if (opts.floor !== undefined) policy = { ...policy, floor: Number(opts.floor) };
+      const state = buildTableState(scenario);
+      for (const m of state.missing) console.error(`note: ${m.name} is not on the table (${m.reason})`);
+      if (opts.ask.length === 0) {
+        console.log(`${state.units.length} units, ${state.commanders.length} commanders, ${state.terrain.length} terrain pieces; ruleset ${ruleset.name}.`);
+        console.log(`Ask with --ask, e.g. --ask "can '${state.units[0]?.name ?? 'A'}' shoot '${state.units[1]?.name ?? 'B'}'?"`);
+        return;
+      }
+      const verdicts = opts.ask.map((text) => ruleset.ask(state, parseQuestion(text), overrides, policy));
+      if (opts.json) console.log(JSON.stringify(verdicts, null, 2));
+      else for (const v of verdicts) printVerdict(v, 1);
+    });
+}
+
+/** Ruleset ids, for help texts. */
+export const rulesetIds = (): string[] => listRulesets().map((r) => r.id);

@@ -1,0 +1,134 @@
+import { toLocal } from '../../geometry/frame.ts';
+import { corners, type OrientedRect } from '../../geometry/oriented-rect.ts';
+import { quarterOfPoint } from '../../geometry/quarters.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import { enemiesOf } from '../../table/table-state.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { allOf, type Verdict } from '../engine/verdict.ts';
+import { unitSeparation } from '../unit-distance.ts';
+import { bpVerdict, inStr, lengthVerdict, type BpContext } from './context.ts';
+import { quarterBox } from './quarters.ts';
+import { PROXIMITY } from './tables.ts';
+
+/** The nearest enemy unit (commanders never count) and how far, edge to edge. */
+export function nearestEnemy(ctx: BpContext, unit: TableUnit, filter: (u: TableUnit) => boolean = () => true) {
+  let best: { enemy: TableUnit; mm: number; sigmaMm: number; from: Vec2; to: Vec2 } | undefined;
+  for (const e of enemiesOf(ctx.state, unit).filter(filter)) {
+    const s = unitSeparation(unit.bases, e.bases);
+    if (!best || s.distance < best.mm) best = { enemy: e, mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
+  }
+  return best;
+}
+
+/** Is an enemy unit within 12" (the proximity rule, initiative, and the "enemy close by" command penalty)? */
+export function enemyWithin12Verdict(ctx: BpContext, unit: TableUnit, filter: (u: TableUnit) => boolean = () => true, what = 'enemy unit'): Verdict {
+  const n = nearestEnemy(ctx, unit, filter);
+  if (!n)
+    return bpVerdict({ question: 'enemyWithin12', asked: `is any ${what} within 12" of ${unit.name}?`, answer: 'no', reasons: [`there is no ${what} on the table`] });
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'enemyWithin12',
+      asked: `is any ${what} within 12" of ${unit.name}?`,
+      reasons: [`the nearest ${what} is ${n.enemy.name}, ${inStr(n.mm)} away`],
+      facts: { nearest: n.enemy.name },
+    },
+    { mm: n.mm, sigmaMm: n.sigmaMm, from: n.from, to: n.to },
+    'atMost',
+    PROXIMITY,
+  );
+}
+
+/** Initiative: an enemy unit within 12" at the start of the Command phase, and not disordered. */
+export function initiativeVerdict(ctx: BpContext, unit: TableUnit): Verdict {
+  const near = enemyWithin12Verdict(ctx, unit);
+  const ordered = bpVerdict({
+    question: 'ordered',
+    asked: `is ${unit.name} free of disorder?`,
+    answer: unit.disordered ? 'no' : 'yes',
+    reasons: [unit.disordered ? `${unit.name} is disordered and cannot use initiative` : `${unit.name} is not disordered`],
+  });
+  const { answer, lean } = allOf([near, ordered]);
+  return bpVerdict({
+    question: 'initiative',
+    asked: `does ${unit.name} have the initiative?`,
+    answer,
+    lean,
+    ...(near.value !== undefined ? { value: near.value, limit: PROXIMITY, margin: near.margin as number, epsilon: near.epsilon as number, unit: 'in' } : {}),
+    ...(near.between ? { between: near.between } : {}),
+    reasons: [...near.reasons, ...(unit.disordered ? ordered.reasons : []), answer === 'yes' ? 'it may make one move without an order' : ''].filter(Boolean),
+    checks: [near, ordered],
+  });
+}
+
+/**
+ * The proximity rule: within 12" of an enemy, all movement must stay inside the unit's own front
+ * or rear quarter (of its position at the start of the move). `moved` gives the bases' final
+ * footprints, in the same order as unit.bases; straight-line motion from start to end is checked.
+ */
+export function proximityMoveVerdict(ctx: BpContext, unit: TableUnit, moved: readonly OrientedRect[]): Verdict {
+  const near = enemyWithin12Verdict(ctx, unit);
+  const asked = `may ${unit.name} make this move?`;
+  if (near.lean === 'no' && near.answer === 'no')
+    return bpVerdict({ question: 'proximityMove', asked, answer: 'yes', reasons: ['no enemy within 12": free to move in any direction'], checks: [near] });
+  const box = quarterBox(ctx, unit);
+  const steps = 8;
+  let worst: { p: Vec2; quarter: string; d: number } | undefined;
+  const tracks: Array<[Vec2, Vec2]> = [];
+  if (ctx.options.proximityCheck === 'leaderOnly') {
+    const a = unit.bases.map((b) => b.footprint);
+    const lead = unit.leader;
+    // The leader moves with the base that holds it.
+    const i = unit.bases.indexOf(unit.leaderBase);
+    const from = a[i] as OrientedRect;
+    const to = moved[i] as OrientedRect;
+    tracks.push([lead, { x: lead.x + to.center.x - from.center.x, y: lead.y + to.center.y - from.center.y }]);
+  } else {
+    unit.bases.forEach((b, i) => {
+      const to = moved[i];
+      if (!to) return;
+      const c0 = corners(b.footprint);
+      const c1 = corners(to);
+      c0.forEach((p, k) => tracks.push([p, c1[k] as Vec2]));
+    });
+  }
+  for (const [a, b] of tracks) {
+    for (let s = 0; s <= steps; s++) {
+      const p = { x: a.x + ((b.x - a.x) * s) / steps, y: a.y + ((b.y - a.y) * s) / steps };
+      const q = quarterOfPoint(box, p, ctx.options.quarterReading, 1e-6);
+      if (q.quarter === 'left' || q.quarter === 'right') {
+        const l = toLocal(box.frame, p);
+        const d = q.rayDistance;
+        if (!worst || d > worst.d) worst = { p: l, quarter: q.quarter, d };
+      }
+    }
+  }
+  const ok = !worst || worst.d < 1e-6;
+  return bpVerdict({
+    question: 'proximityMove',
+    asked,
+    answer: near.answer === 'borderline' && !ok ? 'borderline' : ok ? 'yes' : 'no',
+    lean: ok ? 'yes' : 'no',
+    reasons: [
+      ...near.reasons,
+      ok
+        ? 'the move stays inside its front and rear quarters'
+        : `within 12" of the enemy the unit may not sidestep: part of the move enters its ${worst?.quarter} flank quarter (${inStr(worst?.d ?? 0)} into it)`,
+    ],
+    options: { proximityCheck: ctx.options.proximityCheck, quarterReading: ctx.options.quarterReading },
+    checks: [near],
+  });
+}
+
+/** A square may not move at all while enemy cavalry is within 12". */
+export const squareMayMoveVerdict = (ctx: BpContext, square: TableUnit): Verdict => {
+  const v = enemyWithin12Verdict(ctx, square, (u) => u.type === 'cavalry', 'enemy cavalry');
+  return bpVerdict({
+    question: 'squareMayMove',
+    asked: `may the square ${square.name} move?`,
+    answer: v.answer === 'yes' ? 'no' : v.answer === 'no' ? 'yes' : 'borderline',
+    lean: v.lean === 'yes' ? 'no' : 'yes',
+    reasons: [...v.reasons, v.lean === 'yes' ? 'a square cannot move with enemy cavalry within 12"' : 'it may move once, at most 6", toward its own lines'],
+    checks: [v],
+  });
+};

@@ -1,0 +1,140 @@
+import { polygonSetSeparation } from '../../geometry/distance.ts';
+import { toLocal } from '../../geometry/frame.ts';
+import { containsPoint } from '../../geometry/polygon.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import type { Commander } from '../../table/table-state.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import type { Verdict } from '../engine/verdict.ts';
+import { compare } from '../engine/threshold.ts';
+import { pointToUnit } from '../unit-distance.ts';
+import { bpVerdict, inches, mmOf, type BpContext, poss } from './context.ts';
+import { LIMBER_BEHIND, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
+
+/**
+ * Mixed order: each skirmisher base within 2" of another skirmisher or of the formed body, and
+ * none more than 6" ahead of the body (option mixedSpacing: or the body no more than 2" behind
+ * the screen).
+ */
+export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
+  const screen = unit.bases.filter((b) => b.role === 'skirmisher');
+  const asked = `is ${poss(unit.name)} mixed order properly formed?`;
+  if (screen.length === 0) return bpVerdict({ question: 'mixedOrder', asked, answer: 'no', reasons: ['no skirmisher bases marked'] });
+  const problems: string[] = [];
+  let ahead = 0;
+  for (const s of screen) {
+    const y = Math.max(...s.polygon.map((p) => toLocal(unit.box.frame, p).y));
+    ahead = Math.max(ahead, y);
+  }
+  if (ctx.options.mixedSpacing === 'advanced') {
+    for (const s of screen) {
+      const others = [...screen.filter((o) => o !== s).map((o) => o.polygon), ...unit.body.map((b) => b.polygon)];
+      const d = others.length ? polygonSetSeparation([s.polygon], others).distance : Infinity;
+      if (inches(d) > 2 + 1e-9) problems.push(`a skirmisher stands ${inches(d).toFixed(2)} in from its nearest neighbour (more than 2")`);
+    }
+    if (inches(ahead) > 6 + 1e-9) problems.push(`the screen reaches ${inches(ahead).toFixed(2)} in ahead of the body (more than 6")`);
+  } else {
+    const gap = Math.min(...screen.map((s) => Math.min(...s.polygon.map((p) => toLocal(unit.box.frame, p).y))));
+    if (inches(gap) > 2 + 1e-9) problems.push(`the body is ${inches(gap).toFixed(2)} in behind its skirmishers (more than 2")`);
+  }
+  return bpVerdict({
+    question: 'mixedOrder',
+    asked,
+    answer: problems.length ? 'no' : 'yes',
+    value: inches(ahead),
+    unit: 'in',
+    reasons: problems.length ? problems : [`the screen is ${inches(ahead).toFixed(2)} in ahead and keeps together`],
+    options: { mixedSpacing: ctx.options.mixedSpacing },
+  });
+}
+
+/** Skirmish order spacing: neighbouring bases 1–2 base widths apart (models 1"–2" apart). */
+export function skirmishSpacing(unit: TableUnit): { ok: boolean; gapsInBaseWidths: number[] } {
+  const bases = unit.bases;
+  const gaps = bases.map((b, i) => {
+    const others = bases.filter((_, j) => j !== i).map((o) => o.polygon);
+    return others.length ? polygonSetSeparation([b.polygon], others).distance / b.footprint.width : 1;
+  });
+  return { ok: gaps.every((g) => g >= 1 - 1e-9 && g <= 2 + 1e-9), gapsInBaseWidths: gaps };
+}
+
+/** Deployed artillery: limber and team no more than 3" behind the gun (or removed). */
+export function limberVerdict(ctx: BpContext, gun: TableUnit): Verdict {
+  const limbers = gun.bases.filter((b) => b.role === 'limber' || b.role === 'team');
+  if (limbers.length === 0) return bpVerdict({ question: 'limber', asked: `is ${poss(gun.name)} limber placed properly?`, answer: 'yes', reasons: ['no limber on the table'] });
+  const s = polygonSetSeparation(limbers.map((l) => l.polygon), gun.body.map((b) => b.polygon));
+  const r = compare(inches(s.distance), 'atMost', LIMBER_BEHIND, inches(gun.sigmaMm), ctx.policy);
+  return bpVerdict({
+    question: 'limber',
+    asked: `is ${poss(gun.name)} limber within 3" behind the gun?`,
+    answer: r.answer,
+    lean: r.lean,
+    value: inches(s.distance),
+    limit: LIMBER_BEHIND,
+    margin: r.margin,
+    epsilon: r.epsilon,
+    unit: 'in',
+    between: [s.onA, s.onB],
+    reasons: [`the limber is ${inches(s.distance).toFixed(2)} in from the gun`],
+  });
+}
+
+/** Has the unit left the table (option leftTable)? */
+export function leftTable(ctx: BpContext, unit: TableUnit): boolean {
+  const { widthMm, depthMm } = ctx.state.table;
+  const out = (p: Vec2) => p.x < 0 || p.y < 0 || p.x > widthMm || p.y > depthMm;
+  return ctx.options.leftTable === 'anyOverhang' ? unit.bases.some((b) => b.polygon.some(out)) : unit.bases.some((b) => out(b.footprint.center));
+}
+
+/**
+ * A stray rocket lands `rollIn` inches (2D6) from its aiming point in the scatter direction: a
+ * unit it lands on takes a hit; units within 3" may be disordered (on a 6).
+ */
+export function rocketStray(ctx: BpContext, aim: Vec2, rollIn: number, directionDeg: number): { landing: Vec2; hit?: string; disorderChecks: string[] } {
+  const a = (directionDeg * Math.PI) / 180;
+  const landing = { x: aim.x - Math.sin(a) * mmOf(rollIn), y: aim.y + Math.cos(a) * mmOf(rollIn) };
+  const hit = ctx.state.units.find((u) => u.bases.some((b) => containsPoint(b.polygon, landing)))?.name;
+  const disorderChecks = ctx.state.units
+    .filter((u) => !u.disordered && pointToUnit(landing, 0, u.bases).distance <= mmOf(ROCKET_DISORDER_RADIUS) + 1e-9)
+    .map((u) => u.name);
+  return { landing, ...(hit ? { hit } : {}), disorderChecks };
+}
+
+/** A displaced commander must reach a friendly unit within his normal move (36" on foot, 48" mounted) or is lost. */
+export function commanderSafeVerdict(ctx: BpContext, k: Commander): Verdict {
+  const move = k.mounted ? MOVE.commanderMounted : MOVE.commanderFoot;
+  const friends = ctx.state.units.filter((u) => u.side === k.side);
+  let best: { u: TableUnit; d: number; s: number; a: Vec2; b: Vec2 } | undefined;
+  for (const u of friends) {
+    const s = pointToUnit(k.head, k.sigmaMm, u.bases);
+    if (!best || s.distance < best.d) best = { u, d: s.distance, s: s.sigmaMm, a: s.onA, b: s.onB };
+  }
+  if (!best) return bpVerdict({ question: 'commanderSafe', asked: `can ${k.name} reach a friendly unit?`, answer: 'no', reasons: ['no friendly unit on the table'] });
+  const r = compare(inches(best.d), 'atMost', move, inches(best.s), ctx.policy);
+  return bpVerdict({
+    question: 'commanderSafe',
+    asked: `can ${k.name} reach a friendly unit?`,
+    answer: r.answer,
+    lean: r.lean,
+    value: inches(best.d),
+    limit: move,
+    margin: r.margin,
+    epsilon: r.epsilon,
+    unit: 'in',
+    between: [best.a, best.b],
+    reasons: [`${best.u.name} is ${inches(best.d).toFixed(1)} in away; ${k.mounted ? 'mounted' : 'on foot'} he moves ${move}"${r.lean === 'yes' ? ': he joins it' : ': he is lost'}`],
+  });
+}
+
+/** Skirmishers firing with part of the unit: of 3 shots, 1 if up to a third can fire, 2 up to two thirds, none below a sixth. */
+export function skirmisherShots(shareAble: number, shots = 3): number {
+  if (shareAble < 1 / 6) return 0;
+  if (shareAble <= 1 / 3) return Math.min(1, shots);
+  if (shareAble <= 2 / 3) return Math.min(2, shots);
+  return shots;
+}
+
+/** Cover save bonus: +1 light, +2 buildings/fortifications, only when at least half of the target is covered. */
+export function coverSaveBonus(coveredShare: number, kind: 'light' | 'heavy'): number {
+  if (coveredShare < 0.5) return 0;
+  return kind === 'heavy' ? 2 : 1;
+}

@@ -1,0 +1,7 @@
+/** Every ruleset Vedette knows; importing this registers them all. */
+import './black-powder/ruleset.ts';
+
+export { getRuleset, listRulesets, registerRuleset } from './engine/registry.ts';
+export { parseQuestion, type Question } from './engine/question.ts';
+export type { Verdict } from './engine/verdict.ts';
+export { formatVerdict } from './engine/verdict.ts';
