@@ -95,7 +95,9 @@ export function quarterOfLocalPoint(
     return { quarter, rayDistance: edgeDistance, across: 'inside', onBoundary: edgeDistance <= tolerance };
   }
   const across = quarter === nearestPair[0] ? nearestPair[1] : nearestPair[0];
-  return { quarter, rayDistance: nearest, across, onBoundary: nearest <= tolerance };
+  // A point on the box outline is also on a boundary (between its quarter and the box).
+  const toBox = Math.hypot(Math.max(0, Math.abs(p.x) - w), Math.max(0, p.y, -box.depth - p.y));
+  return { quarter, rayDistance: nearest, across, onBoundary: nearest <= tolerance || toBox <= tolerance };
 }
 
 export function quarterOfPoint(box: FacedBox, p: Vec2, reading: QuarterReading = 'bisector', tolerance = 1e-9): QuarterResult {
