@@ -14,10 +14,15 @@ export function loadOpenCV(): Promise<OpenCV> {
   ready ??= (async () => {
     const mod: OpenCV = cvModule;
     if (mod instanceof Promise) return await mod;
-    if (mod.Mat) return mod;
-    await new Promise<void>((resolve) => {
-      mod.onRuntimeInitialized = () => resolve();
-    });
+    if (!mod.Mat) {
+      await new Promise<void>((resolve) => {
+        mod.onRuntimeInitialized = () => resolve();
+      });
+    }
+    // The Emscripten module is a thenable whose then() calls back with the module itself, so
+    // resolving a promise with it recurses forever (a busy microtask loop that hangs Node and
+    // vitest). Drop then() once the runtime is up; nothing needs it afterwards.
+    if (typeof mod.then === 'function') delete mod.then;
     return mod;
   })();
   return ready;
