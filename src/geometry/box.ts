@@ -50,26 +50,27 @@ export function boxPointGap(b: Box, p: Vec2): number {
   return Math.hypot(dx, dy);
 }
 
-/** Whether the segment [a, b] may touch the box (slab test; exact for boxes). */
+/** Whether the segment [a, b] touches the box (slab test; exact for boxes). */
 export function segmentTouchesBox(a: Vec2, b: Vec2, box: Box): boolean {
   let t0 = 0;
   let t1 = 1;
-  const d = { x: b.x - a.x, y: b.y - a.y };
-  const axes: Array<[number, number, number, number]> = [
-    [a.x, d.x, box.minX, box.maxX],
-    [a.y, d.y, box.minY, box.maxY],
-  ];
-  for (const [p, dp, lo, hi] of axes) {
-    if (dp === 0) {
-      if (p < lo || p > hi) return false;
-      continue;
-    }
-    let ta = (lo - p) / dp;
-    let tb = (hi - p) / dp;
+  const dx = b.x - a.x;
+  if (dx === 0) {
+    if (a.x < box.minX || a.x > box.maxX) return false;
+  } else {
+    let ta = (box.minX - a.x) / dx;
+    let tb = (box.maxX - a.x) / dx;
     if (ta > tb) [ta, tb] = [tb, ta];
-    t0 = Math.max(t0, ta);
-    t1 = Math.min(t1, tb);
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
     if (t0 > t1) return false;
   }
-  return true;
+  const dy = b.y - a.y;
+  if (dy === 0) return a.y >= box.minY && a.y <= box.maxY;
+  let ta = (box.minY - a.y) / dy;
+  let tb = (box.maxY - a.y) / dy;
+  if (ta > tb) [ta, tb] = [tb, ta];
+  if (ta > t0) t0 = ta;
+  if (tb < t1) t1 = tb;
+  return t0 <= t1;
 }

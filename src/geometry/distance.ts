@@ -49,25 +49,77 @@ export function pointToPolygon(p: Vec2, poly: Polygon): Separation {
   return best;
 }
 
+/** Squared distance from (px,py) to segment (ax,ay)-(bx,by), and the parameter of the nearest point. */
+function pointSegment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): [number, number] {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const qx = ax + dx * t - px;
+  const qy = ay + dy * t - py;
+  return [qx * qx + qy * qy, t];
+}
+
 /**
  * Edge-to-edge distance between two polygons: 0 when they touch or overlap, otherwise the
- * shortest segment joining them, with its end points.
+ * shortest segment joining them, with its end points. (Written without allocation in the inner
+ * loops: it runs for every base pair of every question.)
  */
 export function polygonSeparation(a: Polygon, b: Polygon): Separation {
   const firstA = a[0];
   const firstB = b[0];
   if (!firstA || !firstB) throw new Error('polygonSeparation needs non-empty polygons');
-  if (containsPoint(b, firstA)) return { distance: 0, onA: firstA, onB: firstA };
-  if (containsPoint(a, firstB)) return { distance: 0, onA: firstB, onB: firstB };
-  let best: Separation = { distance: Infinity, onA: firstA, onB: firstB };
-  for (const [a1, a2] of edges(a)) {
-    for (const [b1, b2] of edges(b)) {
-      const s = segmentSeparation(a1, a2, b1, b2);
-      if (s.distance < best.distance) best = s;
-      if (best.distance === 0) return best;
+  if (b.length >= 3 && containsPoint(b, firstA)) return { distance: 0, onA: firstA, onB: firstA };
+  if (a.length >= 3 && containsPoint(a, firstB)) return { distance: 0, onA: firstB, onB: firstB };
+  const na = a.length;
+  const nb = b.length;
+  let best = Infinity;
+  // Best pair: which side the vertex is on (0: vertex of A vs edge of B; 1: vertex of B vs edge of A).
+  let bi = 0;
+  let bj = 0;
+  let bt = 0;
+  let kind = 0;
+  for (let i = 0; i < na; i++) {
+    const a1 = a[i] as Vec2;
+    const a2 = a[(i + 1) % na] as Vec2;
+    for (let j = 0; j < nb; j++) {
+      const b1 = b[j] as Vec2;
+      const b2 = b[(j + 1) % nb] as Vec2;
+      if (segmentsIntersect(a1, a2, b1, b2)) {
+        const p = segmentSeparation(a1, a2, b1, b2);
+        return p;
+      }
+      const [d1, t1] = pointSegment2(a1.x, a1.y, b1.x, b1.y, b2.x, b2.y);
+      if (d1 < best) {
+        best = d1;
+        bi = i;
+        bj = j;
+        bt = t1;
+        kind = 0;
+      }
+      const [d2, t2] = pointSegment2(b1.x, b1.y, a1.x, a1.y, a2.x, a2.y);
+      if (d2 < best) {
+        best = d2;
+        bi = i;
+        bj = j;
+        bt = t2;
+        kind = 1;
+      }
     }
   }
-  return best;
+  if (kind === 0) {
+    const p = a[bi] as Vec2;
+    const b1 = b[bj] as Vec2;
+    const b2 = b[(bj + 1) % nb] as Vec2;
+    const q = { x: b1.x + (b2.x - b1.x) * bt, y: b1.y + (b2.y - b1.y) * bt };
+    return { distance: Math.sqrt(best), onA: p, onB: q };
+  }
+  const q = b[bj] as Vec2;
+  const a1 = a[bi] as Vec2;
+  const a2 = a[(bi + 1) % na] as Vec2;
+  const p = { x: a1.x + (a2.x - a1.x) * bt, y: a1.y + (a2.y - a1.y) * bt };
+  return { distance: Math.sqrt(best), onA: p, onB: q };
 }
 
 /** A separation between two sets of polygons, with which polygon of each set it was found on. */

@@ -10,7 +10,10 @@ export function edges(poly: Polygon): Array<[Vec2, Vec2]> {
 /** Even-odd point-in-polygon test; points on the boundary may go either way. */
 export function containsPoint(poly: Polygon, p: Vec2): boolean {
   let inside = false;
-  for (const [a, b] of edges(poly)) {
+  const n = poly.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const a = poly[j] as Vec2;
+    const b = poly[i] as Vec2;
     if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
   }
   return inside;
@@ -33,20 +36,22 @@ export function centroid(points: readonly Vec2[]): Vec2 {
   return { x: x / points.length, y: y / points.length };
 }
 
+const orient = (o: Vec2, p: Vec2, q: Vec2): number => (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+const within = (p: Vec2, q: Vec2, r: Vec2): boolean =>
+  Math.min(p.x, q.x) <= r.x && r.x <= Math.max(p.x, q.x) && Math.min(p.y, q.y) <= r.y && r.y <= Math.max(p.y, q.y);
+
 /** True when the two closed segments share at least one point. */
 export function segmentsIntersect(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): boolean {
-  const d1 = cross(sub(a2, a1), sub(b1, a1));
-  const d2 = cross(sub(a2, a1), sub(b2, a1));
-  const d3 = cross(sub(b2, b1), sub(a1, b1));
-  const d4 = cross(sub(b2, b1), sub(a2, b1));
+  const d1 = orient(a1, a2, b1);
+  const d2 = orient(a1, a2, b2);
+  const d3 = orient(b1, b2, a1);
+  const d4 = orient(b1, b2, a2);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  const onSegment = (p: Vec2, q: Vec2, r: Vec2): boolean =>
-    Math.min(p.x, q.x) <= r.x && r.x <= Math.max(p.x, q.x) && Math.min(p.y, q.y) <= r.y && r.y <= Math.max(p.y, q.y);
   return (
-    (d1 === 0 && onSegment(a1, a2, b1)) ||
-    (d2 === 0 && onSegment(a1, a2, b2)) ||
-    (d3 === 0 && onSegment(b1, b2, a1)) ||
-    (d4 === 0 && onSegment(b1, b2, a2))
+    (d1 === 0 && within(a1, a2, b1)) ||
+    (d2 === 0 && within(a1, a2, b2)) ||
+    (d3 === 0 && within(b1, b2, a1)) ||
+    (d4 === 0 && within(b1, b2, a2))
   );
 }
 

@@ -1,3 +1,4 @@
+import { segmentTouchesBox } from '../../geometry/box.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { makeBlocker, sightObstructions, type Blocker } from '../../geometry/line-of-sight.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
@@ -57,18 +58,22 @@ export interface SightOptions {
 export function sightBlocker(ctx: BpContext, eye: Vec2, p: Vec2, opts: SightOptions): Hider | undefined {
   const cache = cacheFor(ctx.state);
   if (!opts.ignoreUnits) {
-    const blockers = cache.unitBlockers.filter((b) => !opts.exclude.has(b.unitId) && b.side !== opts.overSide);
-    const o = sightObstructions(eye, p, blockers, true)[0];
-    if (o) return { id: o.blocker.id, label: o.blocker.label, fromMm: o.fromMm, toMm: o.toMm };
+    for (const b of cache.unitBlockers) {
+      if (opts.exclude.has(b.unitId) || b.side === opts.overSide || !segmentTouchesBox(eye, p, b.box)) continue;
+      const o = sightObstructions(eye, p, [b], true)[0];
+      if (o) return { id: o.blocker.id, label: o.blocker.label, fromMm: o.fromMm, toMm: o.toMm };
+    }
   }
   const len = Math.hypot(p.x - eye.x, p.y - eye.y);
   for (const { piece, blocker } of cache.solid) {
+    if (!segmentTouchesBox(eye, p, blocker.box)) continue;
     if (containsPoint(blocker.polygon, p) || containsPoint(blocker.polygon, eye)) continue;
     const o = sightObstructions(eye, p, [blocker], true)[0];
     if (o) return { id: piece.id, label: piece.label, fromMm: o.fromMm, toMm: o.toMm };
   }
   const depth = mmOf(ctx.options.woodsSightDepthIn);
   for (const { piece, blocker } of cache.woods) {
+    if (!segmentTouchesBox(eye, p, blocker.box)) continue;
     const ivs = segmentInsidePolygon(eye, p, blocker.polygon);
     const inside = ivs.reduce((s, iv) => s + (iv.t1 - iv.t0) * len, 0);
     if (inside > depth) {
@@ -77,6 +82,7 @@ export function sightBlocker(ctx: BpContext, eye: Vec2, p: Vec2, opts: SightOpti
     }
   }
   for (const { piece, blocker } of cache.hills) {
+    if (!segmentTouchesBox(eye, p, blocker.box)) continue;
     if (containsPoint(blocker.polygon, eye) || containsPoint(blocker.polygon, p)) continue;
     const o = sightObstructions(eye, p, [blocker], true)[0];
     if (o) return { id: piece.id, label: piece.label, fromMm: o.fromMm, toMm: o.toMm };
