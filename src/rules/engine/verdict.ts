@@ -85,7 +85,7 @@ export function formatVerdict(v: Verdict, indent = ''): string {
   const word = v.answer === 'borderline' ? `BORDERLINE (leans ${v.lean})` : v.answer.toUpperCase();
   const num =
     v.value !== undefined
-      ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `; too close to call within ±${fmt(v.epsilon)}` : ''})` : ''}`
+      ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `; borderline band ±${fmt(v.epsilon)}` : ''})` : ''}`
       : '';
   const lines = [`${indent}${v.asked}: ${word}${num}`];
   for (const r of v.reasons) lines.push(`${indent}  • ${r}`);
