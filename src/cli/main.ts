@@ -1,12 +1,14 @@
 import { Command } from 'commander';
 import { ScenarioError } from '../table/scenario.ts';
 import { registerMeasureCommand } from './measure-command.ts';
+import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 
 const program = new Command();
 program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
 registerServeCommand(program);
 registerMeasureCommand(program);
+registerRulesCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,12 +14,15 @@ const pointSchema = z.strictObject({ x: finite, y: finite });
 
 const poseSchema = z.strictObject({ x: finite, y: finite, headingDeg: finite.default(0) });
 
+/** Typical thickness of a wargames base plus a printed sticker. */
+export const DEFAULT_MARKER_HEIGHT_MM = 3;
+
 const markerSchema = z.strictObject({
   id: z.number().int().nonnegative(),
   /** Side of the black square, edge to edge. */
   size: positive('marker size'),
   /** Height of the printed marker's surface above the table (base thickness plus sticker). */
-  height: z.number().nonnegative('marker height must be ≥ 0').default(3),
+  height: z.number().nonnegative('marker height must be ≥ 0').optional(),
   /** Marker centre in the base's frame (+y front, +x right). */
   offset: pointSchema.default({ x: 0, y: 0 }),
   /** Marker's "up" relative to the base's front, counter-clockwise degrees. */
@@ -331,7 +334,8 @@ function toMillimetres(file: ParsedFile): Scenario {
         marker: {
           id: b.marker.id,
           sizeMm: mm(b.marker.size),
-          heightMm: mm(b.marker.height),
+          // The default is a physical 3 mm (base plus sticker) whatever unit the file speaks.
+          heightMm: b.marker.height === undefined ? DEFAULT_MARKER_HEIGHT_MM : mm(b.marker.height),
           offsetMm: { x: mm(b.marker.offset.x), y: mm(b.marker.offset.y) },
           rotationDeg: b.marker.rotationDeg,
         },

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario, parseScenarioText, ScenarioError } from '../../src/table/scenario.ts';
 
 const demoText = readFileSync('scenarios/prestonpans-demo.json', 'utf8');
-const demo = () => JSON.parse(demoText) as Record<string, unknown> & { units: Array<{ bases: Array<Record<string, unknown>> }> };
+type UnitJson = Record<string, unknown> & { bases: Array<Record<string, unknown>> };
+const demo = () => JSON.parse(demoText) as Record<string, unknown> & { units: UnitJson[] };
 
 function refusal(value: unknown): ScenarioError {
   try {
@@ -34,7 +35,8 @@ describe('scenario files', () => {
     const s = parseScenario(file);
     expect(s.table.depthMm).toBeCloseTo(1219.2, 6);
     expect(s.units[0]!.bases[0]!.widthMm).toBeCloseTo(50.8, 6);
-    expect(s.units[0]!.bases[0]!.marker.heightMm).toBeCloseTo(3 * 25.4, 6);
+    // The default marker height is a physical 3 mm, not 3 of the file's unit.
+    expect(s.units[0]!.bases[0]!.marker.heightMm).toBe(3);
   });
 
   it('refuses a duplicate marker id, naming the field and both owners', () => {
