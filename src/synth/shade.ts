@@ -1,0 +1,428 @@
+import { cameraCentre, projectPoint, type SynthCamera } from './camera.ts';
+import { undistort } from './lens.ts';
+import type { Rect } from './noise.ts';
+import type { SceneBase, SceneMarker, SynthScene } from './scene.ts';
+
+/**
+ * The ray caster: one ray per (sub)pixel from the camera centre through the lens, hit against
+ * the raised base boxes, the reference sheets and the table, textured and lit. Writes linear
+ * RGB floats (0–255 scale) before blur and noise. Pixel centres are at integer coordinates.
+ */
+
+export interface ShadeOptions {
+  /** Unevenness of the light, 0 = flat, 1 = strong hot spot, gradient and vignette (default 0.25). */
+  readonly lighting: number;
+  /** Samples per axis where edges are (bases, markers, table edge); default 4. */
+  readonly supersampling: number;
+}
+
+const PAPER: readonly [number, number, number] = [238, 238, 232];
+const STICKER: readonly [number, number, number] = [240, 240, 236];
+const INK: readonly [number, number, number] = [24, 24, 27];
+const TILE = 16;
+
+/** Smooth lattice noise in [0, 1): deterministic hash, smoothstep interpolation. */
+function hash2(ix: number, iy: number, salt: number): number {
+  let h = Math.imul(ix, 0x27d4eb2d) ^ Math.imul(iy, 0x165667b1) ^ Math.imul(salt, 0x9e3779b9);
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+function valueNoise(x: number, y: number, salt: number): number {
+  const ix = Math.floor(x);
+  const iy = Math.floor(y);
+  const fx = x - ix;
+  const fy = y - iy;
+  const sx = fx * fx * (3 - 2 * fx);
+  const sy = fy * fy * (3 - 2 * fy);
+  const a = hash2(ix, iy, salt);
+  const b = hash2(ix + 1, iy, salt);
+  const c = hash2(ix, iy + 1, salt);
+  const d = hash2(ix + 1, iy + 1, salt);
+  return a + (b - a) * sx + (c - a) * sy + (a - b - c + d) * sx * sy;
+}
+
+export interface BaseBox {
+  readonly base: SceneBase;
+  /** Pixel rectangle that holds the base, its walls and its contact shadow. */
+  readonly rect: Rect;
+}
+
+export class Shader {
+  readonly width: number;
+  readonly height: number;
+  private readonly ox: number;
+  private readonly oy: number;
+  private readonly oz: number;
+  private readonly ss: number;
+  private readonly lighting: number;
+  private readonly tilesX: number;
+  private readonly tilesY: number;
+  // Scratch, so the inner loops allocate nothing.
+  private readonly acc = new Float64Array(3);
+  private readonly n0 = new Float64Array(2);
+  private readonly n1 = new Float64Array(2);
+  private readonly n2 = new Float64Array(2);
+
+  constructor(
+    readonly cam: SynthCamera,
+    private scene: SynthScene,
+    options: ShadeOptions,
+  ) {
+    this.width = cam.width;
+    this.height = cam.height;
+    const c = cameraCentre(cam);
+    this.ox = c.x;
+    this.oy = c.y;
+    this.oz = c.z;
+    this.ss = Math.max(1, Math.round(options.supersampling));
+    this.lighting = Math.max(0, options.lighting);
+    this.tilesX = Math.ceil(this.width / TILE);
+    this.tilesY = Math.ceil(this.height / TILE);
+  }
+
+  setScene(scene: SynthScene): void {
+    this.scene = scene;
+  }
+
+  /** Light falling on table point (x, y): a hot spot off-centre plus a gentle gradient. */
+  private light(x: number, y: number): number {
+    const { widthMm: w, depthMm: d } = this.scene.table;
+    const hx = x - 0.38 * w;
+    const hy = y - 0.62 * d;
+    const hot = (hx * hx + hy * hy) / (0.45 * (w * w + d * d));
+    return 1.04 - this.lighting * (0.7 * hot + 0.35 * (x / w));
+  }
+
+  /** Lens vignette at pixel (u, v). */
+  private vignette(u: number, v: number): number {
+    const du = (u - this.cam.cx) / (this.width / 2);
+    const dv = (v - this.cam.cy) / (this.width / 2);
+    return 1 - 0.45 * this.lighting * (du * du + dv * dv);
+  }
+
+  /** Adds ink or paper of a marker at table point (x, y) to acc; false if outside its paper. */
+  private markerTexel(m: SceneMarker, x: number, y: number, k: number, paper: readonly [number, number, number]): boolean {
+    const px = x - m.x;
+    const py = y - m.y;
+    const a = px * m.right[0] + py * m.right[1];
+    const b = px * m.up[0] + py * m.up[1];
+    const half = m.sizeMm / 2;
+    if (Math.abs(a) > m.paperHalfMm || Math.abs(b) > m.paperHalfMm) return false;
+    let c = paper;
+    if (a > -half && a < half && b > -half && b < half) {
+      const n = m.bits.cells;
+      const col = Math.min(n - 1, Math.floor(((a + half) / m.sizeMm) * n));
+      const row = Math.min(n - 1, Math.floor(((half - b) / m.sizeMm) * n));
+      if (m.bits.white[row * n + col] === 0) c = INK;
+    }
+    this.acc[0]! += c[0] * k;
+    this.acc[1]! += c[1] * k;
+    this.acc[2]! += c[2] * k;
+    return true;
+  }
+
+  /** Shades one ray (direction dx, dy, dz in table frame) into acc, with weight w. */
+  private shadeRay(dx: number, dy: number, dz: number, cands: readonly SceneBase[] | null, w: number): void {
+    const { ox, oy, oz, acc } = this;
+    // Nearest base box (slab test in the base's own frame).
+    let tBest = Infinity;
+    let hitBase: SceneBase | undefined;
+    let face = -1; // 0 = top, 1 = ±x wall, 2 = ±y wall
+    let sgn = 0;
+    if (cands) {
+      for (const b of cands) {
+        const px = ox - b.x;
+        const py = oy - b.y;
+        const lx = px * b.cos + py * b.sin;
+        const ly = -px * b.sin + py * b.cos;
+        const ldx = dx * b.cos + dy * b.sin;
+        const ldy = -dx * b.sin + dy * b.cos;
+        let t0 = (b.topMm - oz) / dz; // entering through the top plane (camera is above)
+        let t1 = -oz / dz;
+        let f = 0;
+        let s = 0;
+        if (Math.abs(ldx) > 1e-15) {
+          let a = (-b.halfWidth - lx) / ldx;
+          let c = (b.halfWidth - lx) / ldx;
+          let sa = -1;
+          if (a > c) {
+            const tmp = a;
+            a = c;
+            c = tmp;
+            sa = 1;
+          }
+          if (a > t0) {
+            t0 = a;
+            f = 1;
+            s = sa;
+          }
+          if (c < t1) t1 = c;
+        } else if (Math.abs(lx) > b.halfWidth) continue;
+        if (Math.abs(ldy) > 1e-15) {
+          let a = (-b.halfDepth - ly) / ldy;
+          let c = (b.halfDepth - ly) / ldy;
+          let sa = -1;
+          if (a > c) {
+            const tmp = a;
+            a = c;
+            c = tmp;
+            sa = 1;
+          }
+          if (a > t0) {
+            t0 = a;
+            f = 2;
+            s = sa;
+          }
+          if (c < t1) t1 = c;
+        } else if (Math.abs(ly) > b.halfDepth) continue;
+        if (t0 <= t1 && t0 > 0 && t0 < tBest) {
+          tBest = t0;
+          hitBase = b;
+          face = f;
+          sgn = s;
+        }
+      }
+    }
+    if (hitBase) {
+      const x = ox + tBest * dx;
+      const y = oy + tBest * dy;
+      const z = oz + tBest * dz;
+      const l = this.light(x, y) * w;
+      if (face === 0) {
+        if (!this.markerTexel(hitBase.marker, x, y, l, STICKER)) {
+          acc[0]! += hitBase.colour[0] * l;
+          acc[1]! += hitBase.colour[1] * l;
+          acc[2]! += hitBase.colour[2] * l;
+        }
+        return;
+      }
+      // Wall: outward normal in table frame; lit from the upper left, darker at the foot.
+      const nx = face === 1 ? sgn * hitBase.cos : -sgn * hitBase.sin;
+      const ny = face === 1 ? sgn * hitBase.sin : sgn * hitBase.cos;
+      const k = l * (0.42 + 0.22 * (-0.6 * nx + 0.8 * ny)) * (0.8 + (0.2 * z) / hitBase.topMm);
+      acc[0]! += hitBase.colour[0] * k;
+      acc[1]! += hitBase.colour[1] * k;
+      acc[2]! += hitBase.colour[2] * k;
+      return;
+    }
+    // Reference sheets, highest first wins.
+    for (const m of this.scene.references) {
+      const t = (m.z - oz) / dz;
+      if (t <= 0) continue;
+      const x = ox + t * dx;
+      const y = oy + t * dy;
+      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) return;
+    }
+    const t = -oz / dz;
+    const x = ox + t * dx;
+    const y = oy + t * dy;
+    let k = this.light(x, y) * w;
+    const { widthMm: W, depthMm: D } = this.scene.table;
+    if (x < 0 || y < 0 || x > W || y > D) {
+      // The floor beyond the table edge: dark boards.
+      const g = 0.85 + 0.15 * valueNoise(x / 400, y / 25, 7);
+      acc[0]! += 58 * g * k;
+      acc[1]! += 47 * g * k;
+      acc[2]! += 40 * g * k;
+      return;
+    }
+    if (cands) {
+      // Contact shadow: darkens the cloth within a few millimetres of each base.
+      for (const b of cands) {
+        const px = x - b.x;
+        const py = y - b.y;
+        const ex = Math.max(0, Math.abs(px * b.cos + py * b.sin) - b.halfWidth);
+        const ey = Math.max(0, Math.abs(-px * b.sin + py * b.cos) - b.halfDepth);
+        k *= 1 - 0.5 * Math.exp(-Math.hypot(ex, ey) / 1.8);
+      }
+    }
+    // Cloth: broad mottling, a finer nap and a few blades of lighter flock.
+    const n1 = valueNoise(x / 70, y / 70, 1);
+    const n2 = valueNoise(x / 13, y / 13, 2);
+    const n3 = valueNoise(x / 2.2, y / 2.2, 3);
+    const g = 0.78 + 0.2 * n1 + 0.1 * n2 + 0.08 * n3;
+    acc[0]! += (52 + 18 * n2) * g * k;
+    acc[1]! += (98 + 10 * n1) * g * k;
+    acc[2]! += (46 + 6 * n3) * g * k;
+  }
+
+  /**
+   * Shades pixel (u, v) with s×s samples into buf. Rays within a pixel come from a linear map
+   * fitted to exact undistortions at (u, v), (u+1, v), (u, v+1): the lens is smooth, so this
+   * is off by < 1e-4 px and saves most of the Newton solves.
+   */
+  shadePixel(u: number, v: number, s: number, cands: readonly SceneBase[] | null, buf: Float32Array): void {
+    const cam = this.cam;
+    const { n0, n1, n2, acc } = this;
+    const xd = (u - cam.cx) / cam.fx;
+    const yd = (v - cam.cy) / cam.fy;
+    undistort(cam.distortion, xd, yd, n0);
+    const r = cam.rotation;
+    acc[0] = 0;
+    acc[1] = 0;
+    acc[2] = 0;
+    if (s === 1) {
+      const x = n0[0]!;
+      const y = n0[1]!;
+      this.shadeRay(r[0] * x + r[3] * y + r[6], r[1] * x + r[4] * y + r[7], r[2] * x + r[5] * y + r[8], cands, 1);
+    } else {
+      undistort(cam.distortion, xd + 1 / cam.fx, yd, n1, n0[0], n0[1]);
+      undistort(cam.distortion, xd, yd + 1 / cam.fy, n2, n0[0], n0[1]);
+      const ax = n1[0]! - n0[0]!;
+      const ay = n1[1]! - n0[1]!;
+      const bx = n2[0]! - n0[0]!;
+      const by = n2[1]! - n0[1]!;
+      const w = 1 / (s * s);
+      for (let j = 0; j < s; j++) {
+        const fv = (j + 0.5) / s - 0.5;
+        for (let i = 0; i < s; i++) {
+          const fu = (i + 0.5) / s - 0.5;
+          const x = n0[0]! + fu * ax + fv * bx;
+          const y = n0[1]! + fu * ay + fv * by;
+          this.shadeRay(r[0] * x + r[3] * y + r[6], r[1] * x + r[4] * y + r[7], r[2] * x + r[5] * y + r[8], cands, w);
+        }
+      }
+    }
+    const vig = this.vignette(u, v);
+    const o = (v * this.width + u) * 3;
+    buf[o] = acc[0]! * vig;
+    buf[o + 1] = acc[1]! * vig;
+    buf[o + 2] = acc[2]! * vig;
+  }
+
+  /** Whether the table point needs supersampling in the background (edges nearby). */
+  private backgroundEdge(x: number, y: number): boolean {
+    const { widthMm: W, depthMm: D } = this.scene.table;
+    const e = 4;
+    if (Math.min(Math.abs(x), Math.abs(x - W), Math.abs(y), Math.abs(y - D)) < e) return true;
+    for (const m of this.scene.references) {
+      const px = x - m.x;
+      const py = y - m.y;
+      const a = px * m.right[0] + py * m.right[1];
+      const b = px * m.up[0] + py * m.up[1];
+      if (Math.abs(a) < m.paperHalfMm + e && Math.abs(b) < m.paperHalfMm + e) return true;
+    }
+    return false;
+  }
+
+  /** The table without bases: mat, edge, floor, reference sheets; supersampled only near edges. */
+  renderBackground(buf: Float32Array, rows?: { y0: number; y1: number }): void {
+    const cam = this.cam;
+    const r = cam.rotation;
+    const { n0 } = this;
+    const y0 = rows?.y0 ?? 0;
+    const y1 = rows?.y1 ?? this.height;
+    for (let v = y0; v < y1; v++) {
+      for (let u = 0; u < this.width; u++) {
+        undistort(cam.distortion, (u - cam.cx) / cam.fx, (v - cam.cy) / cam.fy, n0);
+        const x = n0[0]!;
+        const y = n0[1]!;
+        const dz = r[2] * x + r[5] * y + r[8];
+        const t = -this.oz / dz;
+        const edge = this.backgroundEdge(this.ox + t * (r[0] * x + r[3] * y + r[6]), this.oy + t * (r[1] * x + r[4] * y + r[7]));
+        this.shadePixel(u, v, edge ? this.ss : 1, null, buf);
+      }
+    }
+  }
+
+  /** Pixel rectangle of a base: box corners and a contact-shadow skirt, projected, plus 2 px. */
+  baseBox(b: SceneBase): BaseBox {
+    let u0 = Infinity;
+    let v0 = Infinity;
+    let u1 = -Infinity;
+    let v1 = -Infinity;
+    const skirt = 8;
+    for (const [lx, ly, z] of [
+      [-b.halfWidth - skirt, -b.halfDepth - skirt, 0],
+      [b.halfWidth + skirt, -b.halfDepth - skirt, 0],
+      [b.halfWidth + skirt, b.halfDepth + skirt, 0],
+      [-b.halfWidth - skirt, b.halfDepth + skirt, 0],
+      [-b.halfWidth, -b.halfDepth, b.topMm],
+      [b.halfWidth, -b.halfDepth, b.topMm],
+      [b.halfWidth, b.halfDepth, b.topMm],
+      [-b.halfWidth, b.halfDepth, b.topMm],
+    ] as const) {
+      const p = projectPoint(this.cam, { x: b.x + lx * b.cos - ly * b.sin, y: b.y + lx * b.sin + ly * b.cos, z });
+      if (!p) continue;
+      u0 = Math.min(u0, p.u);
+      v0 = Math.min(v0, p.v);
+      u1 = Math.max(u1, p.u);
+      v1 = Math.max(v1, p.v);
+    }
+    const clampX = (n: number) => Math.max(0, Math.min(this.width, n));
+    const clampY = (n: number) => Math.max(0, Math.min(this.height, n));
+    const rect = {
+      x0: clampX(Math.floor(u0) - 2),
+      y0: clampY(Math.floor(v0) - 2),
+      x1: clampX(Math.ceil(u1) + 3),
+      y1: clampY(Math.ceil(v1) + 3),
+    };
+    if (!(rect.x0 < rect.x1 && rect.y0 < rect.y1)) return { base: b, rect: { x0: 0, y0: 0, x1: 0, y1: 0 } };
+    return { base: b, rect };
+  }
+
+  /**
+   * Draws bases over the background already in `buf`. Work is grouped in 16-px tiles, each
+   * with the bases that reach it, so touching bases occlude each other correctly and no pixel
+   * is shaded twice. With `onlyTiles`, only those tiles are redrawn (the caller has restored
+   * their background first).
+   */
+  renderBases(buf: Float32Array, boxes: readonly BaseBox[], onlyTiles?: Uint8Array): void {
+    const lists = new Map<number, BaseBox[]>();
+    for (const box of boxes) {
+      const { x0, y0, x1, y1 } = box.rect;
+      if (x0 >= x1 || y0 >= y1) continue;
+      for (let ty = Math.floor(y0 / TILE); ty <= Math.floor((y1 - 1) / TILE); ty++) {
+        for (let tx = Math.floor(x0 / TILE); tx <= Math.floor((x1 - 1) / TILE); tx++) {
+          const key = ty * this.tilesX + tx;
+          if (onlyTiles && !onlyTiles[key]) continue;
+          let list = lists.get(key);
+          if (!list) lists.set(key, (list = []));
+          list.push(box);
+        }
+      }
+    }
+    for (const [key, list] of lists) {
+      const tx = key % this.tilesX;
+      const ty = (key - tx) / this.tilesX;
+      const cands = list.map((b) => b.base);
+      const ya = ty * TILE;
+      const yb = Math.min(this.height, ya + TILE);
+      const xa = tx * TILE;
+      const xb = Math.min(this.width, xa + TILE);
+      for (let v = ya; v < yb; v++) {
+        for (let u = xa; u < xb; u++) {
+          let inside = false;
+          for (const b of list) {
+            const r = b.rect;
+            if (u >= r.x0 && u < r.x1 && v >= r.y0 && v < r.y1) {
+              inside = true;
+              break;
+            }
+          }
+          if (inside) this.shadePixel(u, v, this.ss, cands, buf);
+        }
+      }
+    }
+  }
+
+  /** Marks the tiles a rectangle touches. */
+  markTiles(mask: Uint8Array, rect: Rect): void {
+    if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return;
+    for (let ty = Math.floor(rect.y0 / TILE); ty <= Math.floor((rect.y1 - 1) / TILE); ty++) {
+      for (let tx = Math.floor(rect.x0 / TILE); tx <= Math.floor((rect.x1 - 1) / TILE); tx++) mask[ty * this.tilesX + tx] = 1;
+    }
+  }
+
+  tileCount(): number {
+    return this.tilesX * this.tilesY;
+  }
+
+  /** Pixel rectangle of one tile. */
+  tileRect(key: number): Rect {
+    const tx = key % this.tilesX;
+    const ty = (key - tx) / this.tilesX;
+    return { x0: tx * TILE, y0: ty * TILE, x1: Math.min(this.width, (tx + 1) * TILE), y1: Math.min(this.height, (ty + 1) * TILE) };
+  }
+}
