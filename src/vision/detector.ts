@@ -1,6 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { MarkerDictionaryName } from '../table/scenario.ts';
 import { dictionaryConstant } from './dictionary.ts';
+import { refineMarkerCorners } from './edge-refine.ts';
 import { assertRaster, type RasterImage } from './image.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 
@@ -18,8 +19,16 @@ export interface DetectorOptions {
   readonly dictionary: MarkerDictionaryName;
   /** Sub-pixel corner refinement: 'subpix' (cornerSubPix on the quad corners) is the accurate default. */
   readonly cornerRefinement: 'subpix' | 'contour' | 'apriltag' | 'none';
-  /** Half-size of the cornerSubPix search window in pixels. Small tags need small windows. */
+  /** After OpenCV, fit lines to each marker's four outer edges for sub-pixel corners (see edge-refine.ts). */
+  readonly edgeRefinement: boolean;
+  /** Largest half-size of the cornerSubPix search window, pixels. */
   readonly cornerRefinementWinSize: number;
+  /**
+   * Window half-size as a fraction of one marker cell in pixels (OpenCV 4.12 uses the smaller of
+   * this and the absolute size). OpenCV's default 0.3 leaves a 1 px window on 3 px cells, which
+   * barely refines at all.
+   */
+  readonly relativeCornerRefinementWinSize: number;
   /** Smallest marker perimeter as a fraction of the image's larger side (OpenCV default 0.03 is too big for 1080p tabletops). */
   readonly minMarkerPerimeterRate: number;
   /** Adaptive threshold window sizes scanned, in pixels. */
@@ -31,7 +40,9 @@ export interface DetectorOptions {
 export const DEFAULT_DETECTOR_OPTIONS: DetectorOptions = {
   dictionary: 'apriltag_36h11',
   cornerRefinement: 'subpix',
+  edgeRefinement: true,
   cornerRefinementWinSize: 3,
+  relativeCornerRefinementWinSize: 0.3,
   minMarkerPerimeterRate: 0.02,
   adaptiveThreshWinSizeMin: 3,
   adaptiveThreshWinSizeMax: 23,
@@ -66,6 +77,7 @@ export class MarkerDetector {
     const params = new cv.aruco_DetectorParameters();
     params.cornerRefinementMethod = refinementConstant(cv, opts.cornerRefinement);
     params.cornerRefinementWinSize = opts.cornerRefinementWinSize;
+    params.relativeCornerRefinmentWinSize = opts.relativeCornerRefinementWinSize;
     params.minMarkerPerimeterRate = opts.minMarkerPerimeterRate;
     params.adaptiveThreshWinSizeMin = opts.adaptiveThreshWinSizeMin;
     params.adaptiveThreshWinSizeMax = opts.adaptiveThreshWinSizeMax;
@@ -88,19 +100,19 @@ export class MarkerDetector {
     try {
       this.detector.detectMarkers(gray, corners, ids, rejected);
       const found: DetectedMarker[] = [];
+      const grey = { data: gray.data as Uint8Array, width: image.width, height: image.height };
       for (let i = 0; i < ids.rows; i++) {
         const quad = corners.get(i);
         const d = quad.data32F as Float32Array;
-        found.push({
-          id: ids.intAt(i, 0),
-          corners: [
-            { u: d[0]!, v: d[1]! },
-            { u: d[2]!, v: d[3]! },
-            { u: d[4]!, v: d[5]! },
-            { u: d[6]!, v: d[7]! },
-          ],
-        });
+        const coarse: DetectedMarker['corners'] = [
+          { u: d[0]!, v: d[1]! },
+          { u: d[2]!, v: d[3]! },
+          { u: d[4]!, v: d[5]! },
+          { u: d[6]!, v: d[7]! },
+        ];
         quad.delete();
+        const refined = this.options.edgeRefinement ? refineMarkerCorners(grey, coarse) : null;
+        found.push({ id: ids.intAt(i, 0), corners: refined ?? coarse });
       }
       return found;
     } finally {
