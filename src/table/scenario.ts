@@ -90,6 +90,16 @@ const unitSchema = z.strictObject({
   facingDeg: finite.optional(),
   /** Where the unit's leader stood at the start of the turn (charge face), in lengthUnit. */
   leaderAtTurnStart: pointSchema.optional(),
+  /** Troop type in the ruleset's own words: "highlander", "skirmishers", "dragoons", "irish", "leader"… */
+  troop: z.string().min(1).optional(),
+  /** Strength as the ruleset counts it (O'er the Sea unit strength, Montrose battle strength or leadership). */
+  strength: z.number().int().nonnegative('strength must be ≥ 0').optional(),
+  /** Quality in the ruleset's words: "seasoned", "unseasoned", "untried", "tried", "veteran". */
+  quality: z.string().min(1).optional(),
+  /** Movement allowance in the ruleset's own unit, when the counter or roster states one (Montrose MP). */
+  movement: z.number().nonnegative('movement must be ≥ 0').optional(),
+  /** Present but not yet free to act (Montrose's inactive Covenanter leaders). */
+  inactive: z.boolean().optional(),
 });
 
 export const TERRAIN_KINDS = [
@@ -138,6 +148,18 @@ const referenceMarkerSchema = z.strictObject({
   height: z.number().nonnegative().default(0),
 });
 
+/** Where a printed board map (Montrose) lies on the table. */
+const boardSchema = z.strictObject({
+  /** Map file, relative to the working directory. */
+  map: z.string().min(1),
+  /** Table position (lengthUnit) of the map's origin (its x = 0, y = 0 corner). */
+  origin: pointSchema.default({ x: 0, y: 0 }),
+  /** Map +x relative to table +x, counter-clockwise degrees. */
+  rotationDeg: finite.default(0),
+  /** Length of one map inch on the table, in lengthUnit (default: one real inch, a map printed 1:1). */
+  mapInch: positive('board mapInch').optional(),
+});
+
 export const MARKER_DICTIONARIES = ['apriltag_36h11', 'aruco_4x4_250', 'aruco_5x5_250', 'aruco_mip_36h12'] as const;
 export type MarkerDictionaryName = (typeof MARKER_DICTIONARIES)[number];
 
@@ -153,6 +175,8 @@ export const scenarioFileSchema = z
     sides: z.array(sideSchema).min(1),
     units: z.array(unitSchema),
     terrain: z.array(terrainSchema).optional(),
+    /** A printed board map lying on the table (board games such as Campaigns of Montrose). */
+    board: boardSchema.optional(),
   })
   .superRefine((scenario, ctx) => {
     const seen = new Map<number, string>();
@@ -231,6 +255,12 @@ export interface UnitAttributes {
   readonly facingDeg?: number;
   /** Millimetres. */
   readonly leaderAtTurnStart?: { readonly x: number; readonly y: number };
+  readonly troop?: string;
+  readonly strength?: number;
+  readonly quality?: string;
+  /** Ruleset unit (not converted). */
+  readonly movement?: number;
+  readonly inactive?: boolean;
 }
 export interface UnitSpec extends UnitAttributes {
   readonly id: string;
@@ -273,6 +303,17 @@ export interface Scenario {
   readonly units: readonly UnitSpec[];
   /** Terrain pieces; absent in scenarios without terrain. */
   readonly terrain?: readonly TerrainSpec[];
+  /** A printed board map on the table; lengths in millimetres. */
+  readonly board?: BoardPlacement;
+}
+
+/** Where a board map lies on the table (millimetres). */
+export interface BoardPlacement {
+  readonly map: string;
+  readonly originMm: { readonly x: number; readonly y: number };
+  readonly rotationDeg: number;
+  /** Table millimetres per map inch. */
+  readonly mmPerMapInch: number;
 }
 
 export class ScenarioError extends Error {
@@ -327,6 +368,11 @@ function toMillimetres(file: ParsedFile): Scenario {
         engaged: u.engaged,
         facingDeg: u.facingDeg,
         leaderAtTurnStart: u.leaderAtTurnStart ? pt(u.leaderAtTurnStart) : undefined,
+        troop: u.troop,
+        strength: u.strength,
+        quality: u.quality,
+        movement: u.movement,
+        inactive: u.inactive,
       }),
       bases: u.bases.map((b) => ({
         widthMm: mm(b.width),
@@ -361,6 +407,16 @@ function toMillimetres(file: ParsedFile): Scenario {
               impassable: t.impassable,
             }),
           })),
+        }
+      : {}),
+    ...(file.board
+      ? {
+          board: {
+            map: file.board.map,
+            originMm: pt(file.board.origin),
+            rotationDeg: file.board.rotationDeg,
+            mmPerMapInch: file.board.mapInch === undefined ? 25.4 : mm(file.board.mapInch),
+          },
         }
       : {}),
   };

@@ -9,6 +9,11 @@ export interface Question {
   /** The other party, when there is one (target, the unit whose quarter is asked). */
   readonly object?: string;
   readonly text: string;
+  /**
+   * Charges: the player has declared the charge, so the distance may now be measured (rulesets
+   * that forbid measuring first, such as Prestonpans, withhold it otherwise).
+   */
+  readonly declared?: boolean;
 }
 
 export class QuestionError extends Error {
@@ -17,7 +22,9 @@ export class QuestionError extends Error {
 
 const NAME = String.raw`(?:'((?:[^']|'(?=[a-z]))+)'|"([^"]+)"|‘([^’]+)’|“([^”]+)”)`;
 
-const PATTERNS: ReadonlyArray<{ kind: QuestionKind; re: RegExp; swap?: boolean }> = [
+const PATTERNS: ReadonlyArray<{ kind: QuestionKind; re: RegExp; swap?: boolean; declared?: true }> = [
+  // "'A' declares a charge on 'B'" — the charge is committed, so the distance may be measured.
+  { kind: 'charge', re: new RegExp(String.raw`^${NAME}\s+declares?\s+(?:a\s+)?charge\s+(?:on|at|against)\s+${NAME}\s*[.!?]?$`, 'i'), declared: true },
   { kind: 'shoot', re: new RegExp(String.raw`^(?:can|may|could)\s+${NAME}\s+(?:shoot|fire)(?:\s+(?:at|on))?\s+${NAME}\s*\??$`, 'i') },
   { kind: 'charge', re: new RegExp(String.raw`^(?:can|may|could)\s+${NAME}\s+charge\s+${NAME}\s*\??$`, 'i') },
   { kind: 'see', re: new RegExp(String.raw`^(?:does|can)\s+${NAME}\s+see\s+${NAME}\s*\??$`, 'i') },
@@ -35,18 +42,18 @@ const PATTERNS: ReadonlyArray<{ kind: QuestionKind; re: RegExp; swap?: boolean }
  * (an apostrophe inside a name, as in 'Lee's', is fine):
  * "can 'A' shoot 'B'?", "can 'A' charge 'B'?", "does 'A' see 'B'?", "distance 'A' 'B'",
  * "which quarter of 'B' is 'A' in?", "does 'A' support 'B'?", "can 'General' order 'A'?",
- * "does 'A' have the initiative?".
+ * "does 'A' have the initiative?", "'A' declares a charge on 'B'" (a charge question with `declared`).
  */
 export function parseQuestion(text: string): Question {
   const t = text.trim();
-  for (const { kind, re, swap } of PATTERNS) {
+  for (const { kind, re, swap, declared } of PATTERNS) {
     const m = re.exec(t);
     if (!m) continue;
     const names = m.slice(1).filter((g): g is string => g !== undefined);
     const [first, second] = names;
     if (!first) continue;
     if (swap && second) return { kind, subject: second, object: first, text: t };
-    return { kind, subject: first, ...(second ? { object: second } : {}), text: t };
+    return { kind, subject: first, ...(second ? { object: second } : {}), text: t, ...(declared ? { declared } : {}) };
   }
   throw new QuestionError(
     `cannot read the question "${t}". Try: "can 'A' shoot 'B'?", "can 'A' charge 'B'?", "does 'A' see 'B'?", "distance 'A' 'B'", "which quarter of 'B' is 'A' in?"`,

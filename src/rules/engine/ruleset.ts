@@ -1,4 +1,5 @@
 import type { LengthUnit } from '../../table/length-unit.ts';
+import type { Scenario } from '../../table/scenario.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { OptionSpec } from './options.ts';
 import type { Question, QuestionKind } from './question.ts';
@@ -36,4 +37,20 @@ export interface Ruleset {
     options?: Readonly<Record<string, OptionValue>>,
     policy?: ThresholdPolicy,
   ): Verdict;
+  /**
+   * Optional: answers a question in the ruleset's own phrasing (board games ask "can 'X' move
+   * to 'Y'?"). Returns undefined when it does not recognise the text, so the caller falls back
+   * to parseQuestion and `ask`.
+   */
+  askText?(
+    state: TableState,
+    text: string,
+    options?: Readonly<Record<string, OptionValue>>,
+    policy?: ThresholdPolicy,
+  ): Verdict | undefined;
+  /**
+   * Optional: the ruleset configured for one scenario (e.g. bound to the board map the scenario
+   * names). Rulesets without per-scenario data leave it out.
+   */
+  forScenario?(scenario: Scenario): Ruleset;
 }

@@ -35,6 +35,13 @@ export interface Verdict {
   readonly facts: Readonly<Record<string, OptionValue>>;
   /** The sub-questions this answer was built from. */
   readonly checks: readonly Verdict[];
+  /**
+   * Set when the rules forbid players to know the measurement yet (Prestonpans: no measuring
+   * before a charge is declared). Such a verdict carries no `value`, `margin` or `between`, and
+   * its answer covers only what may be known before measuring; ask again with the charge
+   * declared for the distance.
+   */
+  readonly hiddenUntilDeclared?: boolean;
 }
 
 export interface VerdictInit {
@@ -53,6 +60,7 @@ export interface VerdictInit {
   readonly options?: Readonly<Record<string, OptionValue>>;
   readonly facts?: Readonly<Record<string, OptionValue>>;
   readonly checks?: readonly Verdict[];
+  readonly hiddenUntilDeclared?: boolean;
 }
 
 export function verdict(init: VerdictInit): Verdict {
@@ -87,7 +95,7 @@ export function formatVerdict(v: Verdict, indent = ''): string {
     v.value !== undefined
       ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `; borderline band ±${fmt(v.epsilon)}` : ''})` : ''}`
       : '';
-  const lines = [`${indent}${v.asked}: ${word}${num}`];
+  const lines = [`${indent}${v.asked}: ${word}${num}${v.hiddenUntilDeclared ? ' (distance withheld until the charge is declared)' : ''}`];
   for (const r of v.reasons) lines.push(`${indent}  • ${r}`);
   const facts = Object.entries(v.facts);
   if (facts.length > 0) lines.push(`${indent}  facts: ${facts.map(([k, x]) => `${k}=${typeof x === 'number' ? fmt(x) : String(x)}`).join(', ')}`);

@@ -1,0 +1,186 @@
+import { frontCentre } from '../../geometry/faced-box.ts';
+import { pointToPolygonSet } from '../../geometry/distance.ts';
+import { gapAlongLine } from '../../geometry/gap.ts';
+import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
+import { toLocal } from '../../geometry/frame.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { pick } from '../engine/options.ts';
+import { compare } from '../engine/threshold.ts';
+import { allOf, type Verdict } from '../engine/verdict.ts';
+import { inches, inStr, lengthVerdict, mmOf, ppVerdict, troopOf, unitGap, type PpContext } from './context.ts';
+import { inFrontVerdict } from './front.ts';
+import {
+  CANNON_DICE,
+  CANNON_GAP,
+  CLOSE_RANGE,
+  FIGURES_PER_BASE,
+  FIRE_DISCIPLINE_ADD,
+  MUSKET_RANGE,
+  SHOOTING_MORALE_SHARE,
+  SHORT_RANGE,
+  type ShotBand,
+} from './tables.ts';
+
+export interface BandReading {
+  readonly band: ShotBand;
+  /** Score needed on a D6. */
+  readonly hitOn?: number;
+}
+
+/** The musket band for a range in inches (options rangeBands and closeHitOn; close only when standing and shooting unless closeAlways). */
+export function musketBand(ctx: PpContext, rangeIn: number, standAndShoot = false): BandReading {
+  if (rangeIn > MUSKET_RANGE) return { band: 'out' };
+  if (ctx.options.rangeBands === 'sheetOnly') return { band: 'long', hitOn: 6 };
+  const closeAllowed = standAndShoot || ctx.options.rangeBands === 'closeAlways';
+  if (closeAllowed && rangeIn <= CLOSE_RANGE) return { band: 'close', hitOn: ctx.options.closeHitOn };
+  if (rangeIn <= SHORT_RANGE) return { band: 'short', hitOn: 5 };
+  return { band: 'long', hitOn: 6 };
+}
+
+/** Bases in the unit's front rank: those whose front edge lies on the unit's front edge. */
+export function frontRankBases(unit: TableUnit): number {
+  const tol = Math.max(2, 0.25 * Math.min(...unit.bases.map((b) => b.footprint.depth)));
+  return unit.bases.filter((b) => {
+    const ys = b.polygon.map((p) => toLocal(unit.box.frame, p).y);
+    return Math.max(...ys) >= -tol;
+  }).length;
+}
+
+function basicChecks(ctx: PpContext, shooter: TableUnit, target: TableUnit): Verdict[] {
+  const S = shooter.name;
+  const T = target.name;
+  const problems: string[] = [];
+  const troop = troopOf(shooter);
+  if (troop === 'cavalry') problems.push(`${S} is cavalry and has no muskets`);
+  if (shooter.engaged) problems.push(`${S} has fought a round of melee and may not shoot until it ends`);
+  if (target.side === shooter.side) problems.push(`${T} is a friend`);
+  if (target.engaged) problems.push(`${T} is in a melee and may not be shot at`);
+  return [
+    ppVerdict({ question: 'mayShoot', asked: `may ${S} shoot at ${T} at all?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${S} may shoot at ${T}`] }),
+    inFrontVerdict(ctx, shooter, target),
+  ];
+}
+
+/** Musket fire: in front, within 12" (any base in range lets the whole unit fire), and the band. */
+export function musketVerdict(ctx: PpContext, shooter: TableUnit, target: TableUnit, standAndShoot = false): Verdict {
+  const checks = basicChecks(ctx, shooter, target);
+  const gap = unitGap(ctx, shooter, target);
+  const range = lengthVerdict(
+    ctx,
+    {
+      question: 'range',
+      asked: `is ${target.name} within ${shooter.name}'s ${MUSKET_RANGE}" musket range?`,
+      reasons: [`${inStr(gap.mm)} to ${target.name}; if any base is in range every base may fire`],
+      options: pick(ctx.options, 'measureFrom'),
+    },
+    gap,
+    'atMost',
+    MUSKET_RANGE,
+  );
+  checks.push(range);
+  const b = musketBand(ctx, inches(gap.mm), standAndShoot);
+  const front = frontRankBases(shooter);
+  const dice = front * (shooter.type === 'cavalry' ? FIGURES_PER_BASE.cavalry : FIGURES_PER_BASE.infantry);
+  const { answer, lean } = allOf(checks);
+  return ppVerdict({
+    question: 'shoot',
+    asked: `can ${shooter.name} shoot ${target.name}?`,
+    answer,
+    lean,
+    value: range.value as number,
+    limit: MUSKET_RANGE,
+    margin: range.margin as number,
+    epsilon: range.epsilon as number,
+    unit: 'in',
+    between: [gap.from, gap.to],
+    reasons:
+      answer === 'no'
+        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        : [`${inStr(gap.mm)}: ${b.band} range${b.hitOn ? `, hits on ${b.hitOn}+` : ''}`, `${dice} dice (${front} front-rank bases)`, ...checks.filter((c) => c.answer === 'borderline').flatMap((c) => c.reasons)],
+    options: pick(ctx.options, 'inFront', 'rangeBands', 'closeHitOn', 'measureFrom'),
+    facts: { band: b.band, ...(b.hitOn ? { hitOn: b.hitOn } : {}), dice, frontRankBases: front, standAndShoot },
+    checks,
+  });
+}
+
+/**
+ * Cannon fire: range is unlimited; the target must be in front; the line of fire (gun's front
+ * centre to the nearest point of the target) may not pass over any unit; and where it passes
+ * between two friendly units the gap must be at least 3".
+ */
+export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit): Verdict {
+  const checks = basicChecks(ctx, gun, target);
+  const eye = gun.barrel?.tip ?? frontCentre(gun.box);
+  const aim = pointToPolygonSet(eye, target.bodyPolygons).onB;
+  const blockers = ctx.state.units
+    .filter((u) => u.id !== gun.id && u.id !== target.id && (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side))
+    .flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p)));
+  const over = sightObstructions(eye, aim, blockers);
+  const overNames = [...new Set(over.map((o) => o.blocker.label))];
+  checks.push(
+    ppVerdict({
+      question: 'overUnits',
+      asked: `is ${gun.name}'s line of fire clear of units?`,
+      answer: over.length ? 'no' : 'yes',
+      reasons: over.length
+        ? over.slice(0, 1).map((o) => `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`)
+        : ['no unit stands on the line of fire'],
+      options: pick(ctx.options, 'cannonBlockedBy'),
+      facts: { firedOver: overNames.join(', ') },
+    }),
+  );
+  const friends = ctx.state.units
+    .filter((u) => u.side === gun.side && u.id !== gun.id)
+    .flatMap((u) => u.allPolygons.map((p) => ({ id: u.id, label: u.name, polygon: p })));
+  const g = gapAlongLine(eye, aim, friends, mmOf(CANNON_GAP + 1), 'closestApproach');
+  if (g) {
+    const c = compare(inches(g.width), 'atLeast', CANNON_GAP, inches(gun.sigmaMm), ctx.policy);
+    checks.push(
+      ppVerdict({
+        question: 'gap',
+        asked: `is the gap wide enough for ${gun.name} to fire through?`,
+        answer: c.answer,
+        lean: c.lean,
+        value: inches(g.width),
+        limit: CANNON_GAP,
+        margin: c.margin,
+        epsilon: c.epsilon,
+        unit: 'in',
+        between: [g.onLeft, g.onRight],
+        reasons: [`the line of fire passes between ${g.left.label} and ${g.right.label}, ${inStr(g.width)} apart; a cannon needs ${CANNON_GAP}"`],
+      }),
+    );
+  }
+  const { answer, lean } = allOf(checks);
+  const d = Math.hypot(aim.x - eye.x, aim.y - eye.y);
+  return ppVerdict({
+    question: 'shoot',
+    asked: `can ${gun.name} shoot ${target.name}?`,
+    answer,
+    lean,
+    value: inches(d),
+    unit: 'in',
+    between: [eye, aim],
+    reasons: answer === 'no' ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons) : [`range is unlimited: ${CANNON_DICE}D6, hits on 6; 4 hits in one turn silence a cannon`],
+    options: pick(ctx.options, 'inFront', 'cannonBlockedBy'),
+    facts: { dice: CANNON_DICE, hitOn: 6, ...(g ? { gapIn: inches(g.width) } : {}) },
+    checks,
+  });
+}
+
+/** Any shot: cannons by the cannon rules, everything else by the musket rules. */
+export const shootVerdict = (ctx: PpContext, shooter: TableUnit, target: TableUnit, standAndShoot = false): Verdict =>
+  troopOf(shooter) === 'cannon' ? cannonVerdict(ctx, shooter, target) : musketVerdict(ctx, shooter, target, standAndShoot);
+
+export type FireDiscipline = 'close' | 'normal' | 'none';
+
+/** Hanoverian infantry charged: D6 + 6 against the bases left — less: close-range fire; equal: normal; more: none. */
+export function fireDiscipline(d6: number, basesLeft: number): { result: FireDiscipline; hitOn?: number } {
+  const total = d6 + FIRE_DISCIPLINE_ADD;
+  if (total < basesLeft) return { result: 'close', hitOn: 5 };
+  if (total === basesLeft) return { result: 'normal', hitOn: 6 };
+  return { result: 'none' };
+}
+
+/** Losing a quarter or more of the unit in one turn of shooting forces a leadership test. */
+export const shootingMoraleTest = (lost: number, unitSize: number): boolean => lost >= SHOOTING_MORALE_SHARE * unitSize;
