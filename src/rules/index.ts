@@ -1,6 +1,7 @@
 /** Every ruleset Vedette knows; importing this registers them all. */
 import './black-powder/ruleset.ts';
 import './prestonpans/ruleset.ts';
+import './d3/ruleset.ts';
 
 export { getRuleset, listRulesets, registerRuleset } from './engine/registry.ts';
 export { parseQuestion, type Question } from './engine/question.ts';
