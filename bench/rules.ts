@@ -1,88 +1,31 @@
 /**
- * Rules benchmark: a 60-unit Black Powder table with terrain; all ordered pairs asked for range
- * (leader base edge to target edge, with uncertainty), the quarter of the shooter holding the
- * target's leader, and line of sight from the leader to the target's nearest point.
- * Prints figures and a ratio against a fixed reference workload run in the same process;
- * it never fails on time. Run: npx tsx bench/rules.ts
+ * Rules benchmark: a 60-unit Black Powder table with terrain (bench/rules-scenario.ts); every
+ * ordered pair asked for range (leader base edge to target edge, with uncertainty), the quarter
+ * of the shooter holding the target's leader, and line of sight from the leader to the target's
+ * nearest point.
+ *
+ * Two runs of the same questions: the straightforward one (`pairTablePlain`, one question at a
+ * time: what the code did before the all-pairs table) and the all-pairs table (`pairTable`:
+ * prepared outlines, seeded closest pairs, a grid over blockers). The bench checks they agree,
+ * prints both times, their ratio, and each against a fixed arithmetic workload run in the same
+ * process (so figures from different machines compare). It never fails on time.
+ * Run: npx tsx bench/rules.ts
  */
 import { performance } from 'node:perf_hooks';
 import { closestPointOnSegment } from '../src/geometry/distance.ts';
-import { quarterOfPoint } from '../src/geometry/quarters.ts';
 import { bpContext } from '../src/rules/black-powder/context.ts';
+import { pairTable, pairTablePlain, type PairFacts, type PairTable } from '../src/rules/black-powder/pair-table.ts';
 import { shootVerdict } from '../src/rules/black-powder/shooting.ts';
-import { sightBlocker } from '../src/rules/black-powder/sight.ts';
 import { unitSeparation } from '../src/rules/unit-distance.ts';
-import type { BaseSpec, Scenario, TerrainSpec, UnitSpec } from '../src/table/scenario.ts';
 import { buildTableState } from '../src/table/table-state.ts';
+import { benchScenario } from './rules-scenario.ts';
 
-const IN = 25.4;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run builds the same table. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+interface Timing {
+  readonly median: number;
+  readonly min: number;
 }
 
-export function benchScenario(units = 60, seed = 7): Scenario {
-  const r = rng(seed);
-  let marker = 10;
-  const specs: UnitSpec[] = [];
-  for (let i = 0; i < units; i++) {
-    const side = i % 2 === 0 ? 'red' : 'blue';
-    const row = Math.floor(i / 2) % 5;
-    const col = Math.floor(i / 10);
-    const heading = side === 'red' ? (r() - 0.5) * 30 : 180 + (r() - 0.5) * 30;
-    const cx = (8 + col * 22 + r() * 6) * IN;
-    const cy = (side === 'red' ? 6 + row * 5 : 66 - row * 5) * IN;
-    const n = 4 + Math.floor(r() * 3);
-    const a = (heading * Math.PI) / 180;
-    const right = { x: Math.cos(a), y: Math.sin(a) };
-    const bases: BaseSpec[] = Array.from({ length: n }, (_, k) => {
-      const off = (k - (n - 1) / 2) * 40;
-      return {
-        widthMm: 40,
-        depthMm: 40,
-        marker: { id: marker++, sizeMm: 30, heightMm: 3, offsetMm: { x: 0, y: 0 }, rotationDeg: 0 },
-        pose: { x: cx + right.x * off, y: cy + right.y * off, headingDeg: heading },
-      };
-    });
-    specs.push({ id: `u${i}`, name: `Unit ${i}`, side, type: i % 7 === 3 ? 'cavalry' : 'infantry', bases });
-  }
-  const rect = (x0: number, x1: number, y0: number, y1: number) => [
-    { x: x0 * IN, y: y0 * IN },
-    { x: x1 * IN, y: y0 * IN },
-    { x: x1 * IN, y: y1 * IN },
-    { x: x0 * IN, y: y1 * IN },
-  ];
-  const terrain: TerrainSpec[] = [
-    { id: 'wood', name: 'the wood', kind: 'wood', polygon: rect(20, 32, 32, 40) },
-    { id: 'hill', name: 'the hill', kind: 'hill', heightMm: 50, polygon: rect(70, 90, 30, 42) },
-    { id: 'house', name: 'the farm', kind: 'building', polygon: rect(50, 54, 34, 38) },
-    { id: 'wall', name: 'the wall', kind: 'obstacle', line: [{ x: 100 * IN, y: 36 * IN }, { x: 120 * IN, y: 36 * IN }] },
-    { id: 'road', name: 'the road', kind: 'road', line: [{ x: 0, y: 36 * IN }, { x: 144 * IN, y: 36 * IN }], widthMm: 50 },
-  ];
-  return {
-    name: 'bench',
-    ruleset: 'black-powder',
-    markerDictionary: 'apriltag_36h11',
-    table: { widthMm: 144 * IN, depthMm: 72 * IN },
-    referenceMarkers: [],
-    sides: [
-      { id: 'red', name: 'Red', colour: '#f00' },
-      { id: 'blue', name: 'Blue', colour: '#00f' },
-    ],
-    units: specs,
-    terrain,
-  };
-}
-
-function time(label: string, runs: number, fn: () => number): number {
+function time(label: string, runs: number, fn: () => number): Timing {
   fn();
   const times: number[] = [];
   let check = 0;
@@ -93,14 +36,52 @@ function time(label: string, runs: number, fn: () => number): number {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] as number;
-  console.log(`${label.padEnd(48)} median ${median.toFixed(2)} ms  (min ${(times[0] as number).toFixed(2)}, ${runs} runs, checksum ${check.toFixed(0)})`);
-  return median;
+  const min = times[0] as number;
+  console.log(`${label.padEnd(52)} median ${median.toFixed(2)} ms  (min ${min.toFixed(2)}, ${runs} runs, checksum ${check.toFixed(0)})`);
+  return { median, min };
 }
 
 const state = buildTableState(benchScenario());
 const ctx = bpContext(state);
 const units = state.units;
 const pairs = units.length * (units.length - 1);
+
+/** The bench's checksum of a table: in contact or not, target leader in front, line clear. */
+const checksum = (table: readonly PairFacts[]): number =>
+  table.reduce((n, f) => n + (f.range.mm > 0 ? 1 : 0) + (f.quarter.quarter === 'front' ? 1 : 0) + (f.sight ? 0 : 1), 0);
+
+/** The same checksum read straight from the flat arrays. */
+function tableChecksum(t: PairTable): number {
+  let n = 0;
+  for (let i = 0; i < t.n; i++)
+    for (let j = 0; j < t.n; j++) {
+      if (i === j) continue;
+      const k = i * t.n + j;
+      n += ((t.rangeMm[k] as number) > 0 ? 1 : 0) + (t.quarter[k] === 1 ? 1 : 0) + ((t.sight[k] as number) < 0 ? 1 : 0);
+    }
+  return n;
+}
+
+/** Answers of the two runs compared field by field (exact equality, no tolerance). */
+function differences(a: readonly PairFacts[], b: readonly PairFacts[]): number {
+  let n = 0;
+  a.forEach((x, i) => {
+    const y = b[i] as PairFacts;
+    const same =
+      x.from === y.from &&
+      x.to === y.to &&
+      x.range.mm === y.range.mm &&
+      x.range.sigmaMm === y.range.sigmaMm &&
+      x.range.to.x === y.range.to.x &&
+      x.range.to.y === y.range.to.y &&
+      x.quarter.quarter === y.quarter.quarter &&
+      x.quarter.rayDistance === y.quarter.rayDistance &&
+      x.sight?.id === y.sight?.id &&
+      x.sight?.fromMm === y.sight?.fromMm;
+    if (!same) n++;
+  });
+  return n;
+}
 
 /** Reference: 200 000 point-to-segment projections, a fixed amount of plain arithmetic. */
 const reference = time('reference (200k point-segment projections)', 15, () => {
@@ -112,23 +93,10 @@ const reference = time('reference (200k point-segment projections)', 15, () => {
   return s;
 });
 
-const allPairs = time(`all pairs (${pairs}): range + quarter + LOS`, 15, () => {
-  let n = 0;
-  for (const a of units) {
-    for (const b of units) {
-      if (a === b) continue;
-      const sep = unitSeparation([a.leaderBase], b.body);
-      const q = quarterOfPoint(a.box, b.leader, 'bisector');
-      const blocked = sightBlocker(ctx, a.leader, sep.onB, { exclude: new Set([a.id, b.id]) });
-      n += sep.distance > 0 ? 1 : 0;
-      n += q.quarter === 'front' ? 1 : 0;
-      n += blocked ? 0 : 1;
-    }
-  }
-  return n;
-});
+const plain = time(`all pairs (${pairs}), one at a time: range+quarter+LOS`, 9, () => checksum(pairTablePlain(ctx)));
+const fast = time(`all pairs (${pairs}), pairTable: range+quarter+LOS`, 31, () => tableChecksum(pairTable(ctx)));
 
-const rangeOnly = time(`all pairs (${pairs}): range only`, 15, () => {
+const rangeOnly = time(`all pairs (${pairs}): range only (unitSeparation)`, 15, () => {
   let n = 0;
   for (const a of units) for (const b of units) if (a !== b) n += unitSeparation([a.leaderBase], b.body).distance > 0 ? 1 : 0;
   return n;
@@ -141,9 +109,13 @@ const shootAll = shooter
       for (const b of units) if (b !== shooter) n += shootVerdict(ctx, shooter, b).answer === 'yes' ? 1 : 0;
       return n;
     })
-  : 0;
+  : { median: 0, min: 0 };
 
+const diff = differences(pairTablePlain(ctx), pairTable(ctx).all());
+const r = (x: number) => (x / reference.median).toFixed(2);
 console.log('');
 console.log(`units ${units.length}, bases ${units.reduce((s, u) => s + u.bases.length, 0)}, terrain ${state.terrain.length}`);
-console.log(`all pairs: ${allPairs.toFixed(2)} ms (target ≤ 10 ms), ${((allPairs * 1000) / pairs).toFixed(2)} µs per pair`);
-console.log(`ratio all-pairs / reference: ${(allPairs / reference).toFixed(2)}; range-only / reference: ${(rangeOnly / reference).toFixed(2)}; shoot verdicts / reference: ${(shootAll / reference).toFixed(2)}`);
+console.log(`answers differing between the two runs: ${diff} of ${pairs}`);
+console.log(`all pairs, pairTable: ${fast.median.toFixed(2)} ms median, ${fast.min.toFixed(2)} ms min (target ≤ 10 ms), ${((fast.median * 1000) / pairs).toFixed(2)} µs per pair`);
+console.log(`all pairs, one at a time: ${plain.median.toFixed(2)} ms median; speed-up ×${(plain.median / fast.median).toFixed(1)}`);
+console.log(`ratio to reference: pairTable ${r(fast.median)}; one at a time ${r(plain.median)}; range only ${r(rangeOnly.median)}; shoot verdicts ${r(shootAll.median)}`);

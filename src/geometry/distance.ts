@@ -49,8 +49,14 @@ export function pointToPolygon(p: Vec2, poly: Polygon): Separation {
   return best;
 }
 
-/** Squared distance from (px,py) to segment (ax,ay)-(bx,by), and the parameter of the nearest point. */
-function pointSegment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): [number, number] {
+/** Parameter along the segment of the nearest point found by the last pointSegment2 call. */
+let lastT = 0;
+
+/**
+ * Squared distance from (px,py) to segment (ax,ay)-(bx,by); the parameter of the nearest point
+ * is left in `lastT` (no tuple allocated: this runs 32 times per base pair).
+ */
+function pointSegment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax;
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
@@ -58,7 +64,8 @@ function pointSegment2(px: number, py: number, ax: number, ay: number, bx: numbe
   t = t < 0 ? 0 : t > 1 ? 1 : t;
   const qx = ax + dx * t - px;
   const qy = ay + dy * t - py;
-  return [qx * qx + qy * qy, t];
+  lastT = t;
+  return qx * qx + qy * qy;
 }
 
 /**
@@ -90,20 +97,20 @@ export function polygonSeparation(a: Polygon, b: Polygon): Separation {
         const p = segmentSeparation(a1, a2, b1, b2);
         return p;
       }
-      const [d1, t1] = pointSegment2(a1.x, a1.y, b1.x, b1.y, b2.x, b2.y);
+      const d1 = pointSegment2(a1.x, a1.y, b1.x, b1.y, b2.x, b2.y);
       if (d1 < best) {
         best = d1;
         bi = i;
         bj = j;
-        bt = t1;
+        bt = lastT;
         kind = 0;
       }
-      const [d2, t2] = pointSegment2(b1.x, b1.y, a1.x, a1.y, a2.x, a2.y);
+      const d2 = pointSegment2(b1.x, b1.y, a1.x, a1.y, a2.x, a2.y);
       if (d2 < best) {
         best = d2;
         bi = i;
         bj = j;
-        bt = t2;
+        bt = lastT;
         kind = 1;
       }
     }
@@ -145,6 +152,68 @@ export function polygonSetSeparation(a: readonly Polygon[], b: readonly Polygon[
   });
   if (!best) throw new Error('polygonSetSeparation needs at least one polygon on each side');
   return best;
+}
+
+/** Squared lower bound of the distance between anything in box a and anything in box b. */
+function boxGap2(a: Box, b: Box): number {
+  const gx = a.minX - b.maxX > b.minX - a.maxX ? a.minX - b.maxX : b.minX - a.maxX;
+  const gy = a.minY - b.maxY > b.minY - a.maxY ? a.minY - b.maxY : b.minY - a.maxY;
+  const dx = gx > 0 ? gx : 0;
+  const dy = gy > 0 ? gy : 0;
+  return dx * dx + dy * dy;
+}
+
+/**
+ * The first closest pair of two polygon lists (first in order: a's index, then b's), given their
+ * bounding boxes. Same answer as scanning every pair in order, with less work: the pair whose
+ * boxes are nearest is measured first, and its distance bounds the answer, so only pairs whose
+ * boxes are no farther apart than that bound are measured. Pairs that could tie are all
+ * measured, in order, so ties resolve as the plain scan would.
+ */
+export function closestPolygonPair(
+  a: readonly Polygon[],
+  boxesA: readonly Box[],
+  b: readonly Polygon[],
+  boxesB: readonly Box[],
+): SetSeparation {
+  if (a.length === 0 || b.length === 0) throw new Error('closestPolygonPair needs at least one polygon on each side');
+  // Box gaps are compared squared (no square root): only the pruning depends on them.
+  let seedI = 0;
+  let seedJ = 0;
+  let seedGap2 = Infinity;
+  for (let i = 0; i < a.length; i++) {
+    const boxA = boxesA[i] as Box;
+    for (let j = 0; j < b.length; j++) {
+      const g = boxGap2(boxA, boxesB[j] as Box);
+      if (g < seedGap2) {
+        seedGap2 = g;
+        seedI = i;
+        seedJ = j;
+      }
+    }
+  }
+  const seed = polygonSeparation(a[seedI] as Polygon, b[seedJ] as Polygon);
+  let best = seed;
+  let bestI = seedI;
+  let bestJ = seedJ;
+  let found = false;
+  // A hair of slack so rounding in the box gap never skips a pair that could tie.
+  const bound = seed.distance + 1e-9 * (1 + seed.distance);
+  const bound2 = bound * bound;
+  for (let i = 0; i < a.length; i++) {
+    const boxA = boxesA[i] as Box;
+    for (let j = 0; j < b.length; j++) {
+      if (boxGap2(boxA, boxesB[j] as Box) > bound2) continue;
+      const sep = i === seedI && j === seedJ ? seed : polygonSeparation(a[i] as Polygon, b[j] as Polygon);
+      if (!found || sep.distance < best.distance) {
+        found = true;
+        best = sep;
+        bestI = i;
+        bestJ = j;
+      }
+    }
+  }
+  return { distance: best.distance, onA: best.onA, onB: best.onB, indexA: bestI, indexB: bestJ };
 }
 
 /** Distance from a point to the nearest of a set of polygons, with the nearest point. */

@@ -1,6 +1,6 @@
 import type { FacedBox, CornerName } from './faced-box.ts';
 import { localCorners } from './faced-box.ts';
-import { dirToTable, toLocal, toTable } from './frame.ts';
+import { dirToTable, toLocal, toTable, type Frame } from './frame.ts';
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -49,11 +49,101 @@ export function rayDirections(box: Pick<FacedBox, 'width' | 'depth'>, reading: Q
   };
 }
 
-const crossAt = (origin: Vec2, dir: Vec2, p: Vec2): number => dir.x * (p.y - origin.y) - dir.y * (p.x - origin.x);
+/**
+ * A box's quarter geometry, computed once and reused for every point asked about: the half
+ * width, the depth, and the four dividing rays (corner and outward direction, local frame) in the
+ * order front-left, front-right, rear-right, rear-left, as [ox, oy, dx, dy] × 4.
+ */
+export interface QuarterGeometry {
+  readonly halfWidth: number;
+  readonly depth: number;
+  readonly rays: Float64Array;
+}
 
-function distanceToRay(origin: Vec2, dir: Vec2, p: Vec2): number {
-  const t = Math.max(0, (p.x - origin.x) * dir.x + (p.y - origin.y) * dir.y);
-  return Math.hypot(origin.x + dir.x * t - p.x, origin.y + dir.y * t - p.y);
+const RAY_ORDER: readonly CornerName[] = ['frontLeft', 'frontRight', 'rearRight', 'rearLeft'];
+/** For each ray (same order), the two quarters it divides. */
+const RAY_QUARTERS: ReadonlyArray<readonly [QuarterName, QuarterName]> = [
+  ['front', 'left'],
+  ['front', 'right'],
+  ['rear', 'right'],
+  ['rear', 'left'],
+];
+
+export function quarterGeometry(box: Pick<FacedBox, 'width' | 'depth'>, reading: QuarterReading = 'bisector'): QuarterGeometry {
+  const c = localCorners(box);
+  const u = rayDirections(box, reading);
+  const rays = new Float64Array(16);
+  RAY_ORDER.forEach((name, k) => {
+    rays[4 * k] = c[name].x;
+    rays[4 * k + 1] = c[name].y;
+    rays[4 * k + 2] = u[name].x;
+    rays[4 * k + 3] = u[name].y;
+  });
+  return { halfWidth: box.width / 2, depth: box.depth, rays };
+}
+
+/** Squared distance from (px, py) to dividing ray k. */
+function rayDistance2(r: Float64Array, k: number, px: number, py: number): number {
+  const ox = r[4 * k] as number;
+  const oy = r[4 * k + 1] as number;
+  const dx = r[4 * k + 2] as number;
+  const dy = r[4 * k + 3] as number;
+  const dot = (px - ox) * dx + (py - oy) * dy;
+  const t = dot > 0 ? dot : 0;
+  const ex = ox + dx * t - px;
+  const ey = oy + dy * t - py;
+  return ex * ex + ey * ey;
+}
+
+/** Quarter of a local point (x, y) from precomputed geometry; no allocation but the result. */
+export function quarterOfLocalXY(g: QuarterGeometry, px: number, py: number, tolerance = 1e-9): QuarterResult {
+  const r = g.rays;
+  const w = g.halfWidth;
+  const depth = g.depth;
+  // Nearest dividing ray. Squared distances pick the candidates; the exact (hypot) distance
+  // decides among those within rounding of the least, first ray first, as a plain scan would.
+  let least2 = Infinity;
+  for (let k = 0; k < 4; k++) {
+    const d2 = rayDistance2(r, k, px, py);
+    if (d2 < least2) least2 = d2;
+  }
+  const cutoff = least2 * (1 + 1e-9) + 1e-300;
+  let nearest = Infinity;
+  let nearestRay = 0;
+  for (let k = 0; k < 4; k++) {
+    if (rayDistance2(r, k, px, py) > cutoff) continue;
+    const ox = r[4 * k] as number;
+    const oy = r[4 * k + 1] as number;
+    const dx = r[4 * k + 2] as number;
+    const dy = r[4 * k + 3] as number;
+    const t = Math.max(0, (px - ox) * dx + (py - oy) * dy);
+    const d = Math.hypot(ox + dx * t - px, oy + dy * t - py);
+    if (d < nearest) {
+      nearest = d;
+      nearestRay = k;
+    }
+  }
+  // crossAt(corner k, p) = dir.x·(p.y − o.y) − dir.y·(p.x − o.x), for the four corners.
+  const crossFL = (r[2] as number) * (py - (r[1] as number)) - (r[3] as number) * (px - (r[0] as number));
+  const crossFR = (r[6] as number) * (py - (r[5] as number)) - (r[7] as number) * (px - (r[4] as number));
+  const crossRR = (r[10] as number) * (py - (r[9] as number)) - (r[11] as number) * (px - (r[8] as number));
+  const crossRL = (r[14] as number) * (py - (r[13] as number)) - (r[15] as number) * (px - (r[12] as number));
+  let quarter: QuarterName | 'inside';
+  const inside = px >= -w && px <= w && py >= -depth && py <= 0;
+  if (inside) quarter = 'inside';
+  else if (py >= 0 && crossFR >= 0 && crossFL <= 0) quarter = 'front';
+  else if (py <= -depth && crossRR <= 0 && crossRL >= 0) quarter = 'rear';
+  else quarter = px < 0 ? 'left' : 'right';
+  if (inside) {
+    // Inside the box the nearest change of answer is the box edge.
+    const edgeDistance = Math.min(w - Math.abs(px), -py, py + depth);
+    return { quarter, rayDistance: edgeDistance, across: 'inside', onBoundary: edgeDistance <= tolerance };
+  }
+  const pair = RAY_QUARTERS[nearestRay] as readonly [QuarterName, QuarterName];
+  const across = quarter === pair[0] ? pair[1] : pair[0];
+  // A point on the box outline is also on a boundary (between its quarter and the box).
+  const onBoundary = nearest <= tolerance || Math.hypot(Math.max(0, Math.abs(px) - w), Math.max(0, py, -depth - py)) <= tolerance;
+  return { quarter, rayDistance: nearest, across, onBoundary };
 }
 
 /** Quarter of a point given in the box's local frame. */
@@ -63,41 +153,14 @@ export function quarterOfLocalPoint(
   reading: QuarterReading = 'bisector',
   tolerance = 1e-9,
 ): QuarterResult {
-  const c = localCorners(box);
-  const u = rayDirections(box, reading);
-  const w = box.width / 2;
-  const rays: Array<[CornerName, QuarterName, QuarterName]> = [
-    ['frontLeft', 'front', 'left'],
-    ['frontRight', 'front', 'right'],
-    ['rearRight', 'rear', 'right'],
-    ['rearLeft', 'rear', 'left'],
-  ];
-  let nearest = Infinity;
-  let nearestPair: [QuarterName, QuarterName] = ['front', 'left'];
-  for (const [corner, a, b] of rays) {
-    const d = distanceToRay(c[corner], u[corner], p);
-    if (d < nearest) {
-      nearest = d;
-      nearestPair = [a, b];
-    }
-  }
-  let quarter: QuarterName | 'inside';
-  const inside = p.x >= -w && p.x <= w && p.y >= -box.depth && p.y <= 0;
-  if (inside) quarter = 'inside';
-  else if (p.y >= 0 && crossAt(c.frontRight, u.frontRight, p) >= 0 && crossAt(c.frontLeft, u.frontLeft, p) <= 0)
-    quarter = 'front';
-  else if (p.y <= -box.depth && crossAt(c.rearRight, u.rearRight, p) <= 0 && crossAt(c.rearLeft, u.rearLeft, p) >= 0)
-    quarter = 'rear';
-  else quarter = p.x < 0 ? 'left' : 'right';
-  if (inside) {
-    // Inside the box the nearest change of answer is the box edge.
-    const edgeDistance = Math.min(w - Math.abs(p.x), -p.y, p.y + box.depth);
-    return { quarter, rayDistance: edgeDistance, across: 'inside', onBoundary: edgeDistance <= tolerance };
-  }
-  const across = quarter === nearestPair[0] ? nearestPair[1] : nearestPair[0];
-  // A point on the box outline is also on a boundary (between its quarter and the box).
-  const toBox = Math.hypot(Math.max(0, Math.abs(p.x) - w), Math.max(0, p.y, -box.depth - p.y));
-  return { quarter, rayDistance: nearest, across, onBoundary: nearest <= tolerance || toBox <= tolerance };
+  return quarterOfLocalXY(quarterGeometry(box, reading), p.x, p.y, tolerance);
+}
+
+/** Quarter of a table point, from a box's frame and its precomputed geometry. */
+export function quarterOfTablePoint(frame: Frame, g: QuarterGeometry, p: Vec2, tolerance = 1e-9): QuarterResult {
+  const dx = p.x - frame.origin.x;
+  const dy = p.y - frame.origin.y;
+  return quarterOfLocalXY(g, dx * frame.right.x + dy * frame.right.y, dx * frame.front.x + dy * frame.front.y, tolerance);
 }
 
 export function quarterOfPoint(box: FacedBox, p: Vec2, reading: QuarterReading = 'bisector', tolerance = 1e-9): QuarterResult {
