@@ -1,4 +1,5 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
+import { shareInsideConvex } from '../../geometry/convex-clip.ts';
 import { maxBearingToPolygon, minBearingToPolygons } from '../../geometry/bearing.ts';
 import { bearingDeg } from '../../geometry/cone.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
@@ -27,8 +28,7 @@ export function fieldOfFireVerdict(ctx: D3Context, shooter: TableUnit, target: T
   const options = pick(ctx.options, 'arc', 'arcApex', 'arcPart');
   if (ctx.options.arcApex === 'frontCorners') {
     const zone = quarterPolygon(shooter.box, 'front', 'bisector');
-    const total = regionArea(target.bodyPolygons);
-    const share = total === 0 ? 0 : intersectionArea(target.bodyPolygons, [zone]) / total;
+    const share = shareInsideConvex(target.bodyPolygons, zone);
     const ok = ctx.options.arcPart === 'wholeUnit' ? share >= 1 - 1e-9 : share > 1e-9;
     return d3Verdict({
       question: 'fieldOfFire',

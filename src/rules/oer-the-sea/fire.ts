@@ -1,4 +1,4 @@
-import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
+import { shareInsideConvex } from '../../geometry/convex-clip.ts';
 import { minBearingToPolygons } from '../../geometry/bearing.ts';
 import { corridorPolygon } from '../../geometry/corridor.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
@@ -47,8 +47,8 @@ export function aheadVerdict(ctx: OtsContext, shooter: TableUnit, target: TableU
     });
   }
   const zones = aheadZones(shooter, reading);
-  const total = regionArea(target.bodyPolygons);
-  const share = total === 0 ? 0 : Math.min(1, intersectionArea(target.bodyPolygons, zones) / total);
+  // Strips are convex; several stand strips may overlap, so take the best-covered reading per base.
+  const share = zones.length === 1 ? shareInsideConvex(target.bodyPolygons, zones[0] as Polygon) : Math.max(...zones.map((z) => shareInsideConvex(target.bodyPolygons, z)));
   const gap = polygonSetSeparation(target.bodyPolygons, zones);
   const eps = epsilonFor(ctx.policy, cm(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
   const touching = share <= 1e-9 && cm(gap.distance) <= Math.max(eps, 1e-6);

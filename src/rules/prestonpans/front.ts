@@ -1,4 +1,4 @@
-import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
+import { shareInsideConvex } from '../../geometry/convex-clip.ts';
 import { minBearingToPolygons } from '../../geometry/bearing.ts';
 import { conePolygon } from '../../geometry/cone.ts';
 import { corridorPolygon } from '../../geometry/corridor.ts';
@@ -46,8 +46,8 @@ export function frontZone(ctx: PpContext, unit: TableUnit, reading: PpOptions['i
  */
 export function inFrontVerdict(ctx: PpContext, shooter: TableUnit, target: TableUnit, reading: PpOptions['inFront'] = ctx.options.inFront): Verdict {
   const zone = frontZone(ctx, shooter, reading);
-  const total = regionArea(target.bodyPolygons);
-  const share = total === 0 ? 0 : Math.min(1, intersectionArea(target.bodyPolygons, [zone]) / total);
+  // Every zone here is convex: clip each base to it (robust when a corner sits on a ray).
+  const share = shareInsideConvex(target.bodyPolygons, zone);
   const gap = polygonSetSeparation(target.bodyPolygons, [zone]);
   const eps = epsilonFor(ctx.policy, inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
   const gapIn = inches(gap.distance);
