@@ -1,4 +1,4 @@
-import { intersection, union, type Geom } from 'polyclip-ts';
+import { difference, intersection, union, type Geom } from 'polyclip-ts';
 import { signedArea, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -70,4 +70,16 @@ export function regionIntersection(a: Region, b: Region): Polygon[] {
   const gb = toGeom(b);
   if ((ga as unknown[]).length === 0 || (gb as unknown[]).length === 0) return [];
   return fromMultiPoly(intersection(ga, gb));
+}
+
+/**
+ * Outer outlines of (union of a) minus (union of b). Holes are dropped: callers measure distances
+ * from outside the result, where holes never hold the nearest point.
+ */
+export function regionDifference(a: Region, b: Region): Polygon[] {
+  const ga = toGeom(a);
+  if ((ga as unknown[]).length === 0) return [];
+  const gb = toGeom(b);
+  if ((gb as unknown[]).length === 0) return fromMultiPoly(union(...(ga as [Ring[], ...Ring[][]])));
+  return fromMultiPoly(difference(ga, ...(gb as Ring[][])));
 }

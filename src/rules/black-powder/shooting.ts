@@ -25,7 +25,7 @@ import {
   type Measured, poss } from './context.ts';
 import { enfiladeVerdict } from './enfilade.ts';
 import { bpQuarterPolygon, frontFraction } from './quarters.ts';
-import { gapObstacles, hiderWords, sightBlocker, visibleShare } from './sight.ts';
+import { gapObstacles, hiderWords, sightBlocker, visiblePart, visibleShare } from './sight.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
 
 /** Everything decided about one shooter–target pair, before target priority. */
@@ -213,9 +213,18 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
     }
     range = rangeTo(ctx, shooter, gun, target, polys);
     const exclude = { exclude: new Set([shooter.id, target.id]), ...(overSide ? { overSide } : {}), ...(overhead ? { ignoreUnits: true } : {}) };
-    if (sightBlocker(ctx, eye, range.to, exclude) && visible.nearestVisible) {
-      range = rangeTo(ctx, shooter, gun, target, polys, visible.nearestVisible);
-      facts.rangeToNearestVisibleSample = true;
+    if (sightBlocker(ctx, eye, range.to, exclude)) {
+      // The nearest point is hidden: measure to the nearest point of the part that is seen.
+      const part = visiblePart(ctx, eye, polys, exclude);
+      const exact = part.polygons.length > 0 ? rangeTo(ctx, shooter, gun, target, part.polygons) : undefined;
+      // Woods hide by depth, which the outline of the seen part cannot show: check the point.
+      if (exact && !(part.woodsNear && sightBlocker(ctx, eye, exact.to, exclude))) {
+        range = exact;
+        facts.rangeToVisiblePart = true;
+      } else if (visible.nearestVisible) {
+        range = rangeTo(ctx, shooter, gun, target, polys, visible.nearestVisible);
+        facts.rangeToNearestVisibleSample = true;
+      }
     }
     const rangeCheck = lengthVerdict(
       ctx,

@@ -1,5 +1,8 @@
 import { BlockerIndex } from '../../geometry/blocker-index.ts';
-import { segmentTouchesBox } from '../../geometry/box.ts';
+import { regionDifference } from '../../geometry/boolean.ts';
+import { boxOf, type Box, segmentTouchesBox } from '../../geometry/box.ts';
+import { shadowPieces } from '../../geometry/shadow.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { makeBlocker, sightObstructions, type Blocker } from '../../geometry/line-of-sight.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
@@ -140,6 +143,52 @@ function terrainBlocker(ctx: BpContext, cache: SightCache, eye: Vec2, p: Vec2): 
     if (o) return { id: piece.id, label: piece.label, fromMm: o.fromMm, toMm: o.toMm };
   }
   return undefined;
+}
+
+export interface VisiblePart {
+  /** Outer outlines of the part of the target seen from the eye (empty: none). */
+  readonly polygons: Polygon[];
+  /**
+   * A wood lies near the sight lines: its hidden part depends on how deep a line runs into it
+   * (woodsSightDepthIn), which no polygon captures, so points in `polygons` must be checked.
+   */
+  readonly woodsNear: boolean;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
+/**
+ * The part of `target` (polygons) seen from `eye`, exactly, by cutting away the shadows of other
+ * units' bases (and the bases themselves), of buildings and of hills lying between (a piece the
+ * eye stands in hides nothing; the inside of a piece is not hidden by it). Polygon boolean work
+ * is done by polyclip-ts.
+ */
+export function visiblePart(ctx: BpContext, eye: Vec2, target: readonly Polygon[], opts: SightOptions): VisiblePart {
+  const cache = cacheFor(ctx.state);
+  const tb = boxOf(target.flat());
+  const window: Box = {
+    minX: Math.min(tb.minX, eye.x) - 1,
+    minY: Math.min(tb.minY, eye.y) - 1,
+    maxX: Math.max(tb.maxX, eye.x) + 1,
+    maxY: Math.max(tb.maxY, eye.y) + 1,
+  };
+  const hidden: Polygon[] = [];
+  if (!opts.ignoreUnits)
+    for (const b of cache.unitBlockers) {
+      if (opts.exclude.has(b.unitId) || b.side === opts.overSide || !overlaps(b.box, window)) continue;
+      if (containsPoint(b.polygon, eye)) return { polygons: [], woodsNear: false };
+      hidden.push(b.polygon, ...shadowPieces(eye, b.polygon, window));
+    }
+  const pieces: Polygon[] = [];
+  for (const { blocker } of [...cache.solid, ...cache.hills]) {
+    if (!overlaps(blocker.box, window) || containsPoint(blocker.polygon, eye)) continue;
+    const shadow = shadowPieces(eye, blocker.polygon, window);
+    // Points inside the piece itself are not hidden by it.
+    if (shadow.length > 0) pieces.push(...regionDifference(shadow, [blocker.polygon]));
+  }
+  hidden.push(...pieces);
+  const polygons = hidden.length === 0 ? target.map((p) => [...p]) : regionDifference(target, hidden);
+  return { polygons, woodsNear: cache.woods.some(({ blocker }) => overlaps(blocker.box, window)) };
 }
 
 /** Share of `target` seen from `eye`, with what hides the rest. */

@@ -102,3 +102,26 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
     expect(b.lean).toBe('yes');
   });
 });
+
+describe('range to the nearest visible part (exact, not sampled)', () => {
+  it('when a friend hides the nearest point, range runs to the corner of the part still seen', () => {
+    // Friends at x ∈ [−8, 2], y ∈ [7, 8.5] hide T up to the sight line through their corner (2, 7).
+    const st = table([shooterS(), box('T', -5, 5, 15, 16.5, enemy), box('F', -8, 2, 7, 8.5, { side: 'red' })]);
+    const shot = assessShot(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T'));
+    expect(shot.facts.rangeToVisiblePart).toBe(true);
+    const corner = { x: (2 * 15) / 7, y: 15 }; // where the sight line through (2, 7) meets T's near edge
+    expect(shot.range!.to.x / IN).toBeCloseTo(corner.x, 6);
+    expect(shot.range!.to.y / IN).toBeCloseTo(corner.y, 6);
+    expect(shot.range!.mm / IN).toBeCloseTo(Math.hypot(corner.x - 0.8, 15), 6); // from the leader base's corner (0.8, 0)
+  });
+
+  it('a building hides the nearest point: range to the nearest part seen around it', () => {
+    const house = { id: 'h', name: 'the farm', kind: 'building' as const, polygon: rectPoly(-3, 1, 8, 10) };
+    const st = table([shooterS(), box('T', -5, 5, 15, 16.5, enemy)], [house]);
+    const shot = assessShot(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T'));
+    expect(shot.facts.rangeToVisiblePart).toBe(true);
+    // The sight line through the building's corner (1, 8) meets y = 15 at x = 15/8.
+    expect(shot.range!.to.x / IN).toBeCloseTo(15 / 8, 6);
+    expect(shot.range!.mm / IN).toBeCloseTo(Math.hypot(15 / 8 - 0.8, 15), 6);
+  });
+});
