@@ -26,7 +26,7 @@ export function clipToConvex(subject: Polygon, convex: Polygon): Vec2[] {
       const sp = side(p);
       const sq = side(q);
       if (sp >= 0) out.push(p);
-      if ((sp >= 0) !== (sq >= 0)) {
+      if (sp >= 0 !== sq >= 0) {
         const t = sp / (sp - sq);
         out.push({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
       }

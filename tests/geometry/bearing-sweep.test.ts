@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { maxBearingToPolygon, minBearingToPolygon, minBearingToPolygons } from '../../src/geometry/bearing.ts';
+import {
+  maxBearingToPolygon,
+  minBearingToPolygon,
+  minBearingToPolygons,
+} from '../../src/geometry/bearing.ts';
 import { frameFromFront } from '../../src/geometry/frame.ts';
 import { sweepContact } from '../../src/geometry/sweep.ts';
 
@@ -29,7 +33,10 @@ describe('minBearingToPolygon', () => {
   });
   it('takes the smallest over a set, and the largest over vertices', () => {
     expect(minBearingToPolygons(O, UP, [rect(10, 16, 6, 8), rect(3, 9, 8, 10)]).deg).toBeCloseTo(16.699, 2);
-    expect(maxBearingToPolygon(O, UP, rect(10, 16, 6, 8)).deg).toBeCloseTo((Math.atan(16 / 6) * 180) / Math.PI, 9);
+    expect(maxBearingToPolygon(O, UP, rect(10, 16, 6, 8)).deg).toBeCloseTo(
+      (Math.atan(16 / 6) * 180) / Math.PI,
+      9,
+    );
   });
 });
 

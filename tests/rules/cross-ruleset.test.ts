@@ -48,16 +48,37 @@ const cases: ReadonlyArray<{ scene: [number, number, number, number]; rows: read
   {
     scene: [12, 22, 9, 11],
     rows: [
-      { ruleset: 'prestonpans', unit: 'in', answer: 'yes', value: Math.sqrt(53), limit: 12, fact: ['band', 'long'] },
+      {
+        ruleset: 'prestonpans',
+        unit: 'in',
+        answer: 'yes',
+        value: Math.sqrt(53),
+        limit: 12,
+        fact: ['band', 'long'],
+      },
       { ruleset: 'd3', unit: 'in', answer: 'yes', value: Math.sqrt(98), limit: 12 },
       { ruleset: 'oer-the-sea', unit: 'cm', answer: 'no', value: Math.sqrt(53) * 2.54, limit: 30 },
-      { ruleset: 'black-powder', unit: 'in', answer: 'yes', value: Math.sqrt(85), limit: 18, fact: ['clear', true] },
+      {
+        ruleset: 'black-powder',
+        unit: 'in',
+        answer: 'yes',
+        value: Math.sqrt(85),
+        limit: 18,
+        fact: ['clear', true],
+      },
     ],
   },
   {
     scene: [12, 22, 4.5, 6.5],
     rows: [
-      { ruleset: 'prestonpans', unit: 'in', answer: 'yes', value: Math.sqrt(10.25), limit: 12, fact: ['band', 'short'] },
+      {
+        ruleset: 'prestonpans',
+        unit: 'in',
+        answer: 'yes',
+        value: Math.sqrt(10.25),
+        limit: 12,
+        fact: ['band', 'short'],
+      },
       { ruleset: 'd3', unit: 'in', answer: 'no', value: Math.sqrt(55.25), limit: 12 },
       { ruleset: 'oer-the-sea', unit: 'cm', answer: 'no', value: Math.sqrt(10.25) * 2.54, limit: 30 },
       { ruleset: 'black-powder', unit: 'in', answer: 'yes', value: 6.5, limit: 18, fact: ['clear', false] },
@@ -77,7 +98,12 @@ describe('the same two units under four rulesets', () => {
       if (row.fact) expect(v.facts[row.fact[0]]).toBe(row.fact[1]);
     });
   it('D3 rejects scene 2 on its field of fire (57.3°), not on range', () => {
-    const v = getRuleset('d3').ask(scene([12, 22, 4.5, 6.5]), parseQuestion("can 'A' shoot 'B'?"), {}, EXACT_POLICY);
+    const v = getRuleset('d3').ask(
+      scene([12, 22, 4.5, 6.5]),
+      parseQuestion("can 'A' shoot 'B'?"),
+      {},
+      EXACT_POLICY,
+    );
     const f = v.checks.find((c) => c.question === 'fieldOfFire');
     expect(f?.answer).toBe('no');
     expect(f?.value).toBeCloseTo((Math.atan(7 / 4.5) * 180) / Math.PI, 6);
@@ -89,6 +115,10 @@ describe('the same two units under four rulesets', () => {
     const pp = getRuleset('prestonpans').ask(state, parseQuestion("can 'A' shoot 'B'?"), {}, EXACT_POLICY);
     expect(pp.answer).toBe('yes');
     expect(pp.value).toBeCloseTo(Math.sqrt(8), 9);
-    expect(getRuleset('d3').ask(state, parseQuestion("can 'A' shoot 'B'?"), { arcApex: 'frontCorners' }, EXACT_POLICY).checks.find((c) => c.question === 'fieldOfFire')?.answer).toBe('yes');
+    expect(
+      getRuleset('d3')
+        .ask(state, parseQuestion("can 'A' shoot 'B'?"), { arcApex: 'frontCorners' }, EXACT_POLICY)
+        .checks.find((c) => c.question === 'fieldOfFire')?.answer,
+    ).toBe('yes');
   });
 });

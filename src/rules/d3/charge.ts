@@ -37,12 +37,21 @@ export interface ChargeLine {
  * The shortest straight charge after one turn of at most 45°: for each turn, how far the turned
  * unit must go straight ahead to touch the target; the turn needing least movement wins.
  */
-export function bestChargeLine(ctx: D3Context, charger: TableUnit, target: TableUnit): ChargeLine | undefined {
+export function bestChargeLine(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+): ChargeLine | undefined {
   let best: ChargeLine | undefined;
   const tryTurn = (deg: number) => {
     const box = turnedBox(charger.box, deg, pivotFor(ctx, charger.box, deg));
     const c = sweepContact(box, target.bodyPolygons);
-    if (c && (!best || c.distance < best.contact.distance - 1e-9 || (Math.abs(c.distance - best.contact.distance) <= 1e-9 && Math.abs(deg) < Math.abs(best.turnDeg))))
+    if (
+      c &&
+      (!best ||
+        c.distance < best.contact.distance - 1e-9 ||
+        (Math.abs(c.distance - best.contact.distance) <= 1e-9 && Math.abs(deg) < Math.abs(best.turnDeg)))
+    )
       best = { turnDeg: deg, contact: c };
   };
   for (let d = -CHARGE_TURN_DEG; d <= CHARGE_TURN_DEG + 1e-9; d += 0.5) tryTurn(Math.round(d * 2) / 2);
@@ -74,9 +83,17 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   const problems: string[] = [];
   if (troop !== 'cavalry' && troop !== 'highlander') problems.push('only cavalry and Highlanders may charge');
   if (charger.side === target.side) problems.push(`${target.name} is a friend`);
-  const touching = friendsOf(ctx.state, charger).filter((f) => unitSeparation(f.bases, target.bases).distance <= 1);
-  if (touching.length) problems.push(`${touching[0]?.name} is already engaging ${target.name}: one attacker per defender`);
-  const may = d3Verdict({ question: 'mayCharge', asked: `may ${charger.name} charge ${target.name}?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${charger.name} may charge`] });
+  const touching = friendsOf(ctx.state, charger).filter(
+    (f) => unitSeparation(f.bases, target.bases).distance <= 1,
+  );
+  if (touching.length)
+    problems.push(`${touching[0]?.name} is already engaging ${target.name}: one attacker per defender`);
+  const may = d3Verdict({
+    question: 'mayCharge',
+    asked: `may ${charger.name} charge ${target.name}?`,
+    answer: problems.length ? 'no' : 'yes',
+    reasons: problems.length ? problems : [`${charger.name} may charge`],
+  });
   const move = moveOf(charger);
   const line = bestChargeLine(ctx, charger, target);
   const checks: Verdict[] = [may];
@@ -97,11 +114,18 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
         {
           question: 'reach',
           asked: `can ${charger.name} reach ${target.name} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`,
-          reasons: [`turning ${Math.abs(line.turnDeg).toFixed(1)}° ${line.turnDeg >= 0 ? 'left' : 'right'}, then ${inStr(line.contact.distance)} straight ahead to contact; one move is ${move}"`],
+          reasons: [
+            `turning ${Math.abs(line.turnDeg).toFixed(1)}° ${line.turnDeg >= 0 ? 'left' : 'right'}, then ${inStr(line.contact.distance)} straight ahead to contact; one move is ${move}"`,
+          ],
           options: pick(ctx.options, 'chargePivot'),
           facts: { turnDeg: line.turnDeg },
         },
-        { mm: line.contact.distance, sigmaMm: Math.hypot(charger.sigmaMm, target.sigmaMm), from: line.contact.from, to: line.contact.at },
+        {
+          mm: line.contact.distance,
+          sigmaMm: Math.hypot(charger.sigmaMm, target.sigmaMm),
+          from: line.contact.from,
+          to: line.contact.at,
+        },
         'atMost',
         move,
       ),
@@ -113,10 +137,23 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     asked: `can ${charger.name} charge ${target.name}?`,
     answer,
     lean,
-    ...(reach.value !== undefined ? { value: reach.value, limit: move, margin: reach.margin as number, epsilon: reach.epsilon as number, unit: 'in', between: reach.between as readonly [Vec2, Vec2] } : {}),
-    reasons: answer === 'yes' ? reach.reasons : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons),
+    ...(reach.value !== undefined
+      ? {
+          value: reach.value,
+          limit: move,
+          margin: reach.margin as number,
+          epsilon: reach.epsilon as number,
+          unit: 'in',
+          between: reach.between as readonly [Vec2, Vec2],
+        }
+      : {}),
+    reasons:
+      answer === 'yes' ? reach.reasons : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons),
     options: pick(ctx.options, 'chargePivot'),
-    facts: { ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}), face: attackFace(ctx, charger, target) },
+    facts: {
+      ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}),
+      face: attackFace(ctx, charger, target),
+    },
     checks,
   });
 }
@@ -131,14 +168,18 @@ export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender:
   const q = quarterOfPoint(defender.box, attacker.leader, ctx.options.quarterReading);
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
   const d = inches(q.rayDistance);
-  const close = q.quarter !== 'inside' && (q.onBoundary || d < epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))));
+  const close =
+    q.quarter !== 'inside' &&
+    (q.onBoundary || d < epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))));
   return d3Verdict({
     question: 'attackFace',
     asked: `which face of ${defender.name} does ${attacker.name} attack?`,
     answer: close ? 'borderline' : 'yes',
     value: d,
     unit: 'in',
-    reasons: [`${attacker.name} is in ${defender.name}'s ${face} quarter${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}`],
+    reasons: [
+      `${attacker.name} is in ${defender.name}'s ${face} quarter${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}`,
+    ],
     options: pick(ctx.options, 'quarterReading'),
     facts: { face, bonusHits: face === 'front' ? 0 : FLANK_REAR_BONUS_HITS },
   });
@@ -148,13 +189,20 @@ export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender:
  * After a melee that did not rout the enemy, the attacker retreats half its move (straight back,
  * or directly away from the target, by option) and ends facing the target.
  */
-export function meleeRetreat(ctx: D3Context, attacker: TableUnit, target: TableUnit): { distanceIn: number; move: Vec2; facing: Vec2 } {
+export function meleeRetreat(
+  ctx: D3Context,
+  attacker: TableUnit,
+  target: TableUnit,
+): { distanceIn: number; move: Vec2; facing: Vec2 } {
   const troop = troopOf(attacker);
   const column = attacker.formationInUse === 'attackColumn' || attacker.formationInUse === 'marchColumn';
-  const full = troop === 'infantry' && column && ctx.options.columnRetreat === 'lineMove' ? 6 : moveOf(attacker);
+  const full =
+    troop === 'infantry' && column && ctx.options.columnRetreat === 'lineMove' ? 6 : moveOf(attacker);
   const distanceIn = full / 2;
   const away =
-    ctx.options.retreatDirection === 'awayFromTarget' ? normalize(sub(unitCentroid(attacker), unitCentroid(target))) : scale(attacker.facing, -1);
+    ctx.options.retreatDirection === 'awayFromTarget'
+      ? normalize(sub(unitCentroid(attacker), unitCentroid(target)))
+      : scale(attacker.facing, -1);
   const move = scale(away, mmOf(distanceIn));
   const facing = normalize(sub(unitCentroid(target), add(unitCentroid(attacker), move)));
   return { distanceIn, move, facing };

@@ -16,19 +16,28 @@ export function joinedUnit(ctx: D3Context, k: Commander): TableUnit | undefined 
 export function commanderPoseVerdict(ctx: D3Context, k: Commander, attached?: boolean): Verdict {
   const joined = attached ?? joinedUnit(ctx, k) !== undefined;
   const asked = `may ${k.name} stand where he is?`;
-  if (joined) return d3Verdict({ question: 'commanderPose', asked, answer: 'yes', reasons: [`${k.name} has joined a unit`] });
+  if (joined)
+    return d3Verdict({
+      question: 'commanderPose',
+      asked,
+      answer: 'yes',
+      reasons: [`${k.name} has joined a unit`],
+    });
   let best: { e: TableUnit; s: ReturnType<typeof pointToUnit> } | undefined;
   for (const e of ctx.state.units.filter((u) => u.side !== k.side)) {
     const s = pointToUnit(k.head, k.sigmaMm, e.bases);
     if (!best || s.distance < best.s.distance) best = { e, s };
   }
-  if (!best) return d3Verdict({ question: 'commanderPose', asked, answer: 'yes', reasons: ['no enemy on the table'] });
+  if (!best)
+    return d3Verdict({ question: 'commanderPose', asked, answer: 'yes', reasons: ['no enemy on the table'] });
   return lengthVerdict(
     ctx,
     {
       question: 'commanderPose',
       asked,
-      reasons: [`${best.e.name} is ${inStr(best.s.distance)} from ${k.name}; an unattached commander must stay ${COMMANDER_EXCLUSION}" from every enemy unit`],
+      reasons: [
+        `${best.e.name} is ${inStr(best.s.distance)} from ${k.name}; an unattached commander must stay ${COMMANDER_EXCLUSION}" from every enemy unit`,
+      ],
       options: pick(ctx.options, 'attachWithinIn'),
     },
     { mm: best.s.distance, sigmaMm: best.s.sigmaMm, from: best.s.onA, to: best.s.onB },
@@ -46,11 +55,21 @@ export function joinVerdict(ctx: D3Context, k: Commander, unit: TableUnit): Verd
     question: 'joinable',
     asked: `may ${k.name} rally ${unit.name}?`,
     answer: ok ? 'yes' : 'no',
-    reasons: [ok ? `${unit.name} may be rallied` : unit.side !== k.side ? `${unit.name} is an enemy` : `commanders rally infantry, Highlanders and cavalry only (${unit.name} is ${t})`],
+    reasons: [
+      ok
+        ? `${unit.name} may be rallied`
+        : unit.side !== k.side
+          ? `${unit.name} is an enemy`
+          : `commanders rally infantry, Highlanders and cavalry only (${unit.name} is ${t})`,
+    ],
   });
   const dist = lengthVerdict(
     ctx,
-    { question: 'joinRange', asked: `is ${unit.name} within ${COMMANDER_JOIN}" of ${k.name}?`, reasons: [`${inStr(s.distance)} from ${k.name} to ${unit.name}`] },
+    {
+      question: 'joinRange',
+      asked: `is ${unit.name} within ${COMMANDER_JOIN}" of ${k.name}?`,
+      reasons: [`${inStr(s.distance)} from ${k.name} to ${unit.name}`],
+    },
     { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB },
     'atMost',
     COMMANDER_JOIN,
@@ -62,11 +81,16 @@ export function joinVerdict(ctx: D3Context, k: Commander, unit: TableUnit): Verd
     asked: `can ${k.name} join and rally ${unit.name}?`,
     answer,
     lean,
-    reasons: answer === 'no' ? [kind, dist].filter((c) => c.answer === 'no').flatMap((c) => c.reasons) : [...dist.reasons, 'joining halves its hits (rounded up), once per unit per game'],
+    reasons:
+      answer === 'no'
+        ? [kind, dist].filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        : [...dist.reasons, 'joining halves its hits (rounded up), once per unit per game'],
     checks: [kind, dist],
   });
 }
 
 /** Enemy units a commander is too close to (for UIs listing them). */
 export const enemiesWithinExclusion = (ctx: D3Context, k: Commander): TableUnit[] =>
-  ctx.state.units.filter((u) => u.side !== k.side && pointToUnit(k.head, 0, u.bases).distance < mmOf(COMMANDER_EXCLUSION));
+  ctx.state.units.filter(
+    (u) => u.side !== k.side && pointToUnit(k.head, 0, u.bases).distance < mmOf(COMMANDER_EXCLUSION),
+  );

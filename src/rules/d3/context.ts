@@ -17,23 +17,37 @@ import { INFANTRY_COLUMN_MOVE, MOVE, type D3Troop } from './tables.ts';
 export const RULESET_ID = 'd3';
 export type D3Context = RulesContext<D3Options>;
 
-export function d3Context(state: TableState, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = DEFAULT_POLICY): D3Context {
+export function d3Context(
+  state: TableState,
+  options: Readonly<Record<string, OptionValue>> = {},
+  policy: ThresholdPolicy = DEFAULT_POLICY,
+): D3Context {
   return { state, options: resolveOptions(D3_OPTION_SPECS, options), policy };
 }
 
 export const inches = (mm: number): number => fromMm(mm, 'in');
 export const mmOf = (v: number): number => toMm(v, 'in');
 export const inStr = (mm: number): string => `${inches(mm).toFixed(1)} in`;
-export const d3Verdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict => verdict({ ...init, ruleset: RULESET_ID });
+export const d3Verdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
+  verdict({ ...init, ruleset: RULESET_ID });
 
 export function lengthVerdict(
   ctx: D3Context,
-  init: Omit<VerdictInit, 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'>,
+  init: Omit<
+    VerdictInit,
+    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
+  >,
   m: Measured,
   comparison: Comparison,
   limitIn: number,
 ): Verdict {
-  return measureVerdict({ ruleset: RULESET_ID, unit: 'in', policy: ctx.policy }, init, m, comparison, limitIn);
+  return measureVerdict(
+    { ruleset: RULESET_ID, unit: 'in', policy: ctx.policy },
+    init,
+    m,
+    comparison,
+    limitIn,
+  );
 }
 
 /** The D3 troop type: from the scenario's `troop` (highlander, skirmishers, mortar) or the unit type. */
@@ -46,12 +60,14 @@ export function troopOf(u: Pick<TableUnit, 'type' | 'troop' | 'weapon' | 'format
   return 'infantry';
 }
 
-export const isSeasoned = (u: Pick<TableUnit, 'quality'>): boolean => (u.quality ?? '').toLowerCase() === 'seasoned';
+export const isSeasoned = (u: Pick<TableUnit, 'quality'>): boolean =>
+  (u.quality ?? '').toLowerCase() === 'seasoned';
 
 /** One move, inches (infantry in column 9"). */
 export function moveOf(u: TableUnit): number {
   const t = troopOf(u);
-  if (t === 'infantry' && (u.formationInUse === 'attackColumn' || u.formationInUse === 'marchColumn')) return INFANTRY_COLUMN_MOVE;
+  if (t === 'infantry' && (u.formationInUse === 'attackColumn' || u.formationInUse === 'marchColumn'))
+    return INFANTRY_COLUMN_MOVE;
   return MOVE[t];
 }
 
@@ -65,7 +81,12 @@ export function fromFrontCentre(shooter: TableUnit, target: TableUnit): Measured
 }
 
 /** What hides a point from an eye (option sightBlockers: buildings; also units; also woods). */
-export function sightHider(ctx: D3Context, eye: Vec2, p: Vec2, exclude: ReadonlySet<string>): Hider | undefined {
+export function sightHider(
+  ctx: D3Context,
+  eye: Vec2,
+  p: Vec2,
+  exclude: ReadonlySet<string>,
+): Hider | undefined {
   const kinds = ctx.options.sightBlockers;
   for (const t of ctx.state.terrain) {
     if (!t.polygon) continue;
@@ -77,7 +98,12 @@ export function sightHider(ctx: D3Context, eye: Vec2, p: Vec2, exclude: Readonly
   if (kinds !== 'buildings') {
     for (const u of ctx.state.units) {
       if (exclude.has(u.id)) continue;
-      const o = sightObstructions(eye, p, u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)), true)[0];
+      const o = sightObstructions(
+        eye,
+        p,
+        u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)),
+        true,
+      )[0];
       if (o) return { id: u.id, label: u.name, fromMm: o.fromMm, toMm: o.toMm };
     }
   }
@@ -85,7 +111,12 @@ export function sightHider(ctx: D3Context, eye: Vec2, p: Vec2, exclude: Readonly
 }
 
 /** Share of `target` visible from `eye`. */
-export function visibility(ctx: D3Context, eye: Vec2, looker: TableUnit, target: TableUnit): VisibilityResult {
+export function visibility(
+  ctx: D3Context,
+  eye: Vec2,
+  looker: TableUnit,
+  target: TableUnit,
+): VisibilityResult {
   const exclude = new Set([looker.id, target.id]);
   return visibleFractionBy(eye, target.bodyPolygons, (e, p) => sightHider(ctx, e, p, exclude), 4);
 }

@@ -38,7 +38,12 @@ export interface DeployedUnit {
  * splitting the units at the largest step in depth (at least lineGapIn); with no such step all
  * stand in the first line.
  */
-export function deployedUnits(ctx: D3Context, side: string, edge: BaseEdge, lines?: Readonly<Record<string, 1 | 2>>): DeployedUnit[] {
+export function deployedUnits(
+  ctx: D3Context,
+  side: string,
+  edge: BaseEdge,
+  lines?: Readonly<Record<string, 1 | 2>>,
+): DeployedUnit[] {
   const frame = edgeFrame(ctx.state, edge);
   const raw = ctx.state.units
     .filter((u) => u.side === side)
@@ -53,10 +58,14 @@ export function deployedUnits(ctx: D3Context, side: string, edge: BaseEdge, line
     const sorted = [...raw].sort((a, b) => a.depthIn - b.depthIn);
     let bestGap = 0;
     for (let i = 0; i + 1 < sorted.length; i++) {
-      const gap = (sorted[i + 1] as (typeof sorted)[number]).depthIn - (sorted[i] as (typeof sorted)[number]).depthIn;
+      const gap =
+        (sorted[i + 1] as (typeof sorted)[number]).depthIn - (sorted[i] as (typeof sorted)[number]).depthIn;
       if (gap >= ctx.options.lineGapIn && gap > bestGap) {
         bestGap = gap;
-        split = ((sorted[i] as (typeof sorted)[number]).depthIn + (sorted[i + 1] as (typeof sorted)[number]).depthIn) / 2;
+        split =
+          ((sorted[i] as (typeof sorted)[number]).depthIn +
+            (sorted[i + 1] as (typeof sorted)[number]).depthIn) /
+          2;
       }
     }
   }
@@ -79,7 +88,9 @@ function cavalryAtEnds(line: readonly DeployedUnit[]): string[] {
 
 /** Highlanders take the right of the first line: no other foot stands to the right of a Highlander (cavalry on the end excepted). */
 function highlandersOnRight(line: readonly DeployedUnit[]): string[] {
-  const order = [...line].filter((d) => troopOf(d.unit) !== 'cavalry').sort((a, b) => b.lateralIn - a.lateralIn);
+  const order = [...line]
+    .filter((d) => troopOf(d.unit) !== 'cavalry')
+    .sort((a, b) => b.lateralIn - a.lateralIn);
   const bad: string[] = [];
   let seenOther = false;
   for (const d of order) {
@@ -95,7 +106,12 @@ function highlandersOnRight(line: readonly DeployedUnit[]): string[] {
  * in the first line; all artillery in the first; cavalry at the ends of a line; Highlanders in the
  * first line, on the right (a Highlander in the second line is sulky: 2 hits).
  */
-export function deploymentVerdict(ctx: D3Context, side: string, edge: BaseEdge, lines?: Readonly<Record<string, 1 | 2>>): Verdict {
+export function deploymentVerdict(
+  ctx: D3Context,
+  side: string,
+  edge: BaseEdge,
+  lines?: Readonly<Record<string, 1 | 2>>,
+): Verdict {
   const units = deployedUnits(ctx, side, edge, lines);
   const first = units.filter((d) => d.line === 1);
   const second = units.filter((d) => d.line === 2);
@@ -112,7 +128,9 @@ export function deploymentVerdict(ctx: D3Context, side: string, edge: BaseEdge, 
         limit,
         margin: d.depthIn - limit,
         unit: 'in',
-        reasons: [`${d.unit.name} (line ${d.line}) reaches ${d.depthIn.toFixed(1)} in from the base edge; line ${d.line} may reach ${limit}"`],
+        reasons: [
+          `${d.unit.name} (line ${d.line}) reaches ${d.depthIn.toFixed(1)} in from the base edge; line ${d.line} may reach ${limit}"`,
+        ],
         options: pick(ctx.options, 'deployMeasure'),
       }),
     );
@@ -120,15 +138,34 @@ export function deploymentVerdict(ctx: D3Context, side: string, edge: BaseEdge, 
   units.forEach(depthCheck);
   const more = second.length === 0 || first.length > second.length;
   checks.push(
-    d3Verdict({ question: 'lineSizes', asked: 'does the first line hold more units?', answer: more ? 'yes' : 'no', reasons: [`first line ${first.length} units, second line ${second.length}`] }),
+    d3Verdict({
+      question: 'lineSizes',
+      asked: 'does the first line hold more units?',
+      answer: more ? 'yes' : 'no',
+      reasons: [`first line ${first.length} units, second line ${second.length}`],
+    }),
   );
   const guns = second.filter((d) => d.unit.type === 'artillery');
   checks.push(
-    d3Verdict({ question: 'artilleryFirst', asked: 'is all artillery in the first line?', answer: guns.length ? 'no' : 'yes', reasons: [guns.length ? `${guns.map((d) => d.unit.name).join(', ')} in the second line` : 'all artillery in the first line'] }),
+    d3Verdict({
+      question: 'artilleryFirst',
+      asked: 'is all artillery in the first line?',
+      answer: guns.length ? 'no' : 'yes',
+      reasons: [
+        guns.length
+          ? `${guns.map((d) => d.unit.name).join(', ')} in the second line`
+          : 'all artillery in the first line',
+      ],
+    }),
   );
   const cav = [...cavalryAtEnds(first), ...cavalryAtEnds(second)];
   checks.push(
-    d3Verdict({ question: 'cavalryEnds', asked: 'is the cavalry at the ends of its line?', answer: cav.length ? 'no' : 'yes', reasons: [cav.length ? `${cav.join(', ')} stand inside a line, not at an end` : 'cavalry on the ends'] }),
+    d3Verdict({
+      question: 'cavalryEnds',
+      asked: 'is the cavalry at the ends of its line?',
+      answer: cav.length ? 'no' : 'yes',
+      reasons: [cav.length ? `${cav.join(', ')} stand inside a line, not at an end` : 'cavalry on the ends'],
+    }),
   );
   const sulky = second.filter((d) => troopOf(d.unit) === 'highlander');
   const notRight = highlandersOnRight(first);
@@ -138,8 +175,12 @@ export function deploymentVerdict(ctx: D3Context, side: string, edge: BaseEdge, 
       asked: 'are the Highlanders in the first line, on the right?',
       answer: sulky.length || notRight.length ? 'no' : 'yes',
       reasons: [
-        ...(sulky.length ? [`${sulky.map((d) => d.unit.name).join(', ')} in the second line: sulky, ${SULKY_HITS} hits each`] : []),
-        ...(notRight.length ? [`${notRight.join(', ')} stand left of other foot: Highlanders take the right first`] : []),
+        ...(sulky.length
+          ? [`${sulky.map((d) => d.unit.name).join(', ')} in the second line: sulky, ${SULKY_HITS} hits each`]
+          : []),
+        ...(notRight.length
+          ? [`${notRight.join(', ')} stand left of other foot: Highlanders take the right first`]
+          : []),
         ...(sulky.length || notRight.length ? [] : ['Highlanders hold the right of the first line']),
       ],
       facts: { sulky: sulky.map((d) => d.unit.name).join(', ') },
@@ -151,9 +192,15 @@ export function deploymentVerdict(ctx: D3Context, side: string, edge: BaseEdge, 
     asked: `does ${side} follow the deployment conventions?`,
     answer,
     lean,
-    reasons: answer === 'yes' ? ['every deployment convention is met'] : checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons),
+    reasons:
+      answer === 'yes'
+        ? ['every deployment convention is met']
+        : checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons),
     options: pick(ctx.options, 'deployMeasure', 'lineGapIn'),
-    facts: { firstLine: first.map((d) => d.unit.name).join(', '), secondLine: second.map((d) => d.unit.name).join(', ') },
+    facts: {
+      firstLine: first.map((d) => d.unit.name).join(', '),
+      secondLine: second.map((d) => d.unit.name).join(', '),
+    },
     checks,
   });
 }

@@ -27,10 +27,14 @@ export function groundOf(piece: TerrainPiece | undefined): D3Ground {
 }
 
 /** Why a unit may not enter this ground, if it may not. */
-export function forbidden(unit: Pick<TableUnit, 'type' | 'troop' | 'weapon' | 'formationInUse'>, ground: D3Ground): string | undefined {
+export function forbidden(
+  unit: Pick<TableUnit, 'type' | 'troop' | 'weapon' | 'formationInUse'>,
+  ground: D3Ground,
+): string | undefined {
   const t = troopOf(unit);
   if (ground === 'woods' && t !== 'skirmishers') return 'only skirmishers may enter woods';
-  if (ground === 'difficult' && (t === 'cavalry' || t === 'artillery' || t === 'mortar')) return 'cavalry and artillery may not enter bogs or difficult ground';
+  if (ground === 'difficult' && (t === 'cavalry' || t === 'artillery' || t === 'mortar'))
+    return 'cavalry and artillery may not enter bogs or difficult ground';
   if (ground === 'river') return 'rivers may be crossed only at bridges and fords';
   return undefined;
 }
@@ -50,7 +54,11 @@ export function legsOf(ctx: D3Context, path: readonly Vec2[]): Leg[] {
     const q = path[i + 1] as Vec2;
     const len = Math.hypot(q.x - p.x, q.y - p.y);
     const cuts = new Set([0, 1]);
-    for (const t of pieces) for (const iv of segmentInsidePolygon(p, q, t.polygon ?? [])) (cuts.add(iv.t0), cuts.add(iv.t1));
+    for (const t of pieces)
+      for (const iv of segmentInsidePolygon(p, q, t.polygon ?? [])) {
+        cuts.add(iv.t0);
+        cuts.add(iv.t1);
+      }
     const ts = [...cuts].sort((a, b) => a - b);
     for (let k = 0; k + 1 < ts.length; k++) {
       const a = ts[k] as number;
@@ -98,14 +106,13 @@ export function reachAlongPath(ctx: D3Context, unit: TableUnit, path: readonly V
   if (wholeMove && anyDifficult) allowance /= 2;
   let left = allowance;
   let reach = 0;
-  let crossedRiver = false;
   for (const l of legs) {
     const why = l.ground === 'ford' ? undefined : forbidden(unit, l.ground);
     if (why) return { reachIn: reach, lengthIn, stoppedBy: `${why} (${l.label})` };
     if (l.ground === 'ford') {
       // Crossing takes the whole move: only a unit that has not yet moved gets over.
-      if (reach > 1e-9 || crossedRiver) return { reachIn: reach, lengthIn, stoppedBy: `crossing ${l.label} takes a full move` };
-      crossedRiver = true;
+      if (reach > 1e-9)
+        return { reachIn: reach, lengthIn, stoppedBy: `crossing ${l.label} takes a full move` };
       reach += inches(l.lengthMm);
       return { reachIn: reach, lengthIn, stoppedBy: `crossing ${l.label} takes the whole move` };
     }
@@ -134,7 +141,9 @@ export function moveVerdict(ctx: D3Context, unit: TableUnit, path: readonly Vec2
     limit: r.lengthIn,
     margin: r.reachIn - r.lengthIn,
     unit: 'in',
-    reasons: [`${unit.name} covers ${r.reachIn.toFixed(2)} in of the ${r.lengthIn.toFixed(2)} in path${r.stoppedBy ? `: ${r.stoppedBy}` : ''}`],
+    reasons: [
+      `${unit.name} covers ${r.reachIn.toFixed(2)} in of the ${r.lengthIn.toFixed(2)} in path${r.stoppedBy ? `: ${r.stoppedBy}` : ''}`,
+    ],
     options: pick(ctx.options, 'difficultGround'),
     facts: { reachIn: r.reachIn, allowanceIn: moveOf(unit) },
   });

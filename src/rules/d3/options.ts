@@ -25,7 +25,10 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     default: 'plusMinus45',
     choices: ['plusMinus45', 'total45'],
     summary: '"Within 45 degrees of the frontal facing": 45° either side, or 45° in all.',
-    meanings: { plusMinus45: 'a 90° field: 45° either side of the facing', total45: 'a 45° field: 22.5° either side' },
+    meanings: {
+      plusMinus45: 'a 90° field: 45° either side of the facing',
+      total45: 'a 45° field: 22.5° either side',
+    },
   },
   arcApex: {
     ambiguity: 'A-D3-1',
@@ -34,7 +37,8 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     summary: 'Where the field of fire starts.',
     meanings: {
       frontCentre: 'one apex at the front centre (where musket range is measured from)',
-      frontCorners: "rays from the two front corners, like Black Powder's front quarter (the frontage widens it)",
+      frontCorners:
+        "rays from the two front corners, like Black Powder's front quarter (the frontage widens it)",
     },
   },
   arcPart: {
@@ -48,14 +52,18 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     ambiguity: 'A-D3-2',
     default: 'bisector',
     choices: ['bisector', 'diagonal'],
-    summary: 'Flank and rear (for the +2 hits) are not defined: quarters from 45° corner rays, or the diagonals.',
+    summary:
+      'Flank and rear (for the +2 hits) are not defined: quarters from 45° corner rays, or the diagonals.',
   },
   artilleryFrom: {
     ambiguity: 'A-D3-3',
     default: 'frontCentre',
     choices: ['frontCentre', 'footprint'],
     summary: 'Where artillery and mortar ranges start.',
-    meanings: { frontCentre: 'the front centre (the muzzle), as muskets', footprint: 'the nearest part of the gun' },
+    meanings: {
+      frontCentre: 'the front centre (the muzzle), as muskets',
+      footprint: 'the nearest part of the gun',
+    },
   },
   coverRule: {
     ambiguity: 'A-D3-4',
@@ -69,13 +77,16 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     default: 'perInch',
     choices: ['perInch', 'wholeMove'],
     summary: 'Halved movement when only part of a move is in bog or difficult ground.',
-    meanings: { perInch: 'each inch inside costs two', wholeMove: 'the whole allowance is halved if any of the move is inside' },
+    meanings: {
+      perInch: 'each inch inside costs two',
+      wholeMove: 'the whole allowance is halved if any of the move is inside',
+    },
   },
   chargePivot: {
     ambiguity: 'A-D3-13',
     default: 'innerCorner',
     choices: ['innerCorner', 'centre'],
-    summary: "Where a charger pivots for its one turn of up to 45°.",
+    summary: 'Where a charger pivots for its one turn of up to 45°.',
     meanings: { innerCorner: 'the front corner on the side it turns toward', centre: 'its own centre' },
   },
   retreatDirection: {
@@ -83,7 +94,10 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     default: 'straightBack',
     choices: ['straightBack', 'awayFromTarget'],
     summary: 'Which way an attacker that failed to rout its target retreats half a move.',
-    meanings: { straightBack: 'straight back from its own facing', awayFromTarget: 'directly away from the target' },
+    meanings: {
+      straightBack: 'straight back from its own facing',
+      awayFromTarget: 'directly away from the target',
+    },
   },
   columnRetreat: {
     ambiguity: 'A-D3-8',
@@ -102,13 +116,17 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
     ambiguity: 'A-D3-10',
     default: 'frontEdge',
     choices: ['frontEdge', 'rearEdge'],
-    summary: "Which part of a unit must be within its line's 15\"/9\" of the base edge.",
-    meanings: { frontEdge: 'its most forward point (the whole unit within the limit)', rearEdge: 'its rearmost point' },
+    summary: 'Which part of a unit must be within its line\'s 15"/9" of the base edge.',
+    meanings: {
+      frontEdge: 'its most forward point (the whole unit within the limit)',
+      rearEdge: 'its rearmost point',
+    },
   },
   lineGapIn: {
     ambiguity: 'A-D3-10',
     default: 2,
-    summary: 'When lines are not given, units are split into first and second line at the largest step (at least this many inches) in their depth from the base edge.',
+    summary:
+      'When lines are not given, units are split into first and second line at the largest step (at least this many inches) in their depth from the base edge.',
   },
   mortarMinimum: {
     ambiguity: 'A-D3-14',
@@ -118,6 +136,7 @@ export const D3_OPTION_SPECS: OptionSpecs<D3Options> = {
   },
   attachWithinIn: {
     default: 1,
-    summary: "A commander whose base centre is within this many inches of a friendly unit counts as having joined it.",
+    summary:
+      'A commander whose base centre is within this many inches of a friendly unit counts as having joined it.',
   },
 };

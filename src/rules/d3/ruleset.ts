@@ -7,7 +7,16 @@ import type { OptionValue, Verdict } from '../engine/verdict.ts';
 import { separation } from '../engine/measure.ts';
 import { attackFaceVerdict, chargeVerdict } from './charge.ts';
 import { joinVerdict } from './command.ts';
-import { d3Context, d3Verdict, frontCentreOf, inches, inStr, RULESET_ID, visibility, type D3Context } from './context.ts';
+import {
+  d3Context,
+  d3Verdict,
+  frontCentreOf,
+  inches,
+  inStr,
+  RULESET_ID,
+  visibility,
+  type D3Context,
+} from './context.ts';
 import { shootVerdict } from './fire.ts';
 import { D3_OPTION_SPECS } from './options.ts';
 
@@ -36,7 +45,9 @@ function seeVerdict(ctx: D3Context, aRef: string, bRef: string): Verdict {
     asked: `does ${a.name} see ${b.name}?`,
     answer: v.fraction > 0 ? 'yes' : 'no',
     value: v.fraction,
-    reasons: [`${(v.fraction * 100).toFixed(0)}% of ${b.name} is in sight${v.hiddenBy.length ? ` (hidden by ${v.hiddenBy.map((h) => h.hider.label).join(', ')})` : ''}`],
+    reasons: [
+      `${(v.fraction * 100).toFixed(0)}% of ${b.name} is in sight${v.hiddenBy.length ? ` (hidden by ${v.hiddenBy.map((h) => h.hider.label).join(', ')})` : ''}`,
+    ],
     options: { sightBlockers: ctx.options.sightBlockers },
   });
 }
@@ -49,7 +60,12 @@ export const d3: Ruleset = {
   optionSpecs: D3_OPTION_SPECS,
   defaultPolicy: DEFAULT_POLICY,
   answers: ['shoot', 'charge', 'see', 'distance', 'quarter', 'command'],
-  ask(state: TableState, q: Question, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = DEFAULT_POLICY): Verdict {
+  ask(
+    state: TableState,
+    q: Question,
+    options: Readonly<Record<string, OptionValue>> = {},
+    policy: ThresholdPolicy = DEFAULT_POLICY,
+  ): Verdict {
     const ctx = d3Context(state, options, policy);
     const need = (): string => {
       if (!q.object) throw new QuestionError(`"${q.text}" needs two names`);
@@ -67,7 +83,11 @@ export const d3: Ruleset = {
       case 'quarter':
         return attackFaceVerdict(ctx, findUnit(state, q.subject), findUnit(state, need()));
       case 'command':
-        return joinVerdict(ctx, findByName(state.commanders, q.subject, 'commander'), findUnit(state, need()));
+        return joinVerdict(
+          ctx,
+          findByName(state.commanders, q.subject, 'commander'),
+          findUnit(state, need()),
+        );
       default:
         throw new QuestionError(`D3 has no rule for "${q.kind}" questions`);
     }

@@ -30,4 +30,11 @@ export const SECOND_LINE_DEPTH = 9;
 export const FLANK_REAR_BONUS_HITS = 2;
 export const SULKY_HITS = 2;
 /** Hits at which a unit routs. */
-export const ROUT_HITS: Readonly<Record<D3Troop, number>> = { infantry: 9, highlander: 9, cavalry: 9, skirmishers: 5, artillery: 5, mortar: 5 };
+export const ROUT_HITS: Readonly<Record<D3Troop, number>> = {
+  infantry: 9,
+  highlander: 9,
+  cavalry: 9,
+  skirmishers: 5,
+  artillery: 5,
+  mortar: 5,
+};

@@ -29,7 +29,10 @@ export interface LengthJudge {
 /** A verdict for one measured length against a limit stated in the ruleset's unit. */
 export function lengthVerdict(
   judge: LengthJudge,
-  init: Omit<VerdictInit, 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'>,
+  init: Omit<
+    VerdictInit,
+    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
+  >,
   m: Measured,
   comparison: Comparison,
   limit: number,
@@ -51,7 +54,14 @@ export function lengthVerdict(
 }
 
 /** A plain yes/no check with one reason. */
-export function checkVerdict(ruleset: string, question: string, asked: string, ok: boolean, reasons: readonly string[], facts: VerdictInit['facts'] = {}): Verdict {
+export function checkVerdict(
+  ruleset: string,
+  question: string,
+  asked: string,
+  ok: boolean,
+  reasons: readonly string[],
+  facts: VerdictInit['facts'] = {},
+): Verdict {
   return verdict({ ruleset, question, asked, answer: ok ? 'yes' : 'no', reasons, facts });
 }
 
@@ -68,8 +78,10 @@ export function translatedBase(b: MeasuredBase, v: Vec2): MeasuredBase & { reado
 }
 
 /** The unit's bases moved by v. */
-export const translatedBases = (u: Pick<TableUnit, 'bases'>, v: Vec2): Array<MeasuredBase & { readonly polygon: Polygon }> =>
-  u.bases.map((b: TableBase) => translatedBase(b, v));
+export const translatedBases = (
+  u: Pick<TableUnit, 'bases'>,
+  v: Vec2,
+): Array<MeasuredBase & { readonly polygon: Polygon }> => u.bases.map((b: TableBase) => translatedBase(b, v));
 
 /** Centroid of a unit's footprint (mean of its base centres, weighted by base area). */
 export function unitCentroid(u: Pick<TableUnit, 'bases'>): Vec2 {
@@ -99,7 +111,8 @@ export function nearestEnemy(
   let best: NearestEnemy | undefined;
   for (const e of enemiesOf(state, unit).filter(filter)) {
     const s = unitSeparation(bases, e.bases);
-    if (!best || s.distance < best.mm) best = { enemy: e, mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
+    if (!best || s.distance < best.mm)
+      best = { enemy: e, mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
   }
   return best;
 }

@@ -10,14 +10,20 @@ import { cm, cmStr, fullMoveOf, mmOfCm, otsVerdict, strengthOf, type OtsContext 
 import { CONTACT_MM, DRIVE_BACK_PER_HIT } from './tables.ts';
 
 /** Contact is made only if the start distance plus the drive-back from pre-melee fire is within the charge move. */
-export const chargeContacts = (startCm: number, hits: number, chargeMoveCm: number): boolean => startCm + hits * DRIVE_BACK_PER_HIT <= chargeMoveCm + 1e-9;
+export const chargeContacts = (startCm: number, hits: number, chargeMoveCm: number): boolean =>
+  startCm + hits * DRIVE_BACK_PER_HIT <= chargeMoveCm + 1e-9;
 
 /** "Can C charge T?" (full move; if the target fires first, `hits` drive the charger back 1 cm each). */
 export function chargeVerdict(ctx: OtsContext, charger: TableUnit, target: TableUnit, hits = 0): Verdict {
   const problems: string[] = [];
   if (charger.side === target.side) problems.push(`${target.name} is a friend`);
   if (charger.type === 'artillery') problems.push('artillery does not charge');
-  const may = otsVerdict({ question: 'mayCharge', asked: `may ${charger.name} charge?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${charger.name} may charge`] });
+  const may = otsVerdict({
+    question: 'mayCharge',
+    asked: `may ${charger.name} charge?`,
+    answer: problems.length ? 'no' : 'yes',
+    reasons: problems.length ? problems : [`${charger.name} may charge`],
+  });
   const g = separation(charger.bases, target.bases);
   const move = fullMoveOf(charger);
   const needed = cm(g.mm) + hits * DRIVE_BACK_PER_HIT;
@@ -33,7 +39,9 @@ export function chargeVerdict(ctx: OtsContext, charger: TableUnit, target: Table
     epsilon: c.epsilon,
     unit: 'cm',
     between: [g.from, g.to],
-    reasons: [`${cmStr(g.mm)} to ${target.name}${hits ? ` + ${hits} cm driven back by fire` : ''} = ${needed.toFixed(1)} cm against a ${move} cm charge`],
+    reasons: [
+      `${cmStr(g.mm)} to ${target.name}${hits ? ` + ${hits} cm driven back by fire` : ''} = ${needed.toFixed(1)} cm against a ${move} cm charge`,
+    ],
     facts: { startCm: cm(g.mm), hits },
   });
   const { answer, lean } = allOf([may, reach]);
@@ -43,7 +51,10 @@ export function chargeVerdict(ctx: OtsContext, charger: TableUnit, target: Table
     asked: `can ${charger.name} charge ${target.name}${hits ? ` through ${hits} hits of fire` : ''}?`,
     answer,
     lean,
-    reasons: answer === 'no' ? [may, reach].filter((v) => v.answer === 'no').flatMap((v) => v.reasons) : reach.reasons,
+    reasons:
+      answer === 'no'
+        ? [may, reach].filter((v) => v.answer === 'no').flatMap((v) => v.reasons)
+        : reach.reasons,
     checks: [may, reach],
   });
 }
@@ -78,7 +89,13 @@ export function driveBack(ctx: OtsContext, unit: TableUnit, firer: TableUnit, hi
     .filter((u) => unitSeparation(moved, u.bases).distance <= CONTACT_MM)
     .map((u) => u.name);
   const s = strengthOf(unit);
-  return { cm: dist, move, confused: dist > s || collidesWith.length > 0, moraleTest: dist > 2 * s, collidesWith };
+  return {
+    cm: dist,
+    move,
+    confused: dist > s || collidesWith.length > 0,
+    moraleTest: dist > 2 * s,
+    collidesWith,
+  };
 }
 
 export function driveBackVerdict(ctx: OtsContext, unit: TableUnit, firer: TableUnit, hits: number): Verdict {
@@ -95,10 +112,18 @@ export function driveBackVerdict(ctx: OtsContext, unit: TableUnit, firer: TableU
       `${d.cm} cm directly away from ${firer.name}`,
       d.cm > s ? `more than its Strength (${s}): confused` : `not more than its Strength (${s})`,
       d.moraleTest ? `more than twice its Strength (${2 * s}): it must test morale` : 'no morale test',
-      ...(d.collidesWith.length ? [`it runs into ${d.collidesWith.join(', ')}: confused, and each of them is confused on a 6`] : []),
+      ...(d.collidesWith.length
+        ? [`it runs into ${d.collidesWith.join(', ')}: confused, and each of them is confused on a 6`]
+        : []),
     ],
     options: pick(ctx.options, 'driveBackFrom'),
-    facts: { confused: d.confused, moraleTest: d.moraleTest, collisions: d.collidesWith.join(', '), moveXmm: d.move.x, moveYmm: d.move.y },
+    facts: {
+      confused: d.confused,
+      moraleTest: d.moraleTest,
+      collisions: d.collidesWith.join(', '),
+      moveXmm: d.move.x,
+      moveYmm: d.move.y,
+    },
   });
 }
 
@@ -113,7 +138,10 @@ export interface MeleeSide {
  * Melee result: each side's total is the hits it inflicted plus its supporting stands; the loser
  * is driven back by the difference (1 cm each); a draw sends both back by the hits each took.
  */
-export function meleeResult(a: MeleeSide, b: MeleeSide): { winner: 'a' | 'b' | 'draw'; driveA: number; driveB: number } {
+export function meleeResult(
+  a: MeleeSide,
+  b: MeleeSide,
+): { winner: 'a' | 'b' | 'draw'; driveA: number; driveB: number } {
   const ta = a.hits + a.supports;
   const tb = b.hits + b.supports;
   if (ta === tb) return { winner: 'draw', driveA: b.hits, driveB: a.hits };
@@ -126,11 +154,20 @@ export function standsInContact(unit: TableUnit, enemy: TableUnit): number {
 }
 
 /** Stands of `unit` (or of friends given) touching its engaged stands but not the enemy: each takes one hit off. */
-export function supportingStands(unit: TableUnit, enemy: TableUnit, friends: readonly TableUnit[] = []): number {
+export function supportingStands(
+  unit: TableUnit,
+  enemy: TableUnit,
+  friends: readonly TableUnit[] = [],
+): number {
   const engaged = unit.bases.filter((b) => unitSeparation([b], enemy.bases).distance <= CONTACT_MM);
   if (engaged.length === 0) return 0;
-  const candidates = [...unit.bases.filter((b) => !engaged.includes(b)), ...friends.filter((f) => !f.disordered).flatMap((f) => f.bases)];
+  const candidates = [
+    ...unit.bases.filter((b) => !engaged.includes(b)),
+    ...friends.filter((f) => !f.disordered).flatMap((f) => f.bases),
+  ];
   return candidates.filter(
-    (b) => unitSeparation([b], enemy.bases).distance > CONTACT_MM && unitSeparation([b], engaged).distance <= CONTACT_MM,
+    (b) =>
+      unitSeparation([b], enemy.bases).distance > CONTACT_MM &&
+      unitSeparation([b], engaged).distance <= CONTACT_MM,
   ).length;
 }

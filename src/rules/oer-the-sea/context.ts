@@ -18,46 +18,72 @@ export type OtsContext = RulesContext<OtsOptions>;
 /** The spec's suggested band: half a centimetre, or two sigmas of the measurement. */
 export const OTS_POLICY: ThresholdPolicy = { floor: 0.5, sigmas: 2 };
 
-export function otsContext(state: TableState, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = OTS_POLICY): OtsContext {
+export function otsContext(
+  state: TableState,
+  options: Readonly<Record<string, OptionValue>> = {},
+  policy: ThresholdPolicy = OTS_POLICY,
+): OtsContext {
   return { state, options: resolveOptions(OTS_OPTION_SPECS, options), policy };
 }
 
 export const cm = (mm: number): number => fromMm(mm, 'cm');
 export const mmOfCm = (v: number): number => toMm(v, 'cm');
 export const cmStr = (mm: number): string => `${cm(mm).toFixed(1)} cm`;
-export const otsVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict => verdict({ ...init, ruleset: RULESET_ID });
+export const otsVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
+  verdict({ ...init, ruleset: RULESET_ID });
 
 export function lengthVerdict(
   ctx: OtsContext,
-  init: Omit<VerdictInit, 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'>,
+  init: Omit<
+    VerdictInit,
+    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
+  >,
   m: Measured,
   comparison: Comparison,
   limitCm: number,
 ): Verdict {
-  return measureVerdict({ ruleset: RULESET_ID, unit: 'cm', policy: ctx.policy }, init, m, comparison, limitCm);
+  return measureVerdict(
+    { ruleset: RULESET_ID, unit: 'cm', policy: ctx.policy },
+    init,
+    m,
+    comparison,
+    limitCm,
+  );
 }
 
 /** Mounted: cavalry (dragoons on foot are infantry), for evading and the mounted melee bonus. */
 export const isMounted = (u: Pick<TableUnit, 'type'>): boolean => u.type === 'cavalry';
 export const isLightHorse = (u: Pick<TableUnit, 'troop'>): boolean => /light horse/i.test(u.troop ?? '');
-export const moverOf = (u: Pick<TableUnit, 'type'>): OtsMover => (u.type === 'cavalry' ? 'cavalry' : u.type === 'artillery' ? 'artillery' : 'infantry');
+export const moverOf = (u: Pick<TableUnit, 'type'>): OtsMover =>
+  u.type === 'cavalry' ? 'cavalry' : u.type === 'artillery' ? 'artillery' : 'infantry';
 export const fullMoveOf = (u: Pick<TableUnit, 'type'>): number => FULL_MOVE[moverOf(u)];
 /** Unit strength: hits that remove one stand (scenario `strength`, default 3). */
 export const strengthOf = (u: Pick<TableUnit, 'strength'>): number => u.strength ?? 3;
 
 /** What hides p from eye, by option sightBlockers. */
-export function sightHider(ctx: OtsContext, eye: Vec2, p: Vec2, exclude: ReadonlySet<string>): Hider | undefined {
+export function sightHider(
+  ctx: OtsContext,
+  eye: Vec2,
+  p: Vec2,
+  exclude: ReadonlySet<string>,
+): Hider | undefined {
   const mode = ctx.options.sightBlockers;
   if (mode === 'nothing') return undefined;
   for (const t of ctx.state.terrain) {
-    if (!t.polygon || !t.blocksSight || containsPoint(t.polygon, eye) || containsPoint(t.polygon, p)) continue;
+    if (!t.polygon || !t.blocksSight || containsPoint(t.polygon, eye) || containsPoint(t.polygon, p))
+      continue;
     const o = sightObstructions(eye, p, [makeBlocker(t.id, t.label, t.polygon)], true)[0];
     if (o) return { id: t.id, label: t.label, fromMm: o.fromMm, toMm: o.toMm };
   }
   if (mode === 'unitsAndTerrain')
     for (const u of ctx.state.units) {
       if (exclude.has(u.id)) continue;
-      const o = sightObstructions(eye, p, u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)), true)[0];
+      const o = sightObstructions(
+        eye,
+        p,
+        u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)),
+        true,
+      )[0];
       if (o) return { id: u.id, label: u.name, fromMm: o.fromMm, toMm: o.toMm };
     }
   return undefined;
@@ -67,7 +93,11 @@ export function sightHider(ctx: OtsContext, eye: Vec2, p: Vec2, exclude: Readonl
  * Share of `target` a unit sees: the best over eyes at the front centre of each of its stands
  * (a unit sees what any of its stands sees).
  */
-export function seenShare(ctx: OtsContext, looker: TableUnit, target: TableUnit): { share: number; hiddenBy: string[] } {
+export function seenShare(
+  ctx: OtsContext,
+  looker: TableUnit,
+  target: TableUnit,
+): { share: number; hiddenBy: string[] } {
   const exclude = new Set([looker.id, target.id]);
   let best = 0;
   const hidden = new Set<string>();

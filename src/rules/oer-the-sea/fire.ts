@@ -24,15 +24,28 @@ function aheadZones(unit: TableUnit, reading: OtsOptions['ahead']): Polygon[] {
       .map((b) => {
         const f = b.footprint;
         const front = frameFromHeading(f.center, f.headingDeg);
-        return corridorPolygon({ frame: front, xMin: -f.width / 2, xMax: f.width / 2, yMin: f.depth / 2, yMax: Infinity }, ZONE_REACH);
+        return corridorPolygon(
+          { frame: front, xMin: -f.width / 2, xMax: f.width / 2, yMin: f.depth / 2, yMax: Infinity },
+          ZONE_REACH,
+        );
       });
   }
   const box = unit.box;
-  return [corridorPolygon({ frame: box.frame, xMin: -box.width / 2, xMax: box.width / 2, yMin: 0, yMax: Infinity }, ZONE_REACH)];
+  return [
+    corridorPolygon(
+      { frame: box.frame, xMin: -box.width / 2, xMax: box.width / 2, yMin: 0, yMax: Infinity },
+      ZONE_REACH,
+    ),
+  ];
 }
 
 /** Is the target directly ahead of the unit (option ahead)? Touching the strip's edge only is too close to call. */
-export function aheadVerdict(ctx: OtsContext, shooter: TableUnit, target: TableUnit, reading: OtsOptions['ahead'] = ctx.options.ahead): Verdict {
+export function aheadVerdict(
+  ctx: OtsContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  reading: OtsOptions['ahead'] = ctx.options.ahead,
+): Verdict {
   const asked = `is ${target.name} directly ahead of ${shooter.name}?`;
   if (reading === 'centreRay') {
     const b = minBearingToPolygons(shooter.leader, shooter.facing, target.bodyPolygons);
@@ -42,13 +55,20 @@ export function aheadVerdict(ctx: OtsContext, shooter: TableUnit, target: TableU
       answer: b.deg === 0 ? 'yes' : 'no',
       value: b.deg,
       unit: 'deg',
-      reasons: [b.deg === 0 ? `the line straight ahead from ${shooter.name}'s centre meets ${target.name}` : `the line straight ahead from ${shooter.name}'s centre misses ${target.name} (${b.deg.toFixed(1)}° off)`],
+      reasons: [
+        b.deg === 0
+          ? `the line straight ahead from ${shooter.name}'s centre meets ${target.name}`
+          : `the line straight ahead from ${shooter.name}'s centre misses ${target.name} (${b.deg.toFixed(1)}° off)`,
+      ],
       options: { ahead: reading },
     });
   }
   const zones = aheadZones(shooter, reading);
   // Strips are convex; several stand strips may overlap, so take the best-covered reading per base.
-  const share = zones.length === 1 ? shareInsideConvex(target.bodyPolygons, zones[0] as Polygon) : Math.max(...zones.map((z) => shareInsideConvex(target.bodyPolygons, z)));
+  const share =
+    zones.length === 1
+      ? shareInsideConvex(target.bodyPolygons, zones[0] as Polygon)
+      : Math.max(...zones.map((z) => shareInsideConvex(target.bodyPolygons, z)));
   const gap = polygonSetSeparation(target.bodyPolygons, zones);
   const eps = epsilonFor(ctx.policy, cm(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
   const touching = share <= 1e-9 && cm(gap.distance) <= Math.max(eps, 1e-6);
@@ -93,20 +113,30 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
   const T = target.name;
   const problems: string[] = [];
   if (shooter.type === 'artillery') problems.push(`${S} fires as artillery`);
-  if (shooter.type === 'cavalry' && !isLightHorse(shooter)) problems.push(`${S} is mounted and cannot fire (only Light Horse fire mounted)`);
+  if (shooter.type === 'cavalry' && !isLightHorse(shooter))
+    problems.push(`${S} is mounted and cannot fire (only Light Horse fire mounted)`);
   if (target.side === shooter.side) problems.push(`${T} is a friend`);
-  const checks: Verdict[] = [otsVerdict({ question: 'mayFire', asked: `may ${S} fire?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${S} may fire`] })];
+  const checks: Verdict[] = [
+    otsVerdict({
+      question: 'mayFire',
+      asked: `may ${S} fire?`,
+      answer: problems.length ? 'no' : 'yes',
+      reasons: problems.length ? problems : [`${S} may fire`],
+    }),
+  ];
   const seen = visibleEnemies(ctx, shooter);
   const ahead = aheadVerdict(ctx, shooter, target);
   checks.push(ahead);
-  const pool = ctx.options.targetChoice === 'nearestAhead' ? seen.filter((s) => s.ahead.lean === 'yes') : seen;
+  const pool =
+    ctx.options.targetChoice === 'nearestAhead' ? seen.filter((s) => s.ahead.lean === 'yes') : seen;
   const chosen = pool[0];
   const isChosen = chosen?.unit.id === target.id;
   checks.push(
     otsVerdict({
       question: 'target',
       asked: `is ${T} the enemy ${S} must fire at?`,
-      answer: isChosen && (ctx.options.targetChoice === 'nearestAhead' || ahead.lean === 'yes') ? 'yes' : 'no',
+      answer:
+        isChosen && (ctx.options.targetChoice === 'nearestAhead' || ahead.lean === 'yes') ? 'yes' : 'no',
       reasons: [
         !chosen
           ? `${S} sees no enemy${ctx.options.targetChoice === 'nearestAhead' ? ' directly ahead' : ''}`
@@ -121,7 +151,13 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
     }),
   );
   const g = separation(shooter.bases, target.bases);
-  const range = lengthVerdict(ctx, { question: 'range', asked: `is ${T} within ${MUSKET_RANGE} cm?`, reasons: [`${cmStr(g.mm)} to ${T}`] }, g, 'atMost', MUSKET_RANGE);
+  const range = lengthVerdict(
+    ctx,
+    { question: 'range', asked: `is ${T} within ${MUSKET_RANGE} cm?`, reasons: [`${cmStr(g.mm)} to ${T}`] },
+    g,
+    'atMost',
+    MUSKET_RANGE,
+  );
   checks.push(range);
   const band = musketBand(cm(g.mm));
   const { answer, lean } = allOf(checks);
@@ -136,7 +172,10 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
     epsilon: range.epsilon as number,
     unit: 'cm',
     between: [g.from, g.to],
-    reasons: answer === 'no' ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons) : [`${cmStr(g.mm)}: ${band} range, hits on ${band === 'short' ? 4 : 5}+`],
+    reasons:
+      answer === 'no'
+        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        : [`${cmStr(g.mm)}: ${band} range, hits on ${band === 'short' ? 4 : 5}+`],
     options: pick(ctx.options, 'ahead', 'targetChoice', 'sightBlockers'),
     facts: { band, hitOn: band === 'short' ? 4 : 5 },
     checks,
@@ -149,21 +188,35 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
  * fortifications; mortars refuse targets under their minimum.
  */
 export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableUnit): Verdict {
-  const spec: GunSpec | undefined = findGun(gun.weapon) ?? findGun(gun.troop) ?? (gun.type === 'artillery' ? findGun('light gun') : undefined);
+  const spec: GunSpec | undefined =
+    findGun(gun.weapon) ??
+    findGun(gun.troop) ??
+    (gun.type === 'artillery' ? findGun('light gun') : undefined);
   const G = gun.name;
   const T = target.name;
   const problems: string[] = [];
   if (!spec) problems.push(`${G} is not artillery`);
   if (spec?.siege) problems.push('siege guns fire only at fortifications');
   if (target.side === gun.side) problems.push(`${T} is a friend`);
-  const checks: Verdict[] = [otsVerdict({ question: 'mayFire', asked: `may ${G} fire at ${T}?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${G} may fire`] })];
+  const checks: Verdict[] = [
+    otsVerdict({
+      question: 'mayFire',
+      asked: `may ${G} fire at ${T}?`,
+      answer: problems.length ? 'no' : 'yes',
+      reasons: problems.length ? problems : [`${G} may fire`],
+    }),
+  ];
   const sight = seenShare(ctx, gun, target);
   checks.push(
     otsVerdict({
       question: 'visible',
       asked: `can ${G} see ${T}?`,
       answer: sight.share > 0 ? 'yes' : 'no',
-      reasons: [sight.share > 0 ? `${(sight.share * 100).toFixed(0)}% of ${T} in sight` : `${T} is out of sight (${sight.hiddenBy.join(', ')})`],
+      reasons: [
+        sight.share > 0
+          ? `${(sight.share * 100).toFixed(0)}% of ${T} in sight`
+          : `${T} is out of sight (${sight.hiddenBy.join(', ')})`,
+      ],
       options: pick(ctx.options, 'sightBlockers'),
     }),
   );
@@ -174,12 +227,29 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
   const band = spec ? gunBand(spec, d, minInclusive) : 'out';
   if (spec) {
     const [, , long] = spec.bands;
-    checks.push(lengthVerdict(ctx, { question: 'range', asked: `is ${T} within ${long} cm?`, reasons: [`${cmStr(g.mm)}: ${band} range`] }, g, 'atMost', long));
+    checks.push(
+      lengthVerdict(
+        ctx,
+        {
+          question: 'range',
+          asked: `is ${T} within ${long} cm?`,
+          reasons: [`${cmStr(g.mm)}: ${band} range`],
+        },
+        g,
+        'atMost',
+        long,
+      ),
+    );
     if (spec.min !== undefined)
       checks.push(
         lengthVerdict(
           ctx,
-          { question: 'minimumRange', asked: `is ${T} beyond the ${spec.type}'s ${spec.min} cm minimum?`, reasons: [`${cmStr(g.mm)}; a ${spec.type} has no band under ${spec.min} cm`], options: pick(ctx.options, 'mortarMinimum') },
+          {
+            question: 'minimumRange',
+            asked: `is ${T} beyond the ${spec.type}'s ${spec.min} cm minimum?`,
+            reasons: [`${cmStr(g.mm)}; a ${spec.type} has no band under ${spec.min} cm`],
+            options: pick(ctx.options, 'mortarMinimum'),
+          },
           g,
           minInclusive ? 'atLeast' : 'moreThan',
           spec.min,
@@ -189,7 +259,9 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
       const threats = enemiesOf(ctx.state, gun)
         .filter((e) => e.id !== target.id)
         .map((e) => ({ e, m: separation(gun.body, e.bases) }))
-        .filter(({ e, m }) => gunBand(spec, cm(m.mm), minInclusive) === 'short' && seenShare(ctx, gun, e).share > 0)
+        .filter(
+          ({ e, m }) => gunBand(spec, cm(m.mm), minInclusive) === 'short' && seenShare(ctx, gun, e).share > 0,
+        )
         .sort((a, b) => a.m.mm - b.m.mm);
       const first = threats[0];
       checks.push(
@@ -197,7 +269,11 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
           question: 'priority',
           asked: `must ${G} engage a closer threat first?`,
           answer: first ? 'no' : 'yes',
-          reasons: [first ? `${first.e.name} is within short range (${cmStr(first.m.mm)}) and must be engaged first` : 'no visible enemy within short range'],
+          reasons: [
+            first
+              ? `${first.e.name} is within short range (${cmStr(first.m.mm)}) and must be engaged first`
+              : 'no visible enemy within short range',
+          ],
           facts: { mustTarget: first?.e.name ?? 'none' },
         }),
       );
@@ -214,7 +290,10 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
     ...(spec ? { limit: spec.bands[2] } : {}),
     unit: 'cm',
     between: [g.from, g.to],
-    reasons: answer === 'no' ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons) : [`${cmStr(g.mm)}: ${band} range, ${spec?.dice ?? 0}D6 per gun${mods ? `, ${mods}` : ''}`],
+    reasons:
+      answer === 'no'
+        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        : [`${cmStr(g.mm)}: ${band} range, ${spec?.dice ?? 0}D6 per gun${mods ? `, ${mods}` : ''}`],
     options: pick(ctx.options, 'artilleryArc', 'mortarMinimum', 'sightBlockers'),
     facts: { band, dice: spec?.dice ?? 0, gun: spec?.type ?? 'none' },
     checks,
@@ -222,4 +301,6 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
 }
 
 export const shootVerdict = (ctx: OtsContext, shooter: TableUnit, target: TableUnit): Verdict =>
-  shooter.type === 'artillery' ? artilleryVerdict(ctx, shooter, target) : smallArmsVerdict(ctx, shooter, target);
+  shooter.type === 'artillery'
+    ? artilleryVerdict(ctx, shooter, target)
+    : smallArmsVerdict(ctx, shooter, target);

@@ -6,7 +6,15 @@ import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import { visibleFractionBy } from '../../geometry/visibility.ts';
-import { cmStr, lengthVerdict, mmOfCm, otsVerdict, seenShare, sightHider, type OtsContext } from './context.ts';
+import {
+  cmStr,
+  lengthVerdict,
+  mmOfCm,
+  otsVerdict,
+  seenShare,
+  sightHider,
+  type OtsContext,
+} from './context.ts';
 import { INITIATIVE_RANGE } from './tables.ts';
 
 /** Initiative: not confused, and an enemy unit it can actually see within 30 cm. */
@@ -24,7 +32,10 @@ export function initiativeVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
         {
           question: 'enemyWithin30',
           asked: `can ${unit.name} see an enemy within ${INITIATIVE_RANGE} cm?`,
-          reasons: [`the nearest enemy ${unit.name} can see is ${n.e.name}, ${cmStr(n.m.mm)} away`, ...hidden.map((h) => `${h.e.name} is nearer (${cmStr(h.m.mm)}) but out of sight`)],
+          reasons: [
+            `the nearest enemy ${unit.name} can see is ${n.e.name}, ${cmStr(n.m.mm)} away`,
+            ...hidden.map((h) => `${h.e.name} is nearer (${cmStr(h.m.mm)}) but out of sight`),
+          ],
           options: pick(ctx.options, 'sightBlockers'),
           facts: { nearest: n.e.name },
         },
@@ -36,14 +47,22 @@ export function initiativeVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
         question: 'enemyWithin30',
         asked: `can ${unit.name} see an enemy within ${INITIATIVE_RANGE} cm?`,
         answer: 'no',
-        reasons: [seen.length ? `${unit.name} can see no enemy (${seen.map((s) => `${s.e.name} ${cmStr(s.m.mm)}, hidden`).join('; ')})` : 'no enemy on the table'],
+        reasons: [
+          seen.length
+            ? `${unit.name} can see no enemy (${seen.map((s) => `${s.e.name} ${cmStr(s.m.mm)}, hidden`).join('; ')})`
+            : 'no enemy on the table',
+        ],
         options: pick(ctx.options, 'sightBlockers'),
       });
   const calm = otsVerdict({
     question: 'notConfused',
     asked: `is ${unit.name} free of confusion?`,
     answer: unit.disordered ? 'no' : 'yes',
-    reasons: [unit.disordered ? `${unit.name} is confused and cannot act on initiative` : `${unit.name} is not confused`],
+    reasons: [
+      unit.disordered
+        ? `${unit.name} is confused and cannot act on initiative`
+        : `${unit.name} is not confused`,
+    ],
   });
   const { answer, lean } = allOf([near, calm]);
   return otsVerdict({
@@ -51,9 +70,21 @@ export function initiativeVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
     asked: `may ${unit.name} act on initiative?`,
     answer,
     lean,
-    ...(near.value !== undefined ? { value: near.value, limit: INITIATIVE_RANGE, margin: near.margin as number, epsilon: near.epsilon as number, unit: 'cm' } : {}),
+    ...(near.value !== undefined
+      ? {
+          value: near.value,
+          limit: INITIATIVE_RANGE,
+          margin: near.margin as number,
+          epsilon: near.epsilon as number,
+          unit: 'cm',
+        }
+      : {}),
     ...(near.between ? { between: near.between } : {}),
-    reasons: [...near.reasons, ...(unit.disordered ? calm.reasons : []), ...(answer === 'yes' ? ['it may fire, evade or charge once without an order'] : [])],
+    reasons: [
+      ...near.reasons,
+      ...(unit.disordered ? calm.reasons : []),
+      ...(answer === 'yes' ? ['it may fire, evade or charge once without an order'] : []),
+    ],
     checks: [near, calm],
   });
 }
@@ -64,6 +95,7 @@ export function officerMayEvade(ctx: OtsContext, officer: Commander): boolean {
     (u) =>
       u.side !== officer.side &&
       pointToUnit(officer.head, 0, u.bases).distance <= mmOfCm(INITIATIVE_RANGE) &&
-      visibleFractionBy(officer.head, u.bodyPolygons, (e, p) => sightHider(ctx, e, p, new Set([u.id])), 3).fraction > 0,
+      visibleFractionBy(officer.head, u.bodyPolygons, (e, p) => sightHider(ctx, e, p, new Set([u.id])), 3)
+        .fraction > 0,
   );
 }

@@ -7,7 +7,16 @@ import { nearestEnemy, separation, translatedBases, unitCentroid } from '../engi
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
-import { cm, cmStr, fullMoveOf, isLightHorse, isMounted, lengthVerdict, otsVerdict, type OtsContext } from './context.ts';
+import {
+  cm,
+  cmStr,
+  fullMoveOf,
+  isLightHorse,
+  isMounted,
+  lengthVerdict,
+  otsVerdict,
+  type OtsContext,
+} from './context.ts';
 import { CONTACT_MM, INDEPENDENT_SPACING } from './tables.ts';
 
 export interface MoveConditions {
@@ -22,10 +31,14 @@ export interface MoveConditions {
 }
 
 /** Movement allowance per order, cm (undefined when the ground is closed to the unit). */
-export function moveAllowance(unit: TableUnit, c: MoveConditions = {}): { cm: number; why: string } | undefined {
+export function moveAllowance(
+  unit: TableUnit,
+  c: MoveConditions = {},
+): { cm: number; why: string } | undefined {
   const full = fullMoveOf(unit);
   const half = full / 2;
-  if (c.difficult && (unit.type === 'artillery' || (unit.type === 'cavalry' && !isLightHorse(unit)))) return undefined;
+  if (c.difficult && (unit.type === 'artillery' || (unit.type === 'cavalry' && !isLightHorse(unit))))
+    return undefined;
   if (c.difficult) return { cm: half, why: 'difficult terrain: half rate' };
   if (c.irregular) return { cm: half, why: 'irregular formation or fortifications: half rate' };
   if (c.obstacle) return { cm: half, why: 'crossing a linear obstacle: half rate' };
@@ -46,22 +59,41 @@ export const groupAllowance = (units: readonly TableUnit[], c: MoveConditions = 
  */
 export function evadeVerdict(ctx: OtsContext, unit: TableUnit, move: Vec2, evaded?: TableUnit): Verdict {
   const problems: string[] = [];
-  if (!isMounted(unit) && unit.type !== 'artillery') problems.push('only mounted units and artillery crews evade');
+  if (!isMounted(unit) && unit.type !== 'artillery')
+    problems.push('only mounted units and artillery crews evade');
   const from = ctx.options.evadeFrom === 'attacker' && evaded ? evaded : nearestEnemy(ctx.state, unit)?.enemy;
-  const checks: Verdict[] = [otsVerdict({ question: 'mayEvade', asked: `may ${unit.name} evade?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${unit.name} may evade`] })];
+  const checks: Verdict[] = [
+    otsVerdict({
+      question: 'mayEvade',
+      asked: `may ${unit.name} evade?`,
+      answer: problems.length ? 'no' : 'yes',
+      reasons: problems.length ? problems : [`${unit.name} may evade`],
+    }),
+  ];
   const len = Math.hypot(move.x, move.y);
   checks.push(
     lengthVerdict(
       ctx,
-      { question: 'evadeLength', asked: 'is the evade a full move?', reasons: [`the evade is ${cmStr(len)}; a full move is ${fullMoveOf(unit)} cm`] },
-      { mm: len, sigmaMm: unit.sigmaMm, from: unitCentroid(unit), to: { x: unitCentroid(unit).x + move.x, y: unitCentroid(unit).y + move.y } },
+      {
+        question: 'evadeLength',
+        asked: 'is the evade a full move?',
+        reasons: [`the evade is ${cmStr(len)}; a full move is ${fullMoveOf(unit)} cm`],
+      },
+      {
+        mm: len,
+        sigmaMm: unit.sigmaMm,
+        from: unitCentroid(unit),
+        to: { x: unitCentroid(unit).x + move.x, y: unitCentroid(unit).y + move.y },
+      },
       'atMost',
       fullMoveOf(unit),
     ),
   );
   if (from && len > 0) {
     const away = normalize(sub(unitCentroid(unit), unitCentroid(from)));
-    const off = Math.abs(angleDiffDegrees(radToDeg(Math.atan2(move.y, move.x)), radToDeg(Math.atan2(away.y, away.x))));
+    const off = Math.abs(
+      angleDiffDegrees(radToDeg(Math.atan2(move.y, move.x)), radToDeg(Math.atan2(away.y, away.x))),
+    );
     checks.push(
       otsVerdict({
         question: 'evadeDirection',
@@ -105,7 +137,10 @@ export function evadeVerdict(ctx: OtsContext, unit: TableUnit, move: Vec2, evade
     asked: `is ${unit.name}'s evade legal?`,
     answer,
     lean,
-    reasons: answer === 'yes' ? ['a legal evade'] : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons),
+    reasons:
+      answer === 'yes'
+        ? ['a legal evade']
+        : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons),
     checks,
   });
 }
@@ -119,7 +154,13 @@ export function groupVerdict(units: readonly TableUnit[]): Verdict {
     grew = false;
     for (let i = 0; i < n; i++) {
       if (joined.has(i)) continue;
-      if ([...joined].some((j) => unitSeparation((units[i] as TableUnit).bases, (units[j] as TableUnit).bases).distance <= CONTACT_MM)) {
+      if (
+        [...joined].some(
+          (j) =>
+            unitSeparation((units[i] as TableUnit).bases, (units[j] as TableUnit).bases).distance <=
+            CONTACT_MM,
+        )
+      ) {
         joined.add(i);
         grew = true;
       }
@@ -130,7 +171,13 @@ export function groupVerdict(units: readonly TableUnit[]): Verdict {
     question: 'group',
     asked: `do ${units.map((u) => u.name).join(', ')} form a group?`,
     answer: n > 1 && apart.length === 0 ? 'yes' : 'no',
-    reasons: [n < 2 ? 'a group needs two or more units' : apart.length ? `${apart.join(', ')} ${apart.length > 1 ? 'are' : 'is'} not in base contact with the rest` : 'all units touch in one chain'],
+    reasons: [
+      n < 2
+        ? 'a group needs two or more units'
+        : apart.length
+          ? `${apart.join(', ')} ${apart.length > 1 ? 'are' : 'is'} not in base contact with the rest`
+          : 'all units touch in one chain',
+    ],
   });
 }
 
@@ -142,15 +189,24 @@ export function independentCompanyVerdict(ctx: OtsContext, units: readonly Table
     const others = stands.filter((o) => o !== s).map((o) => o.b);
     if (others.length === 0) continue;
     const m = separation([s.b], others);
-    if (!worst || m.mm > worst.mm) worst = { label: s.label, mm: m.mm, from: m.from, to: m.to, sigma: m.sigmaMm };
+    if (!worst || m.mm > worst.mm)
+      worst = { label: s.label, mm: m.mm, from: m.from, to: m.to, sigma: m.sigmaMm };
   }
-  if (!worst) return otsVerdict({ question: 'independentCompany', asked: 'is the company together?', answer: 'no', reasons: ['a group needs two or more stands'] });
+  if (!worst)
+    return otsVerdict({
+      question: 'independentCompany',
+      asked: 'is the company together?',
+      answer: 'no',
+      reasons: ['a group needs two or more stands'],
+    });
   return lengthVerdict(
     ctx,
     {
       question: 'independentCompany',
       asked: `is every stand within ${INDEPENDENT_SPACING} cm of its nearest group-mate?`,
-      reasons: [`the loneliest stand, ${worst.label}, is ${cm(worst.mm).toFixed(1)} cm from its nearest neighbour`],
+      reasons: [
+        `the loneliest stand, ${worst.label}, is ${cm(worst.mm).toFixed(1)} cm from its nearest neighbour`,
+      ],
       facts: { loneliest: worst.label },
     },
     { mm: worst.mm, sigmaMm: worst.sigma, from: worst.from, to: worst.to },

@@ -21,7 +21,8 @@ export const OTS_OPTION_SPECS: OptionSpecs<OtsOptions> = {
     meanings: {
       corridor: "any part of the target in the strip straight ahead of the unit's frontage",
       centreRay: 'the line straight ahead from the centre of the front edge meets the target',
-      standCorridors: "any part of the target straight ahead of one of the front stands (differs from corridor when stands are turned or spaced)",
+      standCorridors:
+        'any part of the target straight ahead of one of the front stands (differs from corridor when stands are turned or spaced)',
     },
   },
   targetChoice: {
@@ -74,7 +75,10 @@ export const OTS_OPTION_SPECS: OptionSpecs<OtsOptions> = {
     default: 'nearestEnemy',
     choices: ['nearestEnemy', 'attacker'],
     summary: 'Whom an evading unit moves directly away from.',
-    meanings: { nearestEnemy: 'the nearest enemy unit (the rule as written)', attacker: 'the unit it is evading' },
+    meanings: {
+      nearestEnemy: 'the nearest enemy unit (the rule as written)',
+      attacker: 'the unit it is evading',
+    },
   },
   evadeAngleToleranceDeg: {
     ambiguity: 'A-OTS-13',

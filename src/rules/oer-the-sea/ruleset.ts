@@ -6,7 +6,16 @@ import { epsilonFor, type ThresholdPolicy } from '../engine/threshold.ts';
 import type { OptionValue, Verdict } from '../engine/verdict.ts';
 import { separation } from '../engine/measure.ts';
 import { chargeVerdict } from './charge.ts';
-import { cm, cmStr, OTS_POLICY, otsContext, otsVerdict, RULESET_ID, seenShare, type OtsContext } from './context.ts';
+import {
+  cm,
+  cmStr,
+  OTS_POLICY,
+  otsContext,
+  otsVerdict,
+  RULESET_ID,
+  seenShare,
+  type OtsContext,
+} from './context.ts';
 import { shootVerdict } from './fire.ts';
 import { initiativeVerdict } from './initiative.ts';
 import { OTS_OPTION_SPECS } from './options.ts';
@@ -36,7 +45,9 @@ function seeVerdict(ctx: OtsContext, aRef: string, bRef: string): Verdict {
     asked: `does ${a.name} see ${b.name}?`,
     answer: s.share > 0 ? 'yes' : 'no',
     value: s.share,
-    reasons: [`${(s.share * 100).toFixed(0)}% of ${b.name} in sight${s.hiddenBy.length ? ` (partly hidden by ${s.hiddenBy.join(', ')})` : ''}`],
+    reasons: [
+      `${(s.share * 100).toFixed(0)}% of ${b.name} in sight${s.hiddenBy.length ? ` (partly hidden by ${s.hiddenBy.join(', ')})` : ''}`,
+    ],
     options: { sightBlockers: ctx.options.sightBlockers },
   });
 }
@@ -49,7 +60,12 @@ export const oerTheSea: Ruleset = {
   optionSpecs: OTS_OPTION_SPECS,
   defaultPolicy: OTS_POLICY,
   answers: ['shoot', 'charge', 'see', 'distance', 'initiative'],
-  ask(state: TableState, q: Question, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = OTS_POLICY): Verdict {
+  ask(
+    state: TableState,
+    q: Question,
+    options: Readonly<Record<string, OptionValue>> = {},
+    policy: ThresholdPolicy = OTS_POLICY,
+  ): Verdict {
     const ctx = otsContext(state, options, policy);
     const need = (): string => {
       if (!q.object) throw new QuestionError(`"${q.text}" needs two names`);

@@ -3,7 +3,12 @@
 export type OtsMover = 'infantry' | 'cavalry' | 'artillery' | 'officer';
 
 /** Full move, cm (half move is half of it). */
-export const FULL_MOVE: Readonly<Record<OtsMover, number>> = { infantry: 20, cavalry: 30, artillery: 10, officer: 60 };
+export const FULL_MOVE: Readonly<Record<OtsMover, number>> = {
+  infantry: 20,
+  cavalry: 30,
+  artillery: 10,
+  officer: 60,
+};
 
 export const INITIATIVE_RANGE = 30;
 export const MUSKET_RANGE = 30;
@@ -15,7 +20,8 @@ export const DRIVE_BACK_PER_HIT = 1;
 /** Stands closer than this (mm) count as in base-to-base contact. */
 export const CONTACT_MM = 1;
 
-export type GunType = 'light gun' | 'medium gun' | 'heavy gun' | 'siege gun' | 'light mortar' | 'heavy mortar';
+export type GunType =
+  'light gun' | 'medium gun' | 'heavy gun' | 'siege gun' | 'light mortar' | 'heavy mortar';
 
 export interface GunSpec {
   readonly type: GunType;
@@ -55,7 +61,9 @@ export function gunBand(gun: GunSpec, d: number, minInclusive = true): Band {
 }
 
 export type MusketBand = 'short' | 'long' | 'out';
-export const musketBand = (d: number): MusketBand => (d <= MUSKET_SHORT ? 'short' : d <= MUSKET_RANGE ? 'long' : 'out');
+export const musketBand = (d: number): MusketBand =>
+  d <= MUSKET_SHORT ? 'short' : d <= MUSKET_RANGE ? 'long' : 'out';
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
-export const findGun = (name: string | undefined): GunSpec | undefined => (name ? GUNS.find((g) => g.type === norm(name)) : undefined);
+export const findGun = (name: string | undefined): GunSpec | undefined =>
+  name ? GUNS.find((g) => g.type === norm(name)) : undefined;

@@ -6,7 +6,18 @@ import { separation, translatedBases, unitCentroid, type Measured } from '../eng
 import { pick } from '../engine/options.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { facePoint, inches, inStr, lengthVerdict, mmOf, movesOf, ppVerdict, troopOf, unitGap, type PpContext } from './context.ts';
+import {
+  facePoint,
+  inches,
+  inStr,
+  lengthVerdict,
+  mmOf,
+  movesOf,
+  ppVerdict,
+  troopOf,
+  unitGap,
+  type PpContext,
+} from './context.ts';
 import { APPROACH_LIMIT, FLANK_FIGHTERS, REAR_FIGHTERS } from './tables.ts';
 
 /** Who may charge at all, and whom: reasons it may not (empty when it may). */
@@ -26,7 +37,12 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
   const d = inches(q.rayDistance);
   const eps = epsilonFor(ctx.policy, inches(Math.hypot(charger.sigmaMm, target.sigmaMm)));
   const close = q.quarter !== 'inside' && (q.onBoundary || d < eps);
-  const fighting = face === 'front' ? 'all its bases' : face === 'rear' ? `${REAR_FIGHTERS} bases` : `${FLANK_FIGHTERS} bases`;
+  const fighting =
+    face === 'front'
+      ? 'all its bases'
+      : face === 'rear'
+        ? `${REAR_FIGHTERS} bases`
+        : `${FLANK_FIGHTERS} bases`;
   return ppVerdict({
     question: 'attackFace',
     asked: `which face of ${target.name} does ${charger.name} strike?`,
@@ -41,7 +57,12 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
     facts: {
       face,
       across: q.across,
-      fightingBasesFirstRound: face === 'front' ? target.bases.length : face === 'rear' ? REAR_FIGHTERS : Math.min(FLANK_FIGHTERS, target.bases.length),
+      fightingBasesFirstRound:
+        face === 'front'
+          ? target.bases.length
+          : face === 'rear'
+            ? REAR_FIGHTERS
+            : Math.min(FLANK_FIGHTERS, target.bases.length),
     },
   });
 }
@@ -52,7 +73,12 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
  * (`hiddenUntilDeclared`). Once declared: the charge reaches when the gap is within the charge
  * move; a failed charge becomes a normal move that stops 1" short of the enemy.
  */
-export function chargeVerdict(ctx: PpContext, charger: TableUnit, target: TableUnit, declared = false): Verdict {
+export function chargeVerdict(
+  ctx: PpContext,
+  charger: TableUnit,
+  target: TableUnit,
+  declared = false,
+): Verdict {
   const C = charger.name;
   const T = target.name;
   const problems = chargeProblems(charger, target);
@@ -111,9 +137,13 @@ export function chargeVerdict(ctx: PpContext, charger: TableUnit, target: TableU
     unit: 'in',
     between: [gap.from, gap.to],
     reasons: [
-      ...(answer === 'yes' ? [`${C} reaches ${T}: ${inStr(gap.mm)} within its ${moves.charge}" charge`] : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons)),
+      ...(answer === 'yes'
+        ? [`${C} reaches ${T}: ${inStr(gap.mm)} within its ${moves.charge}" charge`]
+        : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons)),
       ...(lean === 'no' && problems.length === 0
-        ? [`a failed charge: ${C} makes a normal ${moves.normal}" move instead and must stop at least ${APPROACH_LIMIT}" short, ending ${failedEndGap.toFixed(1)} in from ${T}`]
+        ? [
+            `a failed charge: ${C} makes a normal ${moves.normal}" move instead and must stop at least ${APPROACH_LIMIT}" short, ending ${failedEndGap.toFixed(1)} in from ${T}`,
+          ]
         : []),
       ...(lean === 'yes' ? face.reasons : []),
     ],
@@ -156,7 +186,12 @@ export function fleeMove(ctx: PpContext, from: TableUnit, fleeing: TableUnit, ro
  * A charged unit flees 2D6" directly away. If the chargers can still reach it, it is destroyed;
  * otherwise the charge fails and the chargers make a normal move.
  */
-export function fleeFromChargeVerdict(ctx: PpContext, charger: TableUnit, fleeing: TableUnit, fleeRollIn: number): Verdict {
+export function fleeFromChargeVerdict(
+  ctx: PpContext,
+  charger: TableUnit,
+  fleeing: TableUnit,
+  fleeRollIn: number,
+): Verdict {
   const f = fleeMove(ctx, charger, fleeing, fleeRollIn);
   const moves = movesOf(ctx, troopOf(charger));
   const reach = lengthVerdict(
@@ -164,7 +199,9 @@ export function fleeFromChargeVerdict(ctx: PpContext, charger: TableUnit, fleein
     {
       question: 'catchFleeing',
       asked: `can ${charger.name} still reach ${fleeing.name} after it flees ${fleeRollIn}"?`,
-      reasons: [`after fleeing ${fleeRollIn}" ${fleeing.name} is ${inStr(f.gapAfter.mm)} from ${charger.name}, whose charge move is ${moves.charge}"`],
+      reasons: [
+        `after fleeing ${fleeRollIn}" ${fleeing.name} is ${inStr(f.gapAfter.mm)} from ${charger.name}, whose charge move is ${moves.charge}"`,
+      ],
       options: pick(ctx.options, 'movementTable', 'fleeDirection'),
     },
     f.gapAfter,
@@ -176,7 +213,9 @@ export function fleeFromChargeVerdict(ctx: PpContext, charger: TableUnit, fleein
     question: 'fleeFromCharge',
     reasons: [
       ...reach.reasons,
-      reach.lean === 'yes' ? `${fleeing.name} is caught and destroyed` : `the charge fails: ${charger.name} makes a normal ${moves.normal}" move instead`,
+      reach.lean === 'yes'
+        ? `${fleeing.name} is caught and destroyed`
+        : `the charge fails: ${charger.name} makes a normal ${moves.normal}" move instead`,
     ],
     facts: { destroyed: reach.lean === 'yes', moveXmm: f.move.x, moveYmm: f.move.y },
     checks: [reach],
@@ -187,7 +226,12 @@ export function fleeFromChargeVerdict(ctx: PpContext, charger: TableUnit, fleein
  * Pursuit after a flee: as written, caught when the pursuit roll is greater than the flee roll;
  * by the `gap` reading, when the pursuit roll reaches the gap actually left.
  */
-export function pursuitVerdict(ctx: PpContext, fleeRollIn: number, pursueRollIn: number, gapAfterFleeIn?: number): Verdict {
+export function pursuitVerdict(
+  ctx: PpContext,
+  fleeRollIn: number,
+  pursueRollIn: number,
+  gapAfterFleeIn?: number,
+): Verdict {
   const useGap = ctx.options.pursuitCatch === 'gap' && gapAfterFleeIn !== undefined;
   const limit = useGap ? (gapAfterFleeIn as number) : fleeRollIn;
   const caught = useGap ? pursueRollIn >= limit : pursueRollIn > limit;

@@ -19,7 +19,15 @@ export function generalsOf(ctx: PpContext, side: string): Commander[] {
  */
 export function leadershipVerdict(ctx: PpContext, unit: TableUnit, general?: Commander): Verdict {
   const candidates = general ? [general] : generalsOf(ctx, unit.side);
-  let best: { k: Commander; mm: number; sigma: number; from: { x: number; y: number }; to: { x: number; y: number } } | undefined;
+  let best:
+    | {
+        k: Commander;
+        mm: number;
+        sigma: number;
+        from: { x: number; y: number };
+        to: { x: number; y: number };
+      }
+    | undefined;
   for (const k of candidates) {
     const s = pointToUnit(k.head, k.sigmaMm, unit.bases);
     if (!best || s.distance < best.mm) best = { k, mm: s.distance, sigma: s.sigmaMm, from: s.onA, to: s.onB };
@@ -36,10 +44,23 @@ export function leadershipVerdict(ctx: PpContext, unit: TableUnit, general?: Com
     answer = c.answer;
     lean = c.lean;
     plusGeneral = c.lean === 'yes' ? GENERAL_BONUS : 0;
-    num = { value: inches(best.mm), limit: GENERAL_RADIUS, margin: c.margin, epsilon: c.epsilon, unit: 'in', between: [best.from, best.to] as const };
-    reasons.push(`${best.k.name} is ${inStr(best.mm)} from ${unit.name}: ${c.lean === 'yes' ? `+${GENERAL_BONUS}` : 'no bonus'} (the General must be within ${GENERAL_RADIUS}")`);
+    num = {
+      value: inches(best.mm),
+      limit: GENERAL_RADIUS,
+      margin: c.margin,
+      epsilon: c.epsilon,
+      unit: 'in',
+      between: [best.from, best.to] as const,
+    };
+    reasons.push(
+      `${best.k.name} is ${inStr(best.mm)} from ${unit.name}: ${c.lean === 'yes' ? `+${GENERAL_BONUS}` : 'no bonus'} (the General must be within ${GENERAL_RADIUS}")`,
+    );
   } else reasons.push(`no General of ${unit.side} is on the table`);
-  reasons.push(attached.length ? `${attached.map((k) => k.name).join(', ')} is with the unit: +${ATTACHED_BONUS}` : 'no commander is with the unit');
+  reasons.push(
+    attached.length
+      ? `${attached.map((k) => k.name).join(', ')} is with the unit: +${ATTACHED_BONUS}`
+      : 'no commander is with the unit',
+  );
   return ppVerdict({
     question: 'leadership',
     asked: `does ${best ? best.k.name : 'the General'} give ${unit.name} a leadership bonus?`,

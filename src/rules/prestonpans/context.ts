@@ -14,7 +14,11 @@ import { MOVE_BODY, MOVE_SHEET, type PpTroop } from './tables.ts';
 export const RULESET_ID = 'prestonpans';
 export type PpContext = RulesContext<PpOptions>;
 
-export function ppContext(state: TableState, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = DEFAULT_POLICY): PpContext {
+export function ppContext(
+  state: TableState,
+  options: Readonly<Record<string, OptionValue>> = {},
+  policy: ThresholdPolicy = DEFAULT_POLICY,
+): PpContext {
   return { state, options: resolveOptions(PP_OPTION_SPECS, options), policy };
 }
 
@@ -22,16 +26,26 @@ export const inches = (mm: number): number => fromMm(mm, 'in');
 export const mmOf = (inchesValue: number): number => toMm(inchesValue, 'in');
 export const inStr = (mm: number): string => `${inches(mm).toFixed(1)} in`;
 
-export const ppVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict => verdict({ ...init, ruleset: RULESET_ID });
+export const ppVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
+  verdict({ ...init, ruleset: RULESET_ID });
 
 export function lengthVerdict(
   ctx: PpContext,
-  init: Omit<VerdictInit, 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'>,
+  init: Omit<
+    VerdictInit,
+    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
+  >,
   m: Measured,
   comparison: Comparison,
   limitIn: number,
 ): Verdict {
-  return measureVerdict({ ruleset: RULESET_ID, unit: 'in', policy: ctx.policy }, init, m, comparison, limitIn);
+  return measureVerdict(
+    { ruleset: RULESET_ID, unit: 'in', policy: ctx.policy },
+    init,
+    m,
+    comparison,
+    limitIn,
+  );
 }
 
 /** What a unit is in this game: cannons are artillery; dragoons are cavalry. */
@@ -55,12 +69,17 @@ export function unitGap(ctx: PpContext, from: TableUnit, to: TableUnit): Measure
 /** Commanders within `attachWithinIn` of the unit's bases, on its side: they are with the unit. */
 export function attachedCommanders(ctx: PpContext, unit: TableUnit): Commander[] {
   const limit = mmOf(ctx.options.attachWithinIn);
-  return ctx.state.commanders.filter((k) => k.side === unit.side && pointToUnit(k.head, 0, unit.bases).distance <= limit);
+  return ctx.state.commanders.filter(
+    (k) => k.side === unit.side && pointToUnit(k.head, 0, unit.bases).distance <= limit,
+  );
 }
 
 /** The point of a charger that decides which face it strikes. */
 export function facePoint(ctx: PpContext, charger: TableUnit): Vec2 {
   if (ctx.options.faceFrom === 'leader') return charger.leaderAtTurnStart ?? charger.leader;
   const b = charger.box;
-  return { x: b.frame.origin.x - (b.frame.front.x * b.depth) / 2, y: b.frame.origin.y - (b.frame.front.y * b.depth) / 2 };
+  return {
+    x: b.frame.origin.x - (b.frame.front.x * b.depth) / 2,
+    y: b.frame.origin.y - (b.frame.front.y * b.depth) / 2,
+  };
 }

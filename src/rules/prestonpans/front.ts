@@ -21,13 +21,20 @@ const READING_WORDS: Record<PpOptions['inFront'], string> = {
 };
 
 /** The zone called "in front" of a unit under one reading, as a polygon on the table. */
-export function frontZone(ctx: PpContext, unit: TableUnit, reading: PpOptions['inFront'] = ctx.options.inFront): Polygon {
+export function frontZone(
+  ctx: PpContext,
+  unit: TableUnit,
+  reading: PpOptions['inFront'] = ctx.options.inFront,
+): Polygon {
   const box = unit.box;
   switch (reading) {
     case 'quarter':
       return quarterPolygon(box, 'front', ctx.options.quarterReading);
     case 'corridor':
-      return corridorPolygon({ frame: box.frame, xMin: -box.width / 2, xMax: box.width / 2, yMin: 0, yMax: Infinity }, ZONE_REACH);
+      return corridorPolygon(
+        { frame: box.frame, xMin: -box.width / 2, xMax: box.width / 2, yMin: 0, yMax: Infinity },
+        ZONE_REACH,
+      );
     case 'cone':
       return conePolygon({ apex: frontCentre(box), axis: box.frame.front, halfAngleDeg: 45 }, ZONE_REACH);
     case 'halfPlane':
@@ -44,7 +51,12 @@ export function frontZone(ctx: PpContext, unit: TableUnit, reading: PpOptions['i
  * Is `target` in front of `shooter`? Yes when some of its area lies in the zone; when none does
  * but it touches the zone's edge (or comes within the borderline band of it), too close to call.
  */
-export function inFrontVerdict(ctx: PpContext, shooter: TableUnit, target: TableUnit, reading: PpOptions['inFront'] = ctx.options.inFront): Verdict {
+export function inFrontVerdict(
+  ctx: PpContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  reading: PpOptions['inFront'] = ctx.options.inFront,
+): Verdict {
   const zone = frontZone(ctx, shooter, reading);
   // Every zone here is convex: clip each base to it (robust when a corner sits on a ray).
   const share = shareInsideConvex(target.bodyPolygons, zone);
@@ -53,7 +65,12 @@ export function inFrontVerdict(ctx: PpContext, shooter: TableUnit, target: Table
   const gapIn = inches(gap.distance);
   const touching = share <= 1e-9 && gapIn <= Math.max(eps, 1e-6);
   const facts: Record<string, string | number | boolean> = { reading, share };
-  if (reading === 'cone') facts.minBearingDeg = minBearingToPolygons(frontCentre(shooter.box), shooter.box.frame.front, target.bodyPolygons).deg;
+  if (reading === 'cone')
+    facts.minBearingDeg = minBearingToPolygons(
+      frontCentre(shooter.box),
+      shooter.box.frame.front,
+      target.bodyPolygons,
+    ).deg;
   const where = READING_WORDS[reading];
   return ppVerdict({
     question: 'inFront',
@@ -67,7 +84,10 @@ export function inFrontVerdict(ctx: PpContext, shooter: TableUnit, target: Table
           ? `${target.name} only touches the edge of ${shooter.name}'s ${where}: too close to call`
           : `no part of ${target.name} is in ${shooter.name}'s ${where} (${gapIn.toFixed(2)} in outside it)`,
     ],
-    options: { inFront: reading, ...(reading === 'quarter' ? { quarterReading: ctx.options.quarterReading } : {}) },
+    options: {
+      inFront: reading,
+      ...(reading === 'quarter' ? { quarterReading: ctx.options.quarterReading } : {}),
+    },
     facts,
   });
 }

@@ -24,13 +24,16 @@ export function deploymentVerdict(ctx: PpContext, side: string): Verdict {
     if (n && (!worst || n.mm < worst.near.mm)) worst = { unit: u, near: n };
   }
   const asked = `is ${side} deployed at least ${DEPLOYMENT_GAP}" from the enemy?`;
-  if (!worst) return ppVerdict({ question: 'deployment', asked, answer: 'yes', reasons: ['no enemy on the table'] });
+  if (!worst)
+    return ppVerdict({ question: 'deployment', asked, answer: 'yes', reasons: ['no enemy on the table'] });
   return lengthVerdict(
     ctx,
     {
       question: 'deployment',
       asked,
-      reasons: [`the closest pair is ${worst.unit.name} and ${worst.near.enemy.name}, ${inStr(worst.near.mm)} apart; no unit may deploy nearer than ${DEPLOYMENT_GAP}"`],
+      reasons: [
+        `the closest pair is ${worst.unit.name} and ${worst.near.enemy.name}, ${inStr(worst.near.mm)} apart; no unit may deploy nearer than ${DEPLOYMENT_GAP}"`,
+      ],
       facts: { unit: worst.unit.name, enemy: worst.near.enemy.name },
     },
     worst.near,
@@ -44,13 +47,22 @@ export function marchVerdict(ctx: PpContext, unit: TableUnit): Verdict {
   const n = nearestEnemy(ctx.state, unit);
   const allowance = moveAllowance(ctx, unit, 'march');
   const asked = `may ${unit.name} make a march move?`;
-  if (!n) return ppVerdict({ question: 'march', asked, answer: 'yes', reasons: ['no enemy on the table'], facts: { allowanceIn: allowance } });
+  if (!n)
+    return ppVerdict({
+      question: 'march',
+      asked,
+      answer: 'yes',
+      reasons: ['no enemy on the table'],
+      facts: { allowanceIn: allowance },
+    });
   return lengthVerdict(
     ctx,
     {
       question: 'march',
       asked,
-      reasons: [`the nearest enemy, ${n.enemy.name}, is ${inStr(n.mm)} away; a march move needs none within ${MARCH_CLEAR}"`],
+      reasons: [
+        `the nearest enemy, ${n.enemy.name}, is ${inStr(n.mm)} away; a march move needs none within ${MARCH_CLEAR}"`,
+      ],
       facts: { nearest: n.enemy.name, allowanceIn: allowance },
       options: pick(ctx.options, 'movementTable'),
     },
@@ -67,7 +79,12 @@ export function marchVerdict(ctx: PpContext, unit: TableUnit): Verdict {
 export function approachVerdict(ctx: PpContext, unit: TableUnit, move: Vec2, isCharge = false): Verdict {
   const asked = `may ${unit.name} end this move where it does?`;
   if (isCharge)
-    return ppVerdict({ question: 'approach', asked, answer: 'yes', reasons: ['a charge may close with the enemy'] });
+    return ppVerdict({
+      question: 'approach',
+      asked,
+      answer: 'yes',
+      reasons: ['a charge may close with the enemy'],
+    });
   const steps = ctx.options.approachCheck === 'wholePath' ? 16 : 1;
   let worst: (Measured & { enemy: TableUnit }) | undefined;
   for (let s = steps === 1 ? 1 : 0; s <= steps; s++) {
@@ -76,13 +93,16 @@ export function approachVerdict(ctx: PpContext, unit: TableUnit, move: Vec2, isC
     const n = nearestEnemy(ctx.state, unit, () => true, bases);
     if (n && (!worst || n.mm < worst.mm)) worst = n;
   }
-  if (!worst || enemiesOf(ctx.state, unit).length === 0) return ppVerdict({ question: 'approach', asked, answer: 'yes', reasons: ['no enemy on the table'] });
+  if (!worst || enemiesOf(ctx.state, unit).length === 0)
+    return ppVerdict({ question: 'approach', asked, answer: 'yes', reasons: ['no enemy on the table'] });
   return lengthVerdict(
     ctx,
     {
       question: 'approach',
       asked,
-      reasons: [`${ctx.options.approachCheck === 'wholePath' ? 'along the move' : 'at the end of the move'} ${unit.name} comes within ${inStr(worst.mm)} of ${worst.enemy.name}; only a charge may close nearer than ${APPROACH_LIMIT}"`],
+      reasons: [
+        `${ctx.options.approachCheck === 'wholePath' ? 'along the move' : 'at the end of the move'} ${unit.name} comes within ${inStr(worst.mm)} of ${worst.enemy.name}; only a charge may close nearer than ${APPROACH_LIMIT}"`,
+      ],
       options: pick(ctx.options, 'approachCheck'),
       facts: { enemy: worst.enemy.name },
     },
@@ -93,21 +113,43 @@ export function approachVerdict(ctx: PpContext, unit: TableUnit, move: Vec2, isC
 }
 
 /** A normal or march move of `lengthIn` inches: within the allowance, and respecting the 1" rule. */
-export function moveVerdict(ctx: PpContext, unit: TableUnit, move: Vec2, kind: Exclude<MoveKind, 'charge'> = 'normal'): Verdict {
+export function moveVerdict(
+  ctx: PpContext,
+  unit: TableUnit,
+  move: Vec2,
+  kind: Exclude<MoveKind, 'charge'> = 'normal',
+): Verdict {
   const allowance = moveAllowance(ctx, unit, kind);
   const len = Math.hypot(move.x, move.y);
   const checks: Verdict[] = [
     lengthVerdict(
       ctx,
-      { question: 'allowance', asked: `is the move within ${unit.name}'s ${allowance}" ${kind} move?`, reasons: [`the move is ${inStr(len)}`] },
-      { mm: len, sigmaMm: unit.sigmaMm, from: unit.leader, to: { x: unit.leader.x + move.x, y: unit.leader.y + move.y } },
+      {
+        question: 'allowance',
+        asked: `is the move within ${unit.name}'s ${allowance}" ${kind} move?`,
+        reasons: [`the move is ${inStr(len)}`],
+      },
+      {
+        mm: len,
+        sigmaMm: unit.sigmaMm,
+        from: unit.leader,
+        to: { x: unit.leader.x + move.x, y: unit.leader.y + move.y },
+      },
       'atMost',
       allowance,
     ),
     approachVerdict(ctx, unit, move),
   ];
   if (kind === 'march') checks.push(marchVerdict(ctx, unit));
-  if (troopOf(unit) === 'cannon') checks.push(ppVerdict({ question: 'cannonMoves', asked: 'may a cannon move?', answer: len > mmOf(0.01) ? 'no' : 'yes', reasons: ['cannons cannot move'] }));
+  if (troopOf(unit) === 'cannon')
+    checks.push(
+      ppVerdict({
+        question: 'cannonMoves',
+        asked: 'may a cannon move?',
+        answer: len > mmOf(0.01) ? 'no' : 'yes',
+        reasons: ['cannons cannot move'],
+      }),
+    );
   const { answer, lean } = allOf(checks);
   return ppVerdict({
     question: 'move',

@@ -25,7 +25,8 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     summary: 'Which movement table is used: the rules body or the reference sheet.',
     meanings: {
       body: 'charge = twice the normal move (infantry 12", cavalry and commanders 24"), as the body text states outright',
-      sheet: 'charge = the normal move (infantry 6", cavalry and commanders 12"), as the reference sheet prints',
+      sheet:
+        'charge = the normal move (infantry 6", cavalry and commanders 12"), as the reference sheet prints',
     },
   },
   inFront: {
@@ -34,9 +35,10 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     choices: ['quarter', 'corridor', 'cone', 'halfPlane'],
     summary: 'What "in front" of a shooter means (the sheet itself says it is undefined).',
     meanings: {
-      quarter: "any part of the target in the shooter's front quarter, bounded by 45° rays from its front corners (gives flanks and rear too)",
+      quarter:
+        "any part of the target in the shooter's front quarter, bounded by 45° rays from its front corners (gives flanks and rear too)",
       corridor: "any part of the target in the strip straight ahead of the shooter's frontage",
-      cone: "any part of the target within 45° either side of the facing, seen from the front centre",
+      cone: 'any part of the target within 45° either side of the facing, seen from the front centre',
       halfPlane: "any part of the target beyond the line of the shooter's front edge",
     },
   },
@@ -44,7 +46,8 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     ambiguity: 'A-PP8',
     default: 'bisector',
     choices: ['bisector', 'diagonal'],
-    summary: 'Where the rays dividing front, flanks and rear leave the corners (for "in front" and for flank and rear charges).',
+    summary:
+      'Where the rays dividing front, flanks and rear leave the corners (for "in front" and for flank and rear charges).',
     meanings: { bisector: '45° to both edges at each corner', diagonal: "along the unit's own diagonals" },
   },
   rangeBands: {
@@ -53,7 +56,8 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     choices: ['appended', 'sheetOnly', 'closeAlways'],
     summary: 'Which musket range bands apply.',
     meanings: {
-      appended: 'the appended table: long ≤ 12" (6), short ≤ 6" (5–6); close ≤ 3" only when standing and shooting at chargers',
+      appended:
+        'the appended table: long ≤ 12" (6), short ≤ 6" (5–6); close ≤ 3" only when standing and shooting at chargers',
       sheetOnly: 'the sheet alone: one band, up to 12", hits on 6',
       closeAlways: 'the appended table with the 3" close band in ordinary shooting as well',
     },
@@ -61,7 +65,8 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
   closeHitOn: {
     ambiguity: 'A-PP4',
     default: 4,
-    summary: 'Score needed at close range when standing and shooting: 4 (the table and the worked turn) or 5 (the fire-discipline paragraph).',
+    summary:
+      'Score needed at close range when standing and shooting: 4 (the table and the worked turn) or 5 (the fire-discipline paragraph).',
   },
   measureFrom: {
     ambiguity: 'A-PP6',
@@ -69,7 +74,8 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     choices: ['footprint', 'frontCentre'],
     summary: 'Where ranges and charge distances start.',
     meanings: {
-      footprint: 'nearest base edge of the whole unit (the sheet lets every base fire if any base is in range)',
+      footprint:
+        'nearest base edge of the whole unit (the sheet lets every base fire if any base is in range)',
       frontCentre: "the centre of the unit's front edge",
     },
   },
@@ -88,14 +94,20 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     default: 'dice',
     choices: ['dice', 'gap'],
     summary: 'When a pursuit catches a fleeing unit.',
-    meanings: { dice: 'the pursuit roll is greater than the flee roll (as written)', gap: 'the pursuit roll reaches the gap actually left after the flee' },
+    meanings: {
+      dice: 'the pursuit roll is greater than the flee roll (as written)',
+      gap: 'the pursuit roll reaches the gap actually left after the flee',
+    },
   },
   generalIs: {
     ambiguity: 'A-PP10',
     default: 'commanderInChief',
     choices: ['commanderInChief', 'anyCommander'],
     summary: 'Who counts as "the General" for the +2 within 6".',
-    meanings: { commanderInChief: 'only the commander-in-chief (general: true)', anyCommander: 'any commander of the same side' },
+    meanings: {
+      commanderInChief: 'only the commander-in-chief (general: true)',
+      anyCommander: 'any commander of the same side',
+    },
   },
   cannonBlockedBy: {
     ambiguity: 'A-PP11',
@@ -109,17 +121,22 @@ export const PP_OPTION_SPECS: OptionSpecs<PpOptions> = {
     default: 'endOnly',
     choices: ['endOnly', 'wholePath'],
     summary: 'Whether the 1" approach limit applies at the end of a move or along its whole path.',
-    meanings: { endOnly: 'the final position only', wholePath: 'every point of a straight move from the start' },
+    meanings: {
+      endOnly: 'the final position only',
+      wholePath: 'every point of a straight move from the start',
+    },
   },
   faceFrom: {
     ambiguity: 'A-PP8',
     default: 'leader',
     choices: ['leader', 'centroid'],
-    summary: "Which point of a charger decides the face it strikes (its position at the start of the turn, when known).",
+    summary:
+      'Which point of a charger decides the face it strikes (its position at the start of the turn, when known).',
     meanings: { leader: "the centre of the charger's front edge", centroid: "the charger's centre" },
   },
   attachWithinIn: {
     default: 1,
-    summary: "A commander whose base centre is within this many inches of a unit's bases counts as with the unit.",
+    summary:
+      "A commander whose base centre is within this many inches of a unit's bases counts as with the unit.",
   },
 };

@@ -25,7 +25,10 @@ function distanceVerdict(ctx: PpContext, aRef: string, bRef: string): Verdict {
     unit: 'in',
     epsilon: epsilonFor(ctx.policy, inches(m.sigmaMm)),
     between: [m.from, m.to],
-    reasons: [`${inStr(m.mm)} base edge to base edge`, 'note: a charge distance may not be measured before the charge is declared'],
+    reasons: [
+      `${inStr(m.mm)} base edge to base edge`,
+      'note: a charge distance may not be measured before the charge is declared',
+    ],
   });
 }
 
@@ -42,7 +45,9 @@ function quarterVerdict(ctx: PpContext, whoRef: string, ofRef: string): Verdict 
     answer: close ? 'borderline' : 'yes',
     value: d,
     unit: 'in',
-    reasons: [`${who.name}'s front centre is in ${of.name}'s ${q.quarter} quarter, ${d.toFixed(2)} in from the ${q.across}`],
+    reasons: [
+      `${who.name}'s front centre is in ${of.name}'s ${q.quarter} quarter, ${d.toFixed(2)} in from the ${q.across}`,
+    ],
     options: { quarterReading: ctx.options.quarterReading },
     facts: { quarter: q.quarter, across: q.across },
   });
@@ -56,7 +61,12 @@ export const prestonpans: Ruleset = {
   optionSpecs: PP_OPTION_SPECS,
   defaultPolicy: DEFAULT_POLICY,
   answers: ['shoot', 'charge', 'distance', 'quarter', 'command', 'initiative'],
-  ask(state: TableState, q: Question, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = DEFAULT_POLICY): Verdict {
+  ask(
+    state: TableState,
+    q: Question,
+    options: Readonly<Record<string, OptionValue>> = {},
+    policy: ThresholdPolicy = DEFAULT_POLICY,
+  ): Verdict {
     const ctx = ppContext(state, options, policy);
     const need = (): string => {
       if (!q.object) throw new QuestionError(`"${q.text}" needs two names`);
@@ -79,7 +89,9 @@ export const prestonpans: Ruleset = {
         // The nearest thing to initiative here: the march move, free only with no enemy within 8".
         return marchVerdict(ctx, findUnit(state, q.subject));
       default:
-        throw new QuestionError(`the Prestonpans battlegame has no rule for "${q.kind}" questions (it has no sight, support or terrain rules)`);
+        throw new QuestionError(
+          `the Prestonpans battlegame has no rule for "${q.kind}" questions (it has no sight, support or terrain rules)`,
+        );
     }
   },
 };

@@ -7,7 +7,16 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { pick } from '../engine/options.ts';
 import { compare } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { inches, inStr, lengthVerdict, mmOf, ppVerdict, troopOf, unitGap, type PpContext } from './context.ts';
+import {
+  inches,
+  inStr,
+  lengthVerdict,
+  mmOf,
+  ppVerdict,
+  troopOf,
+  unitGap,
+  type PpContext,
+} from './context.ts';
 import { inFrontVerdict } from './front.ts';
 import {
   CANNON_DICE,
@@ -56,13 +65,23 @@ function basicChecks(ctx: PpContext, shooter: TableUnit, target: TableUnit): Ver
   if (target.side === shooter.side) problems.push(`${T} is a friend`);
   if (target.engaged) problems.push(`${T} is in a melee and may not be shot at`);
   return [
-    ppVerdict({ question: 'mayShoot', asked: `may ${S} shoot at ${T} at all?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : [`${S} may shoot at ${T}`] }),
+    ppVerdict({
+      question: 'mayShoot',
+      asked: `may ${S} shoot at ${T} at all?`,
+      answer: problems.length ? 'no' : 'yes',
+      reasons: problems.length ? problems : [`${S} may shoot at ${T}`],
+    }),
     inFrontVerdict(ctx, shooter, target),
   ];
 }
 
 /** Musket fire: in front, within 12" (any base in range lets the whole unit fire), and the band. */
-export function musketVerdict(ctx: PpContext, shooter: TableUnit, target: TableUnit, standAndShoot = false): Verdict {
+export function musketVerdict(
+  ctx: PpContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  standAndShoot = false,
+): Verdict {
   const checks = basicChecks(ctx, shooter, target);
   const gap = unitGap(ctx, shooter, target);
   const range = lengthVerdict(
@@ -96,9 +115,19 @@ export function musketVerdict(ctx: PpContext, shooter: TableUnit, target: TableU
     reasons:
       answer === 'no'
         ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
-        : [`${inStr(gap.mm)}: ${b.band} range${b.hitOn ? `, hits on ${b.hitOn}+` : ''}`, `${dice} dice (${front} front-rank bases)`, ...checks.filter((c) => c.answer === 'borderline').flatMap((c) => c.reasons)],
+        : [
+            `${inStr(gap.mm)}: ${b.band} range${b.hitOn ? `, hits on ${b.hitOn}+` : ''}`,
+            `${dice} dice (${front} front-rank bases)`,
+            ...checks.filter((c) => c.answer === 'borderline').flatMap((c) => c.reasons),
+          ],
     options: pick(ctx.options, 'inFront', 'rangeBands', 'closeHitOn', 'measureFrom'),
-    facts: { band: b.band, ...(b.hitOn ? { hitOn: b.hitOn } : {}), dice, frontRankBases: front, standAndShoot },
+    facts: {
+      band: b.band,
+      ...(b.hitOn ? { hitOn: b.hitOn } : {}),
+      dice,
+      frontRankBases: front,
+      standAndShoot,
+    },
     checks,
   });
 }
@@ -113,7 +142,12 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   const eye = gun.barrel?.tip ?? frontCentre(gun.box);
   const aim = pointToPolygonSet(eye, target.bodyPolygons).onB;
   const blockers = ctx.state.units
-    .filter((u) => u.id !== gun.id && u.id !== target.id && (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side))
+    .filter(
+      (u) =>
+        u.id !== gun.id &&
+        u.id !== target.id &&
+        (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side),
+    )
     .flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p)));
   const over = sightObstructions(eye, aim, blockers);
   const overNames = [...new Set(over.map((o) => o.blocker.label))];
@@ -123,7 +157,12 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
       asked: `is ${gun.name}'s line of fire clear of units?`,
       answer: over.length ? 'no' : 'yes',
       reasons: over.length
-        ? over.slice(0, 1).map((o) => `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`)
+        ? over
+            .slice(0, 1)
+            .map(
+              (o) =>
+                `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`,
+            )
         : ['no unit stands on the line of fire'],
       options: pick(ctx.options, 'cannonBlockedBy'),
       facts: { firedOver: overNames.join(', ') },
@@ -147,7 +186,9 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
         epsilon: c.epsilon,
         unit: 'in',
         between: [g.onLeft, g.onRight],
-        reasons: [`the line of fire passes between ${g.left.label} and ${g.right.label}, ${inStr(g.width)} apart; a cannon needs ${CANNON_GAP}"`],
+        reasons: [
+          `the line of fire passes between ${g.left.label} and ${g.right.label}, ${inStr(g.width)} apart; a cannon needs ${CANNON_GAP}"`,
+        ],
       }),
     );
   }
@@ -161,7 +202,10 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
     value: inches(d),
     unit: 'in',
     between: [eye, aim],
-    reasons: answer === 'no' ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons) : [`range is unlimited: ${CANNON_DICE}D6, hits on 6; 4 hits in one turn silence a cannon`],
+    reasons:
+      answer === 'no'
+        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        : [`range is unlimited: ${CANNON_DICE}D6, hits on 6; 4 hits in one turn silence a cannon`],
     options: pick(ctx.options, 'inFront', 'cannonBlockedBy'),
     facts: { dice: CANNON_DICE, hitOn: 6, ...(g ? { gapIn: inches(g.width) } : {}) },
     checks,
@@ -169,8 +213,15 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
 }
 
 /** Any shot: cannons by the cannon rules, everything else by the musket rules. */
-export const shootVerdict = (ctx: PpContext, shooter: TableUnit, target: TableUnit, standAndShoot = false): Verdict =>
-  troopOf(shooter) === 'cannon' ? cannonVerdict(ctx, shooter, target) : musketVerdict(ctx, shooter, target, standAndShoot);
+export const shootVerdict = (
+  ctx: PpContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  standAndShoot = false,
+): Verdict =>
+  troopOf(shooter) === 'cannon'
+    ? cannonVerdict(ctx, shooter, target)
+    : musketVerdict(ctx, shooter, target, standAndShoot);
 
 export type FireDiscipline = 'close' | 'normal' | 'none';
 
@@ -183,4 +234,5 @@ export function fireDiscipline(d6: number, basesLeft: number): { result: FireDis
 }
 
 /** Losing a quarter or more of the unit in one turn of shooting forces a leadership test. */
-export const shootingMoraleTest = (lost: number, unitSize: number): boolean => lost >= SHOOTING_MORALE_SHARE * unitSize;
+export const shootingMoraleTest = (lost: number, unitSize: number): boolean =>
+  lost >= SHOOTING_MORALE_SHARE * unitSize;

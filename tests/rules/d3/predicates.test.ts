@@ -10,11 +10,15 @@ import { deploymentVerdict } from '../../../src/rules/d3/deployment.ts';
 import { reachAlongPath } from '../../../src/rules/d3/movement.ts';
 import { area, IN, rect, table } from '../prestonpans/fixtures.ts';
 
-const ctxOf = (units: Parameters<typeof table>[0], terrain: Parameters<typeof table>[1] = [], options: Record<string, OptionValue> = {}) =>
-  d3Context(table(units, terrain, 'd3'), options, EXACT_POLICY);
+const ctxOf = (
+  units: Parameters<typeof table>[0],
+  terrain: Parameters<typeof table>[1] = [],
+  options: Record<string, OptionValue> = {},
+) => d3Context(table(units, terrain, 'd3'), options, EXACT_POLICY);
 
 describe('deployment conventions', () => {
-  const line = (id: string, x0: number, opts: Parameters<typeof rect>[5] = {}, y0 = 12) => rect(id, x0, x0 + 6, y0, y0 + 2, { side: 'red', ...opts });
+  const line = (id: string, x0: number, opts: Parameters<typeof rect>[5] = {}, y0 = 12) =>
+    rect(id, x0, x0 + 6, y0, y0 + 2, { side: 'red', ...opts });
   it('a good deployment: cavalry on both ends, Highlanders on the right, guns in the first line', () => {
     const ctx = ctxOf([
       line('CavL', 0, { type: 'cavalry' }),
@@ -46,16 +50,22 @@ describe('deployment conventions', () => {
   });
   it('"right" is seen facing the enemy: from the north edge the right is toward −x', () => {
     const d = 2000;
-    const north = (id: string, x0: number, opts: Parameters<typeof rect>[5] = {}) => rect(id, x0, x0 + 6, d - 14, d - 12, { side: 'red', headingDeg: 180, ...opts });
+    const north = (id: string, x0: number, opts: Parameters<typeof rect>[5] = {}) =>
+      rect(id, x0, x0 + 6, d - 14, d - 12, { side: 'red', headingDeg: 180, ...opts });
     const ok = ctxOf([north('Hld', 0, { troop: 'highlander' }), north('Inf', 8)]);
-    expect(deploymentVerdict(ok, 'red', 'north').checks.find((c) => c.question === 'highlanders')?.answer).toBe('yes');
+    expect(
+      deploymentVerdict(ok, 'red', 'north').checks.find((c) => c.question === 'highlanders')?.answer,
+    ).toBe('yes');
     const bad = ctxOf([north('Hld', 8, { troop: 'highlander' }), north('Inf', 0)]);
-    expect(deploymentVerdict(bad, 'red', 'north').checks.find((c) => c.question === 'highlanders')?.answer).toBe('no');
+    expect(
+      deploymentVerdict(bad, 'red', 'north').checks.find((c) => c.question === 'highlanders')?.answer,
+    ).toBe('no');
   });
 });
 
 describe('musket details', () => {
-  const S = (opts: Parameters<typeof rect>[5] = {}) => rect('S', -2, 2, -1, 0, { side: 'red', files: 2, ...opts });
+  const S = (opts: Parameters<typeof rect>[5] = {}) =>
+    rect('S', -2, 2, -1, 0, { side: 'red', files: 2, ...opts });
   const T = () => rect('T', -2, 2, 8, 10, { side: 'blue', headingDeg: 180, files: 2 });
   it('Highlanders and cavalry never shoot; a unit that moved may not', () => {
     const h = ctxOf([S({ troop: 'highlander' }), T()]);
@@ -93,27 +103,46 @@ describe('charges and faces', () => {
     expect(v.reasons.join(' ')).toMatch(/one attacker/);
   });
   it('flank and rear attacks earn +2 hits', () => {
-    const ctx = ctxOf([rect('D', 0, 10, 0, 2, { side: 'blue' }), rect('A', -6, -4, 0, 2, { side: 'red', headingDeg: 270, type: 'cavalry' })]);
-    expect(attackFaceVerdict(ctx, findUnit(ctx.state, 'A'), findUnit(ctx.state, 'D')).facts).toMatchObject({ face: 'left', bonusHits: 2 });
+    const ctx = ctxOf([
+      rect('D', 0, 10, 0, 2, { side: 'blue' }),
+      rect('A', -6, -4, 0, 2, { side: 'red', headingDeg: 270, type: 'cavalry' }),
+    ]);
+    expect(attackFaceVerdict(ctx, findUnit(ctx.state, 'A'), findUnit(ctx.state, 'D')).facts).toMatchObject({
+      face: 'left',
+      bonusHits: 2,
+    });
   });
 });
 
 describe('rivers', () => {
   it('a river is crossed only at a ford or bridge, and crossing takes the whole move', () => {
-    const terrain = [area('r', 'water', -50, 50, 5, 7, IN, { name: 'the burn' }), area('ford', 'road', -1, 1, 4, 8, IN, { name: 'the ford' })];
+    const terrain = [
+      area('r', 'water', -50, 50, 5, 7, IN, { name: 'the burn' }),
+      area('ford', 'road', -1, 1, 4, 8, IN, { name: 'the ford' }),
+    ];
     const ctx = ctxOf([rect('S', -2, 2, -1, 0, { side: 'red' })], terrain);
     const s = findUnit(ctx.state, 'S');
-    const away = reachAlongPath(ctx, s, [{ x: 10 * IN, y: 0 }, { x: 10 * IN, y: 10 * IN }]);
+    const away = reachAlongPath(ctx, s, [
+      { x: 10 * IN, y: 0 },
+      { x: 10 * IN, y: 10 * IN },
+    ]);
     expect(away.stoppedBy).toMatch(/bridges and fords/);
     expect(away.reachIn).toBeCloseTo(5, 9);
-    const atFord = reachAlongPath(ctx, s, [{ x: 0, y: 5 * IN }, { x: 0, y: 10 * IN }]);
+    const atFord = reachAlongPath(ctx, s, [
+      { x: 0, y: 5 * IN },
+      { x: 0, y: 10 * IN },
+    ]);
     expect(atFord.stoppedBy).toMatch(/whole move/);
   });
 });
 
 describe('the registered ruleset', () => {
   it('answers in inches with the field of fire as a check', () => {
-    const state = table([rect('S', -2, 2, -1, 0, { side: 'red' }), rect('T', 3, 9, 8, 10, { side: 'blue', headingDeg: 180 })], [], 'd3');
+    const state = table(
+      [rect('S', -2, 2, -1, 0, { side: 'red' }), rect('T', 3, 9, 8, 10, { side: 'blue', headingDeg: 180 })],
+      [],
+      'd3',
+    );
     const v = getRuleset('d3').ask(state, parseQuestion("can 'S' shoot 'T'?"), {}, EXACT_POLICY);
     expect(v).toMatchObject({ ruleset: 'd3', unit: 'in', answer: 'yes' });
     expect(v.checks.some((c) => c.question === 'fieldOfFire' && c.unit === 'deg')).toBe(true);

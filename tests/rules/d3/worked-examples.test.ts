@@ -11,17 +11,30 @@ import { moveVerdict, reachAlongPath } from '../../../src/rules/d3/movement.ts';
 import { area, commander, IN, rect, table } from '../prestonpans/fixtures.ts';
 
 /** Spec §2.7: the shooter's front centre F = (0,0), facing +y. */
-const S = (opts: Parameters<typeof rect>[5] = {}) => rect('S', -2, 2, -1, 0, { side: 'red', files: 2, ...opts });
+const S = (opts: Parameters<typeof rect>[5] = {}) =>
+  rect('S', -2, 2, -1, 0, { side: 'red', files: 2, ...opts });
 const T = (x0: number, x1: number, y0: number, y1: number, opts: Parameters<typeof rect>[5] = {}) =>
   rect('T', x0, x1, y0, y1, { side: 'blue', headingDeg: 180, files: 2, ...opts });
-const ctxOf = (units: Parameters<typeof table>[0], terrain: Parameters<typeof table>[1] = [], options: Record<string, OptionValue> = {}) =>
-  d3Context(table(units, terrain, 'd3'), options, EXACT_POLICY);
+const ctxOf = (
+  units: Parameters<typeof table>[0],
+  terrain: Parameters<typeof table>[1] = [],
+  options: Record<string, OptionValue> = {},
+) => d3Context(table(units, terrain, 'd3'), options, EXACT_POLICY);
 const deg = (r: number) => (r * 180) / Math.PI;
 
 describe('D3-E1…E4: musket field of fire and range from the front centre', () => {
-  const shot = (x0: number, x1: number, y0: number, y1: number, options: Record<string, OptionValue> = {}) => {
+  const shot = (
+    x0: number,
+    x1: number,
+    y0: number,
+    y1: number,
+    options: Record<string, OptionValue> = {},
+  ) => {
     const ctx = ctxOf([S(), T(x0, x1, y0, y1)], [], options);
-    return { v: musketVerdict(ctx, findUnit(ctx.state, 'S'), findUnit(ctx.state, 'T')), f: fieldOfFireVerdict(ctx, findUnit(ctx.state, 'S'), findUnit(ctx.state, 'T')) };
+    return {
+      v: musketVerdict(ctx, findUnit(ctx.state, 'S'), findUnit(ctx.state, 'T')),
+      f: fieldOfFireVerdict(ctx, findUnit(ctx.state, 'S'), findUnit(ctx.state, 'T')),
+    };
   };
   it('D3-E1: 8.54" to (3,8); nearest bearing 20.6°, minimum 16.7° → eligible under ±45° and ±22.5°', () => {
     const { v, f } = shot(3, 9, 8, 10);
@@ -47,7 +60,13 @@ describe('D3-E1…E4: musket field of fire and range from the front centre', () 
     expect(shot(5, 9, 8, 10, { arc: 'total45' }).v.answer).toBe('no');
   });
   it('D3-E4: 10.20", bearings 9.5°–11.3° → eligible under every reading', () => {
-    for (const o of [{}, { arc: 'total45' }, { arcPart: 'nearestPoint' }, { arcPart: 'wholeUnit' }, { arcApex: 'frontCorners' }] as Record<string, OptionValue>[]) {
+    for (const o of [
+      {},
+      { arc: 'total45' },
+      { arcPart: 'nearestPoint' },
+      { arcPart: 'wholeUnit' },
+      { arcApex: 'frontCorners' },
+    ] as Record<string, OptionValue>[]) {
       const { v } = shot(2, 6, 10, 12, o);
       expect(v.value).toBeCloseTo(Math.hypot(2, 10), 9);
       expect(v.answer).toBe('yes');
@@ -58,7 +77,8 @@ describe('D3-E1…E4: musket field of fire and range from the front centre', () 
 });
 
 describe('D3-E5 / D3-E6: artillery and mortars', () => {
-  const gun = (opts: Parameters<typeof rect>[5] = {}) => rect('G', -1, 1, -1, 0, { side: 'red', type: 'artillery', files: 1, ...opts });
+  const gun = (opts: Parameters<typeof rect>[5] = {}) =>
+    rect('G', -1, 1, -1, 0, { side: 'red', type: 'artillery', files: 1, ...opts });
   const target = () => T(-5, 5, 16, 18);
   it('D3-E5: D6 = 3 at 16" in the open → 18" reach → hit (1 unseasoned, 2 seasoned)', () => {
     const ctx = ctxOf([gun(), target()]);
@@ -67,7 +87,9 @@ describe('D3-E5 / D3-E6: artillery and mortars', () => {
     expect(v.limit).toBe(18);
     expect(v.facts.hits).toBe(1);
     const seasoned = ctxOf([gun({ quality: 'seasoned' }), target()]);
-    expect(artilleryVerdict(seasoned, findUnit(seasoned.state, 'G'), findUnit(seasoned.state, 'T'), 3).facts.hits).toBe(2);
+    expect(
+      artilleryVerdict(seasoned, findUnit(seasoned.state, 'G'), findUnit(seasoned.state, 'T'), 3).facts.hits,
+    ).toBe(2);
   });
   it('D3-E5: the same target in woods → reach 6" → miss; D6 = 2 against cover → reach 0', () => {
     const ctx = ctxOf([gun(), target()], [area('w', 'wood', -8, 8, 15, 20)]);
@@ -75,7 +97,9 @@ describe('D3-E5 / D3-E6: artillery and mortars', () => {
     expect(v.facts.inCover).toBe(true);
     expect(v.facts.reachIn).toBe(6);
     expect(v.answer).toBe('no');
-    expect(artilleryVerdict(ctx, findUnit(ctx.state, 'G'), findUnit(ctx.state, 'T'), 2).facts.reachIn).toBe(0);
+    expect(artilleryVerdict(ctx, findUnit(ctx.state, 'G'), findUnit(ctx.state, 'T'), 2).facts.reachIn).toBe(
+      0,
+    );
   });
   it('D3-E6: a mortar may not fire at 15"; at 20" in woods a 4 reaches 24" (no cover penalty) → hit', () => {
     const near = ctxOf([gun({ troop: 'mortar' }), T(-5, 5, 15, 17)]);
@@ -119,7 +143,11 @@ describe('D3-E9: deployment lines', () => {
     const v = deploymentVerdict(ctx, 'red', 'south');
     const depth = v.checks.filter((c) => c.question === 'lineDepth');
     expect(depth.find((c) => c.asked.startsWith('is A'))?.answer).toBe('yes');
-    expect(depth.find((c) => c.asked.startsWith('is D'))).toMatchObject({ answer: 'no', value: 10, limit: 9 });
+    expect(depth.find((c) => c.asked.startsWith('is D'))).toMatchObject({
+      answer: 'no',
+      value: 10,
+      limit: 9,
+    });
     expect(v.answer).toBe('no');
     expect(v.facts.secondLine).toBe('D');
   });
@@ -173,12 +201,28 @@ describe('D3-E12: bog', () => {
   const bog = [area('bog', 'rough', -20, 20, -5, 30, IN, { name: 'the bog' })];
   it('infantry: a whole 6" move in bog makes 3"; cavalry cannot enter', () => {
     const ctx = ctxOf([S(), rect('Cav', 10, 14, -2, 0, { side: 'red', type: 'cavalry' })], bog);
-    const path = [{ x: 0, y: 0 }, { x: 0, y: 10 * IN }];
+    const path = [
+      { x: 0, y: 0 },
+      { x: 0, y: 10 * IN },
+    ];
     expect(reachAlongPath(ctx, findUnit(ctx.state, 'S'), path).reachIn).toBeCloseTo(3, 9);
-    const cav = reachAlongPath(ctx, findUnit(ctx.state, 'Cav'), [{ x: 12 * IN, y: 0 }, { x: 12 * IN, y: 10 * IN }]);
+    const cav = reachAlongPath(ctx, findUnit(ctx.state, 'Cav'), [
+      { x: 12 * IN, y: 0 },
+      { x: 12 * IN, y: 10 * IN },
+    ]);
     expect(cav.reachIn).toBe(0);
     expect(cav.stoppedBy).toMatch(/cavalry/);
-    expect(moveVerdict(ctx, findUnit(ctx.state, 'S'), [{ x: 0, y: 0 }, { x: 0, y: 3 * IN }]).answer).toBe('yes');
-    expect(moveVerdict(ctx, findUnit(ctx.state, 'S'), [{ x: 0, y: 0 }, { x: 0, y: 3.5 * IN }]).answer).toBe('no');
+    expect(
+      moveVerdict(ctx, findUnit(ctx.state, 'S'), [
+        { x: 0, y: 0 },
+        { x: 0, y: 3 * IN },
+      ]).answer,
+    ).toBe('yes');
+    expect(
+      moveVerdict(ctx, findUnit(ctx.state, 'S'), [
+        { x: 0, y: 0 },
+        { x: 0, y: 3.5 * IN },
+      ]).answer,
+    ).toBe('no');
   });
 });

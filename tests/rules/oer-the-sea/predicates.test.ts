@@ -10,11 +10,15 @@ import { groupAllowance, groupVerdict, moveAllowance } from '../../../src/rules/
 import { CM, rect, table } from '../prestonpans/fixtures.ts';
 
 const c = (o: Parameters<typeof rect>[5] = {}) => ({ scale: CM, ...o });
-const ctxOf = (units: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}) => otsContext(table(units, [], 'oer-the-sea'), options, EXACT_POLICY);
+const ctxOf = (units: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}) =>
+  otsContext(table(units, [], 'oer-the-sea'), options, EXACT_POLICY);
 
 describe('"directly ahead" readings', () => {
   // A target to the right, overlapping the frontage strip by 2 cm but missing the centre line.
-  const units = [rect('S', 0, 12, -2, 0, c({ side: 'red', files: 3 })), rect('T', 10, 22, 20, 24, c({ side: 'blue', headingDeg: 180, files: 3 }))];
+  const units = [
+    rect('S', 0, 12, -2, 0, c({ side: 'red', files: 3 })),
+    rect('T', 10, 22, 20, 24, c({ side: 'blue', headingDeg: 180, files: 3 })),
+  ];
   it('corridor: yes; centre ray: no', () => {
     const ctx = ctxOf(units);
     const s = findUnit(ctx.state, 'S');
@@ -25,11 +29,18 @@ describe('"directly ahead" readings', () => {
   });
   it('stand corridors differ from the frontage strip when the stands are spread', () => {
     // Two stands 4 cm wide with a 6 cm gap; the target sits in the gap's strip only.
-    const spread = [rect('A', 0, 4, -2, 0, c({ side: 'red', files: 1 })), rect('B', 10, 14, -2, 0, c({ side: 'red', files: 1 }))];
-    const state = table([
-      { ...spread[0]!, id: 'S', name: 'S', bases: [...spread[0]!.bases, ...spread[1]!.bases] },
-      rect('T', 5, 9, 20, 24, c({ side: 'blue', headingDeg: 180, files: 1 })),
-    ], [], 'oer-the-sea');
+    const spread = [
+      rect('A', 0, 4, -2, 0, c({ side: 'red', files: 1 })),
+      rect('B', 10, 14, -2, 0, c({ side: 'red', files: 1 })),
+    ];
+    const state = table(
+      [
+        { ...spread[0]!, id: 'S', name: 'S', bases: [...spread[0]!.bases, ...spread[1]!.bases] },
+        rect('T', 5, 9, 20, 24, c({ side: 'blue', headingDeg: 180, files: 1 })),
+      ],
+      [],
+      'oer-the-sea',
+    );
     const ctx = otsContext(state, {}, EXACT_POLICY);
     expect(aheadVerdict(ctx, findUnit(state, 'S'), findUnit(state, 'T'), 'corridor').answer).toBe('yes');
     expect(aheadVerdict(ctx, findUnit(state, 'S'), findUnit(state, 'T'), 'standCorridors').answer).toBe('no');
@@ -38,9 +49,15 @@ describe('"directly ahead" readings', () => {
 
 describe('fire restrictions', () => {
   it('mounted units do not fire unless Light Horse', () => {
-    const ctx = ctxOf([rect('K', 0, 12, -2, 0, c({ side: 'red', type: 'cavalry' })), rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 }))]);
+    const ctx = ctxOf([
+      rect('K', 0, 12, -2, 0, c({ side: 'red', type: 'cavalry' })),
+      rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 })),
+    ]);
     expect(smallArmsVerdict(ctx, findUnit(ctx.state, 'K'), findUnit(ctx.state, 'T')).answer).toBe('no');
-    const lh = ctxOf([rect('K', 0, 12, -2, 0, c({ side: 'red', type: 'cavalry', troop: 'light horse' })), rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 }))]);
+    const lh = ctxOf([
+      rect('K', 0, 12, -2, 0, c({ side: 'red', type: 'cavalry', troop: 'light horse' })),
+      rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 })),
+    ]);
     expect(smallArmsVerdict(lh, findUnit(lh.state, 'K'), findUnit(lh.state, 'T')).answer).toBe('yes');
   });
   it('a gun must first engage a visible enemy within short range; siege guns never fire at units', () => {
@@ -56,11 +73,19 @@ describe('fire restrictions', () => {
     expect(far.answer).toBe('no');
     expect(far.reasons.join(' ')).toMatch(/Near is within short range/);
     expect(artilleryVerdict(ctx, g, findUnit(ctx.state, 'Near')).answer).toBe('yes');
-    const siege = ctxOf([rect('G', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'siege gun' })), units[1]!]);
-    expect(artilleryVerdict(siege, findUnit(siege.state, 'G'), findUnit(siege.state, 'Near')).answer).toBe('no');
+    const siege = ctxOf([
+      rect('G', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'siege gun' })),
+      units[1]!,
+    ]);
+    expect(artilleryVerdict(siege, findUnit(siege.state, 'G'), findUnit(siege.state, 'Near')).answer).toBe(
+      'no',
+    );
   });
   it('a mortar refuses a target under its minimum', () => {
-    const ctx = ctxOf([rect('M', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'light mortar' })), rect('T', -4, 8, 18, 22, c({ side: 'blue', headingDeg: 180 }))]);
+    const ctx = ctxOf([
+      rect('M', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'light mortar' })),
+      rect('T', -4, 8, 18, 22, c({ side: 'blue', headingDeg: 180 })),
+    ]);
     const v = artilleryVerdict(ctx, findUnit(ctx.state, 'M'), findUnit(ctx.state, 'T'));
     expect(v.facts.band).toBe('tooClose');
     expect(v.answer).toBe('no');
@@ -82,7 +107,11 @@ describe('melee geometry', () => {
     expect(supportingStands(g, j)).toBe(0);
   });
   it('a draw sends both back by the hits each took', () => {
-    expect(meleeResult({ hits: 4, supports: 1 }, { hits: 2, supports: 3 })).toEqual({ winner: 'draw', driveA: 2, driveB: 4 });
+    expect(meleeResult({ hits: 4, supports: 1 }, { hits: 2, supports: 3 })).toEqual({
+      winner: 'draw',
+      driveA: 2,
+      driveB: 4,
+    });
   });
 });
 
@@ -107,7 +136,14 @@ describe('movement and groups', () => {
 
 describe('the registered ruleset', () => {
   it('answers in centimetres', () => {
-    const state = table([rect('S', 0, 12, -2, 0, c({ side: 'red' })), rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 }))], [], 'oer-the-sea');
+    const state = table(
+      [
+        rect('S', 0, 12, -2, 0, c({ side: 'red' })),
+        rect('T', 0, 12, 10, 12, c({ side: 'blue', headingDeg: 180 })),
+      ],
+      [],
+      'oer-the-sea',
+    );
     const v = getRuleset('oer-the-sea').ask(state, parseQuestion("can 'S' shoot 'T'?"), {}, EXACT_POLICY);
     expect(v).toMatchObject({ ruleset: 'oer-the-sea', unit: 'cm', answer: 'yes', limit: 30 });
     expect(v.value).toBeCloseTo(10, 9);

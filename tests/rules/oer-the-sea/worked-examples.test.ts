@@ -3,22 +3,37 @@ import { findUnit } from '../../../src/table/table-state.ts';
 import { EXACT_POLICY } from '../../../src/rules/engine/threshold.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
 import { otsContext } from '../../../src/rules/oer-the-sea/context.ts';
-import { chargeContacts, chargeVerdict, driveBack, meleeResult } from '../../../src/rules/oer-the-sea/charge.ts';
+import {
+  chargeContacts,
+  chargeVerdict,
+  driveBack,
+  meleeResult,
+} from '../../../src/rules/oer-the-sea/charge.ts';
 import { smallArmsVerdict } from '../../../src/rules/oer-the-sea/fire.ts';
 import { initiativeVerdict } from '../../../src/rules/oer-the-sea/initiative.ts';
-import { evadeVerdict, independentCompanyVerdict, moveAllowance } from '../../../src/rules/oer-the-sea/movement.ts';
+import {
+  evadeVerdict,
+  independentCompanyVerdict,
+  moveAllowance,
+} from '../../../src/rules/oer-the-sea/movement.ts';
 import { findGun, gunBand, musketBand, type GunSpec } from '../../../src/rules/oer-the-sea/tables.ts';
 import { area, CM, rect, table } from '../prestonpans/fixtures.ts';
 
 const c = (o: Parameters<typeof rect>[5] = {}) => ({ scale: CM, ...o });
-const ctxOf = (units: Parameters<typeof table>[0], terrain: Parameters<typeof table>[1] = [], options: Record<string, OptionValue> = {}) =>
-  otsContext(table(units, terrain, 'oer-the-sea'), options, EXACT_POLICY);
+const ctxOf = (
+  units: Parameters<typeof table>[0],
+  terrain: Parameters<typeof table>[1] = [],
+  options: Record<string, OptionValue> = {},
+) => otsContext(table(units, terrain, 'oer-the-sea'), options, EXACT_POLICY);
 const gun = (t: string): GunSpec => findGun(t) as GunSpec;
 
 describe('OTS-E1: charge contact with drive-back', () => {
   it('18 cm + 0–2 hits ≤ 20 → contact; 3 hits → 21 > 20 → none', () => {
     expect([0, 1, 2, 3].map((h) => chargeContacts(18, h, 20))).toEqual([true, true, true, false]);
-    const ctx = ctxOf([rect('J', 0, 12, 0, 4, c({ side: 'blue', files: 3 })), rect('G', 0, 12, 22, 26, c({ side: 'red', headingDeg: 180, files: 3 }))]);
+    const ctx = ctxOf([
+      rect('J', 0, 12, 0, 4, c({ side: 'blue', files: 3 })),
+      rect('G', 0, 12, 22, 26, c({ side: 'red', headingDeg: 180, files: 3 })),
+    ]);
     const j = findUnit(ctx.state, 'J');
     const g = findUnit(ctx.state, 'G');
     const two = chargeVerdict(ctx, j, g, 2);
@@ -35,7 +50,12 @@ describe('OTS-E2 … OTS-E5: range tables', () => {
     expect([12, 15.0, 22, 31].map(musketBand)).toEqual(['short', 'short', 'long', 'out']);
   });
   it('OTS-E3: light gun at 40 / 41 / 85 / 125 → short / medium / long / out', () => {
-    expect([40, 41, 85, 125].map((d) => gunBand(gun('light gun'), d))).toEqual(['short', 'medium', 'long', 'out']);
+    expect([40, 41, 85, 125].map((d) => gunBand(gun('light gun'), d))).toEqual([
+      'short',
+      'medium',
+      'long',
+      'out',
+    ]);
   });
   it('OTS-E4: medium gun at 125 → long; heavy gun at 61 → medium, 185 → out', () => {
     expect(gunBand(gun('medium gun'), 125)).toBe('long');
@@ -51,7 +71,10 @@ describe('OTS-E2 … OTS-E5: range tables', () => {
 });
 
 describe('OTS-E6: drive-back from fire', () => {
-  const ctx = ctxOf([rect('F', 0, 12, 0, 4, c({ side: 'red', files: 3 })), rect('U', 0, 12, 20, 24, c({ side: 'blue', headingDeg: 180, files: 3, strength: 3 }))]);
+  const ctx = ctxOf([
+    rect('F', 0, 12, 0, 4, c({ side: 'red', files: 3 })),
+    rect('U', 0, 12, 20, 24, c({ side: 'blue', headingDeg: 180, files: 3, strength: 3 })),
+  ]);
   const f = findUnit(ctx.state, 'F');
   const u = findUnit(ctx.state, 'U');
   it('Strength 3, 4 hits → 4 cm away from the firer, confused, no morale test', () => {
@@ -68,7 +91,8 @@ describe('OTS-E6: drive-back from fire', () => {
 
 describe('OTS-E7: initiative needs sight within 30 cm', () => {
   const me = () => rect('U', 0, 12, 0, 4, c({ side: 'red', files: 3 }));
-  const enemyAt = (gap: number) => rect('E', 0, 12, 4 + gap, 8 + gap, c({ side: 'blue', headingDeg: 180, files: 3 }));
+  const enemyAt = (gap: number) =>
+    rect('E', 0, 12, 4 + gap, 8 + gap, c({ side: 'blue', headingDeg: 180, files: 3 }));
   it('29.5 cm visible → yes; 30.5 → no', () => {
     const a = ctxOf([me(), enemyAt(29.5)]);
     expect(initiativeVerdict(a, findUnit(a.state, 'U')).answer).toBe('yes');
@@ -111,16 +135,36 @@ describe('OTS-E9: columns on a road', () => {
   it('infantry 30, cavalry 45, artillery 15 cm per order', () => {
     const ctx = ctxOf([
       rect('I', 0, 4, 0, 12, c({ side: 'red', files: 1, ranks: 3, formation: 'marchColumn' })),
-      rect('K', 10, 14, 0, 12, c({ side: 'red', type: 'cavalry', files: 1, ranks: 3, formation: 'marchColumn' })),
-      rect('A', 20, 24, 0, 12, c({ side: 'red', type: 'artillery', files: 1, ranks: 3, formation: 'marchColumn' })),
+      rect(
+        'K',
+        10,
+        14,
+        0,
+        12,
+        c({ side: 'red', type: 'cavalry', files: 1, ranks: 3, formation: 'marchColumn' }),
+      ),
+      rect(
+        'A',
+        20,
+        24,
+        0,
+        12,
+        c({ side: 'red', type: 'artillery', files: 1, ranks: 3, formation: 'marchColumn' }),
+      ),
     ]);
-    expect(['I', 'K', 'A'].map((id) => moveAllowance(findUnit(ctx.state, id), { road: true })?.cm)).toEqual([30, 45, 15]);
+    expect(['I', 'K', 'A'].map((id) => moveAllowance(findUnit(ctx.state, id), { road: true })?.cm)).toEqual([
+      30, 45, 15,
+    ]);
   });
 });
 
 describe('OTS-E10: melee result', () => {
   it('Jacobites 5 hits + 3 supports = 8; Government 3 + 2 = 5 → Government driven back 3 cm', () => {
-    expect(meleeResult({ hits: 5, supports: 3 }, { hits: 3, supports: 2 })).toEqual({ winner: 'a', driveA: 0, driveB: 3 });
+    expect(meleeResult({ hits: 5, supports: 3 }, { hits: 3, supports: 2 })).toEqual({
+      winner: 'a',
+      driveA: 0,
+      driveB: 3,
+    });
   });
 });
 

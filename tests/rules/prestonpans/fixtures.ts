@@ -1,4 +1,10 @@
-import type { BaseSpec, Scenario, TerrainSpec, UnitAttributes, UnitSpec } from '../../../src/table/scenario.ts';
+import type {
+  BaseSpec,
+  Scenario,
+  TerrainSpec,
+  UnitAttributes,
+  UnitSpec,
+} from '../../../src/table/scenario.ts';
 import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
 
 /**
@@ -23,7 +29,14 @@ export interface RectOpts extends UnitAttributes {
   readonly roles?: readonly BaseSpec['role'][];
 }
 
-export function rect(id: string, x0: number, x1: number, y0: number, y1: number, opts: RectOpts = {}): UnitSpec {
+export function rect(
+  id: string,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  opts: RectOpts = {},
+): UnitSpec {
   const k = opts.scale ?? IN;
   const heading = opts.headingDeg ?? 0;
   const alongX = heading === 0 || heading === 180;
@@ -56,7 +69,11 @@ export function commander(id: string, x: number, y: number, opts: RectOpts = {})
   return rect(id, x - 0.5, x + 0.5, y - 0.5, y + 0.5, { ...opts, type: 'commander', files: 1 });
 }
 
-export function table(units: readonly UnitSpec[], terrain: readonly TerrainSpec[] = [], ruleset = 'prestonpans'): TableState {
+export function table(
+  units: readonly UnitSpec[],
+  terrain: readonly TerrainSpec[] = [],
+  ruleset = 'prestonpans',
+): TableState {
   const scenario: Scenario = {
     name: 'test',
     ruleset,
@@ -74,7 +91,16 @@ export function table(units: readonly UnitSpec[], terrain: readonly TerrainSpec[
 }
 
 /** A terrain polygon from an axis-aligned rectangle in the given unit. */
-export function area(id: string, kind: TerrainSpec['kind'], x0: number, x1: number, y0: number, y1: number, scale = IN, extra: Partial<TerrainSpec> = {}): TerrainSpec {
+export function area(
+  id: string,
+  kind: TerrainSpec['kind'],
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  scale = IN,
+  extra: Partial<TerrainSpec> = {},
+): TerrainSpec {
   return {
     id,
     kind,

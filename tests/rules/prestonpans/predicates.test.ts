@@ -5,14 +5,23 @@ import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
 import { ppContext } from '../../../src/rules/prestonpans/context.ts';
 import { approachVerdict } from '../../../src/rules/prestonpans/movement.ts';
 import { attackFaceVerdict, pursuitVerdict } from '../../../src/rules/prestonpans/charge.ts';
-import { cannonVerdict, frontRankBases, musketBand, musketVerdict } from '../../../src/rules/prestonpans/shooting.ts';
+import {
+  cannonVerdict,
+  frontRankBases,
+  musketBand,
+  musketVerdict,
+} from '../../../src/rules/prestonpans/shooting.ts';
 import { leadershipVerdict } from '../../../src/rules/prestonpans/command.ts';
 import { commander, IN, rect, table } from './fixtures.ts';
 
 const H = () => rect('H', 0, 10, 0, 2, { side: 'red', files: 5 });
 
 describe('the 1" approach rule', () => {
-  const ctx = ppContext(table([H(), rect('J', 0, 10, 10, 12, { side: 'blue', headingDeg: 180 })]), {}, EXACT_POLICY);
+  const ctx = ppContext(
+    table([H(), rect('J', 0, 10, 10, 12, { side: 'blue', headingDeg: 180 })]),
+    {},
+    EXACT_POLICY,
+  );
   const j = findUnit(ctx.state, 'J');
   it('a normal move ending 1.0" away is legal, 0.9" is not; a charge may close', () => {
     expect(approachVerdict(ctx, j, { x: 0, y: -7 * IN }).answer).toBe('yes');
@@ -21,9 +30,15 @@ describe('the 1" approach rule', () => {
   });
   it('wholePath catches a move that passes the enemy and ends clear', () => {
     // Slide sideways past H's front at 0.5" then away: end is clear, the path is not.
-    const c2 = ppContext(table([H(), rect('K', -12, -2, 2.5, 4.5, { side: 'blue', headingDeg: 180 })]), { approachCheck: 'wholePath' }, EXACT_POLICY);
+    const c2 = ppContext(
+      table([H(), rect('K', -12, -2, 2.5, 4.5, { side: 'blue', headingDeg: 180 })]),
+      { approachCheck: 'wholePath' },
+      EXACT_POLICY,
+    );
     const k = findUnit(c2.state, 'K');
-    expect(approachVerdict(ppContext(c2.state, {}, EXACT_POLICY), k, { x: 24 * IN, y: 0 }).answer).toBe('yes');
+    expect(approachVerdict(ppContext(c2.state, {}, EXACT_POLICY), k, { x: 24 * IN, y: 0 }).answer).toBe(
+      'yes',
+    );
     expect(approachVerdict(c2, k, { x: 24 * IN, y: 0 }).answer).toBe('no');
   });
 });
@@ -31,7 +46,11 @@ describe('the 1" approach rule', () => {
 describe('flank and rear charges', () => {
   it('front → all bases; flank → 2 bases; rear → none', () => {
     const mk = (x0: number, x1: number, y0: number, y1: number, h: 0 | 90 | 180 | 270) => {
-      const ctx = ppContext(table([H(), rect('C', x0, x1, y0, y1, { side: 'blue', headingDeg: h, files: 2 })]), {}, EXACT_POLICY);
+      const ctx = ppContext(
+        table([H(), rect('C', x0, x1, y0, y1, { side: 'blue', headingDeg: h, files: 2 })]),
+        {},
+        EXACT_POLICY,
+      );
       return attackFaceVerdict(ctx, findUnit(ctx.state, 'C'), findUnit(ctx.state, 'H')).facts;
     };
     expect(mk(2, 8, 6, 8, 180)).toMatchObject({ face: 'front', fightingBasesFirstRound: 5 });
@@ -46,17 +65,30 @@ describe('shooting details', () => {
     expect(musketBand(ctx, 2.5, true)).toEqual({ band: 'close', hitOn: 4 });
     expect(musketBand(ctx, 2.5, false)).toEqual({ band: 'short', hitOn: 5 });
     expect(musketBand(ppContext(ctx.state, { closeHitOn: 5 }), 2.5, true).hitOn).toBe(5);
-    expect(musketBand(ppContext(ctx.state, { rangeBands: 'sheetOnly' }), 2.5, true)).toEqual({ band: 'long', hitOn: 6 });
+    expect(musketBand(ppContext(ctx.state, { rangeBands: 'sheetOnly' }), 2.5, true)).toEqual({
+      band: 'long',
+      hitOn: 6,
+    });
     expect(musketBand(ctx, 12.01)).toEqual({ band: 'out' });
   });
   it('dice come from the front rank: a 2-rank line of 10 bases has 5 front bases, 10 dice', () => {
-    const ctx = ppContext(table([rect('H2', 0, 10, 0, 4, { side: 'red', files: 5, ranks: 2 }), rect('J', 0, 10, 10, 12, { side: 'blue', headingDeg: 180 })]), {}, EXACT_POLICY);
+    const ctx = ppContext(
+      table([
+        rect('H2', 0, 10, 0, 4, { side: 'red', files: 5, ranks: 2 }),
+        rect('J', 0, 10, 10, 12, { side: 'blue', headingDeg: 180 }),
+      ]),
+      {},
+      EXACT_POLICY,
+    );
     expect(frontRankBases(findUnit(ctx.state, 'H2'))).toBe(5);
     expect(musketVerdict(ctx, findUnit(ctx.state, 'H2'), findUnit(ctx.state, 'J')).facts.dice).toBe(10);
   });
   it('cavalry do not shoot; units in melee neither shoot nor are shot', () => {
     const ctx = ppContext(
-      table([rect('Cav', 0, 10, 0, 2, { side: 'red', type: 'cavalry' }), rect('J', 0, 10, 6, 8, { side: 'blue', headingDeg: 180, engaged: true })]),
+      table([
+        rect('Cav', 0, 10, 0, 2, { side: 'red', type: 'cavalry' }),
+        rect('J', 0, 10, 6, 8, { side: 'blue', headingDeg: 180, engaged: true }),
+      ]),
       {},
       EXACT_POLICY,
     );
@@ -74,13 +106,19 @@ describe('shooting details', () => {
     const ctx = ppContext(table(units), {}, EXACT_POLICY);
     expect(cannonVerdict(ctx, findUnit(ctx.state, 'gun'), findUnit(ctx.state, 'T')).answer).toBe('no');
     const friendsOnly = ppContext(ctx.state, { cannonBlockedBy: 'friendsOnly' }, EXACT_POLICY);
-    expect(cannonVerdict(friendsOnly, findUnit(ctx.state, 'gun'), findUnit(ctx.state, 'T')).answer).toBe('yes');
+    expect(cannonVerdict(friendsOnly, findUnit(ctx.state, 'gun'), findUnit(ctx.state, 'T')).answer).toBe(
+      'yes',
+    );
   });
   it('frontCentre measuring changes the range', () => {
     const units = [H(), rect('J', 12, 22, 6, 8, { side: 'blue', headingDeg: 180 })];
     const ctx = ppContext(table(units), {}, EXACT_POLICY);
     const edge = musketVerdict(ctx, findUnit(ctx.state, 'H'), findUnit(ctx.state, 'J')).value as number;
-    const fc = musketVerdict(ppContext(ctx.state, { measureFrom: 'frontCentre' }, EXACT_POLICY), findUnit(ctx.state, 'H'), findUnit(ctx.state, 'J')).value as number;
+    const fc = musketVerdict(
+      ppContext(ctx.state, { measureFrom: 'frontCentre' }, EXACT_POLICY),
+      findUnit(ctx.state, 'H'),
+      findUnit(ctx.state, 'J'),
+    ).value as number;
     expect(edge).toBeCloseTo(Math.hypot(2, 4), 9);
     expect(fc).toBeCloseTo(Math.hypot(7, 4), 9);
   });
@@ -91,7 +129,10 @@ describe('leadership and pursuit options', () => {
     const ctx = ppContext(table([H(), commander('Gardiner', 11, 1, { side: 'red' })]), {}, EXACT_POLICY);
     const v = leadershipVerdict(ctx, findUnit(ctx.state, 'H'));
     expect(v.facts).toMatchObject({ attachedBonus: 1, generalBonus: 0 });
-    const any = leadershipVerdict(ppContext(ctx.state, { generalIs: 'anyCommander' }, EXACT_POLICY), findUnit(ctx.state, 'H'));
+    const any = leadershipVerdict(
+      ppContext(ctx.state, { generalIs: 'anyCommander' }, EXACT_POLICY),
+      findUnit(ctx.state, 'H'),
+    );
     expect(any.facts).toMatchObject({ attachedBonus: 1, generalBonus: 2, bonus: 3 });
   });
   it('gap reading of pursuit compares the roll with the real gap', () => {

@@ -4,16 +4,27 @@ import { EXACT_POLICY } from '../../../src/rules/engine/threshold.ts';
 import { ppContext } from '../../../src/rules/prestonpans/context.ts';
 import { inFrontVerdict } from '../../../src/rules/prestonpans/front.ts';
 import { deploymentVerdict, marchVerdict, moveAllowance } from '../../../src/rules/prestonpans/movement.ts';
-import { chargeVerdict, fleeFromChargeVerdict, pursuitVerdict } from '../../../src/rules/prestonpans/charge.ts';
-import { cannonVerdict, fireDiscipline, musketVerdict, shootingMoraleTest } from '../../../src/rules/prestonpans/shooting.ts';
+import {
+  chargeVerdict,
+  fleeFromChargeVerdict,
+  pursuitVerdict,
+} from '../../../src/rules/prestonpans/charge.ts';
+import {
+  cannonVerdict,
+  fireDiscipline,
+  musketVerdict,
+  shootingMoraleTest,
+} from '../../../src/rules/prestonpans/shooting.ts';
 import { leadershipVerdict } from '../../../src/rules/prestonpans/command.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
 import { commander, rect, table } from './fixtures.ts';
 
 /** Spec §1.7: Hanoverian infantry H = [0,10]×[0,2] facing +y; Jacobites opposite, facing −y. */
 const H = () => rect('H', 0, 10, 0, 2, { side: 'red', files: 5 });
-const J = (id: string, x0: number, x1: number, y0: number, y1: number) => rect(id, x0, x1, y0, y1, { side: 'blue', headingDeg: 180, files: 5 });
-const ctxOf = (units: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}) => ppContext(table(units), options, EXACT_POLICY);
+const J = (id: string, x0: number, x1: number, y0: number, y1: number) =>
+  rect(id, x0, x1, y0, y1, { side: 'blue', headingDeg: 180, files: 5 });
+const ctxOf = (units: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}) =>
+  ppContext(table(units), options, EXACT_POLICY);
 
 describe('PP-E1 / PP-E2: musket bands', () => {
   it('PP-E1: J1 7.0" away, in front under every reading, long range (hits on 6)', () => {
@@ -23,7 +34,9 @@ describe('PP-E1 / PP-E2: musket bands', () => {
     expect(v.value).toBeCloseTo(7.0, 9);
     expect(v.facts).toMatchObject({ band: 'long', hitOn: 6 });
     for (const reading of ['corridor', 'quarter', 'cone', 'halfPlane'] as const)
-      expect(inFrontVerdict(ctx, findUnit(ctx.state, 'H'), findUnit(ctx.state, 'J1'), reading).answer).toBe('yes');
+      expect(inFrontVerdict(ctx, findUnit(ctx.state, 'H'), findUnit(ctx.state, 'J1'), reading).answer).toBe(
+        'yes',
+      );
   });
   it('PP-E2: J2 4.5" away: short range, 5–6', () => {
     const ctx = ctxOf([H(), J('J2', 2, 12, 6.5, 8.5)]);
@@ -143,7 +156,14 @@ describe('PP-E8: cannon between friendly units', () => {
 
 describe('PP-E9: fire discipline', () => {
   it('10 bases: 1–3 close, 4 normal, 5–6 none', () => {
-    expect([1, 2, 3, 4, 5, 6].map((d) => fireDiscipline(d, 10).result)).toEqual(['close', 'close', 'close', 'normal', 'none', 'none']);
+    expect([1, 2, 3, 4, 5, 6].map((d) => fireDiscipline(d, 10).result)).toEqual([
+      'close',
+      'close',
+      'close',
+      'normal',
+      'none',
+      'none',
+    ]);
     expect(fireDiscipline(1, 10).hitOn).toBe(5);
     expect(fireDiscipline(4, 10).hitOn).toBe(6);
   });
