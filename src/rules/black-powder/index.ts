@@ -4,6 +4,8 @@ export { bpContext, type BpContext } from './context.ts';
 export { BP_OPTION_SPECS, type BpOptions } from './options.ts';
 export * from './shooting.ts';
 export * from './charge.ts';
+export * from './contacts.ts';
+export * from './pair-table.ts';
 export * from './proximity.ts';
 export * from './command.ts';
 export * from './support.ts';

@@ -26,6 +26,7 @@ export interface BpOptions extends Record<string, string | number | boolean> {
   mixedSpacing: 'advanced' | 'formations';
   leftTable: 'anyOverhang' | 'centrePast';
   moveProration: 'perInch';
+  contactToleranceIn: number;
   samplesPerSide: number;
 }
 
@@ -200,6 +201,11 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     default: 'perInch',
     choices: ['perInch'],
     summary: 'A move across several kinds of ground costs each inch at the rate of the ground it is on.',
+  },
+  contactToleranceIn: {
+    ambiguity: 'A-BP-22',
+    default: 0.25,
+    summary: 'How close (inches) a base must come to a face to count as touching it (second chargers, adjacent units, engaged faces); the rules call half an inch "not material".',
   },
   samplesPerSide: { default: 4, summary: 'Sampling density (per base side) for visible and covered fractions.' },
 };
