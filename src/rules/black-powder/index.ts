@@ -5,6 +5,7 @@ export { BP_OPTION_SPECS, type BpOptions } from './options.ts';
 export * from './shooting.ts';
 export * from './charge.ts';
 export * from './contacts.ts';
+export * from './garrison.ts';
 export * from './pair-table.ts';
 export * from './proximity.ts';
 export * from './command.ts';
