@@ -3,6 +3,7 @@ import './black-powder/ruleset.ts';
 import './prestonpans/ruleset.ts';
 import './d3/ruleset.ts';
 import './oer-the-sea/ruleset.ts';
+import './montrose/ruleset.ts';
 
 export { getRuleset, listRulesets, registerRuleset } from './engine/registry.ts';
 export { parseQuestion, type Question } from './engine/question.ts';

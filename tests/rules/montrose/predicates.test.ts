@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
+import { moveVerdict, resolvePath } from '../../../src/rules/montrose/movement.ts';
+import { displaceVerdict } from '../../../src/rules/montrose/retreat.ts';
+import { boardOf, c, counter, tableOf } from './fixtures.ts';
+
+const path = (b: ReturnType<typeof boardOf>, id: string, ...spaces: string[]) =>
+  moveVerdict(b, c(b, id), resolvePath(b, c(b, id), spaces));
+
+describe('leaders', () => {
+  const units = [
+    counter('Montrose', 'royalist', 'stirling', { troop: 'leader' }),
+    counter('RL', 'royalist', 'stirling', { troop: 'lowland' }),
+    counter('CovL', 'covenanter', 'linlithgow', { troop: 'lowland' }),
+    counter('Baillie', 'covenanter', 'newcastle', { troop: 'leader', inactive: true }),
+  ];
+  it('a lone leader may not enter enemy combat units; with his stack he may', () => {
+    const b = boardOf(units);
+    expect(path(b, 'Montrose', 'linlithgow').answer).toBe('no');
+    expect(
+      moveVerdict(b, c(b, 'Montrose'), resolvePath(b, c(b, 'Montrose'), ['linlithgow']), {
+        companions: ['RL'],
+      }).answer,
+    ).toBe('yes');
+  });
+  it('inactive Covenanter leaders do not move', () => {
+    const b = boardOf(units);
+    const v = path(b, 'Baillie', 'kelso');
+    expect(v.answer).toBe('no');
+    expect(v.reasons.join(' ')).toMatch(/inactive/);
+  });
+  it("displacement: to an adjoining space free of the displacing side's combat units", () => {
+    const b = boardOf([
+      counter('Urry', 'covenanter', 'glasgow', { troop: 'leader' }),
+      counter('RL', 'royalist', 'stirling', { troop: 'lowland' }),
+    ]);
+    expect(displaceVerdict(b, c(b, 'Urry'), 'clydesdale').answer).toBe('yes');
+    expect(displaceVerdict(b, c(b, 'Urry'), 'stirling').answer).toBe('no');
+    expect(displaceVerdict(b, c(b, 'Urry'), 'edinburgh').answer).toBe('no'); // does not adjoin
+  });
+});
+
+describe('allowances', () => {
+  it('no route, no move; optional 18.9a adds 1 for a unit stacked with a leader', () => {
+    const units = [
+      counter('Montrose', 'royalist', 'perth', { troop: 'leader' }),
+      counter('RL', 'royalist', 'perth', { troop: 'lowland' }),
+    ];
+    expect(path(boardOf(units), 'RL', 'edinburgh').answer).toBe('no');
+    const five = ['tay-crossing', 'forfar', 'brechin', 'montrose', 'stonehaven'];
+    expect(path(boardOf(units), 'RL', ...five)).toMatchObject({ answer: 'no', value: 5, limit: 4 });
+    expect(path(boardOf(units, { leaderBonus189a: true }), 'RL', ...five)).toMatchObject({
+      answer: 'yes',
+      limit: 5,
+    });
+  });
+  it('a counter whose position is unclear cannot be moved until set on a space', () => {
+    const b = boardOf([counter('X', 'royalist', 'stirling', { troop: 'lowland', dx: 0.45, dy: -0.3 })]);
+    const snap = c(b, 'X').snap;
+    expect(snap.status).toBe('unclear');
+    expect(path(b, 'X', 'stirling', 'linlithgow').answer).not.toBe('yes');
+  });
+});
+
+describe('the registered ruleset', () => {
+  const state = tableOf([
+    counter('Argyll', 'covenanter', 'inveraray', { troop: 'leader' }),
+    counter('H1', 'covenanter', 'inveraray', { troop: 'highland' }),
+    counter('Irish1', 'royalist', 'highland-nw-stirling', { troop: 'irish' }),
+  ]);
+  const mon = getRuleset('montrose');
+  it('answers its own phrasing', () => {
+    expect(mon.askText?.(state, "where is 'H1'?")?.facts.space).toBe('inveraray');
+    const move = mon.askText?.(state, "can 'H1' move to 'Stirling'?", { forceMarch: true });
+    expect(move?.answer).toBe('yes');
+    expect(move?.facts.path).toBe('inveraray > highland-west > lennox > stirling');
+    expect(mon.askText?.(state, "can 'H1' move to 'Stirling'?")?.answer).toBe('no');
+    expect(
+      mon.askText?.(state, "can 'H1' move to 'Stirling' via 'highland-west', 'highland-nw-stirling'?", {
+        forceMarch: true,
+      })?.answer,
+    ).toBe('no');
+    expect(mon.askText?.(state, "what is in 'Inveraray'?")?.facts.counters).toBe('Argyll, H1');
+    expect(mon.askText?.(state, 'who wins?')).toBeUndefined();
+  });
+  it('measures distances in map inches and miles', () => {
+    const v = mon.ask(state, parseQuestion("distance 'Inverness' 'Newcastle'"));
+    expect(v.value).toBeCloseTo(12, 3);
+    expect(v.facts.miles as number).toBeCloseTo(145, 1);
+  });
+});
