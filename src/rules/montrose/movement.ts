@@ -79,8 +79,13 @@ export function cheapestPath(board: BoardState, placed: PlacedCounter, to: Space
   while (open.size > 0) {
     let cur = '';
     let best = Infinity;
-    for (const id of open)
-      if ((dist.get(id) ?? Infinity) < best) ((best = dist.get(id) as number), (cur = id));
+    for (const id of open) {
+      const d = dist.get(id) ?? Infinity;
+      if (d < best) {
+        best = d;
+        cur = id;
+      }
+    }
     open.delete(cur);
     if (cur === to.id) break;
     if (cur !== start.id && enemyCombatIn(board, cur, c.side).length > 0) continue; // entering ends the move
