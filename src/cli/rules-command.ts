@@ -15,6 +15,7 @@ interface RulesCommandOptions {
   floor?: string;
   json?: boolean;
   listOptions?: boolean;
+  declared?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -27,7 +28,10 @@ function printVerdict(v: Verdict, depth: number): void {
 /**
  * `vedette rules <scenario> --ask "can 'Lee's' shoot 'Camerons'?"`: answers rules questions
  * from a scenario file's poses (no camera). Several --ask may be given; --option name=value sets
- * a ruleset option; --exact turns the borderline band off; --json prints the verdicts as JSON.
+ * a ruleset option; --exact turns the borderline band off; --json prints the verdicts as JSON;
+ * --declared lets Prestonpans measure charges ("'A' declares a charge on 'B'" does the same).
+ * The ruleset is the scenario's `ruleset` unless --ruleset names another; a ruleset may bind to
+ * the scenario (Montrose loads the board map it names) and may read its own phrasing first.
  */
 export function registerRulesCommand(program: Command): Command {
   return program
@@ -41,9 +45,12 @@ export function registerRulesCommand(program: Command): Command {
     .option('--exact', 'no borderline band: exact comparisons')
     .option('--json', 'print verdicts as JSON')
     .option('--list-options', "list the ruleset's options and their defaults")
+    .option('--declared', 'charges are declared: rulesets that forbid measuring first (Prestonpans) then give the distance')
     .action((file: string, opts: RulesCommandOptions) => {
       const scenario = parseScenarioText(readFileSync(file, 'utf8'), file);
-      const ruleset = getRuleset(opts.ruleset ?? scenario.ruleset);
+      const base = getRuleset(opts.ruleset ?? scenario.ruleset);
+      // Rulesets with per-scenario data (a board map) bind to this scenario's.
+      const ruleset = base.forScenario ? base.forScenario(scenario) : base;
       if (opts.listOptions) {
         for (const [name, spec] of Object.entries(ruleset.optionSpecs))
           console.log(`${name} = ${String(spec.default)}${spec.ambiguity ? ` [${spec.ambiguity}]` : ''}\n    ${spec.summary}`);
@@ -65,7 +72,12 @@ export function registerRulesCommand(program: Command): Command {
         console.log(`Ask with --ask, e.g. --ask "can '${state.units[0]?.name ?? 'A'}' shoot '${state.units[1]?.name ?? 'B'}'?"`);
         return;
       }
-      const verdicts = opts.ask.map((text) => ruleset.ask(state, parseQuestion(text), overrides, policy));
+      const verdicts = opts.ask.map((text) => {
+        const own = ruleset.askText?.(state, text, overrides, policy);
+        if (own) return own;
+        const q = parseQuestion(text);
+        return ruleset.ask(state, opts.declared && q.kind === 'charge' ? { ...q, declared: true } : q, overrides, policy);
+      });
       if (opts.json) console.log(JSON.stringify(verdicts, null, 2));
       else for (const v of verdicts) printVerdict(v, 1);
     });

@@ -6,7 +6,7 @@ import { degToRad } from '../../geometry/angle.ts';
 import { add, normalize, rotate, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { unitCentroid } from '../engine/measure.ts';
+import { unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
@@ -178,7 +178,7 @@ export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender:
     value: d,
     unit: 'in',
     reasons: [
-      `${attacker.name} is in ${defender.name}'s ${face} quarter${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}`,
+      `${attacker.name} is in ${possessive(defender.name)} ${face} quarter${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}`,
     ],
     options: pick(ctx.options, 'quarterReading'),
     facts: { face, bonusHits: face === 'front' ? 0 : FLANK_REAR_BONUS_HITS },

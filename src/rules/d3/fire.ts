@@ -5,7 +5,7 @@ import { bearingDeg } from '../../geometry/cone.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
 import { quarterPolygon } from '../../geometry/quarters.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { separation, type Measured } from '../engine/measure.ts';
+import { separation, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { compare } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
@@ -42,7 +42,7 @@ export function fieldOfFireVerdict(ctx: D3Context, shooter: TableUnit, target: T
   const apex = frontCentreOf(shooter);
   const axis = shooter.barrel?.axis ?? shooter.facing;
   const half = fieldHalfAngle(ctx);
-  const asked = `is ${target.name} within ${shooter.name}'s field of fire?`;
+  const asked = `is ${target.name} within ${possessive(shooter.name)} field of fire?`;
   const options = pick(ctx.options, 'arc', 'arcApex', 'arcPart');
   if (ctx.options.arcApex === 'frontCorners') {
     const zone = quarterPolygon(shooter.box, 'front', 'bisector');
@@ -54,7 +54,7 @@ export function fieldOfFireVerdict(ctx: D3Context, shooter: TableUnit, target: T
       answer: ok ? 'yes' : 'no',
       value: share,
       reasons: [
-        `${(share * 100).toFixed(0)}% of ${target.name} lies between the 45° rays from ${shooter.name}'s front corners`,
+        `${(share * 100).toFixed(0)}% of ${target.name} lies between the 45° rays from ${possessive(shooter.name)} front corners`,
       ],
       options,
       facts: { share },
@@ -90,7 +90,7 @@ export function fieldOfFireVerdict(ctx: D3Context, shooter: TableUnit, target: T
     unit: 'deg',
     between: [apex, ctx.options.arcPart === 'anyPart' ? minB.at : nearest],
     reasons: [
-      `${target.name} lies ${value.toFixed(1)}° off ${shooter.name}'s facing (${ctx.options.arcPart === 'anyPart' ? 'its nearest edge to the axis' : ctx.options.arcPart === 'nearestPoint' ? 'its nearest point' : 'all of it'}); the field reaches ${half}° either side`,
+      `${target.name} lies ${value.toFixed(1)}° off ${possessive(shooter.name)} facing (${ctx.options.arcPart === 'anyPart' ? 'its nearest edge to the axis' : ctx.options.arcPart === 'nearestPoint' ? 'its nearest point' : 'all of it'}); the field reaches ${half}° either side`,
     ],
     options,
     facts: {
@@ -147,7 +147,9 @@ export function musketVerdict(
     {
       question: 'range',
       asked: `is ${target.name} within ${MUSKET_RANGE}"?`,
-      reasons: [`${inStr(m.mm)} from ${shooter.name}'s front centre to the nearest part of ${target.name}`],
+      reasons: [
+        `${inStr(m.mm)} from ${possessive(shooter.name)} front centre to the nearest part of ${target.name}`,
+      ],
     },
     m,
     'atMost',

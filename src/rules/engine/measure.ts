@@ -123,5 +123,6 @@ export function separation(a: readonly MeasuredBase[], b: readonly MeasuredBase[
   return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
 }
 
-/** Possessive of a name: "Camerons'" / "Lee's". */
-export const possessive = (name: string): string => (/s$/.test(name) ? `${name}'` : `${name}'s`);
+/** Possessive of a name: "Gardiner's", "Camerons'", and "Lee's" stays "Lee's". */
+export const possessive = (name: string): string =>
+  /['’]s$/.test(name) ? name : /s$/.test(name) ? `${name}'` : `${name}'s`;

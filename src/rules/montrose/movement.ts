@@ -1,3 +1,4 @@
+import { possessive } from '../engine/measure.ts';
 import { findSpace, routeBetween, spaceLabel, type Space } from '../../board/board-map.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
@@ -39,7 +40,7 @@ export function regionBar(board: BoardState, c: Counter, s: Space): string | und
 /** Allowance this March Phase, MP, with the optional leader bonus (which assumes the unit stays with the leader). */
 export function allowance(board: BoardState, placed: PlacedCounter): { mp: number; why: string[] } {
   const c = placed.counter;
-  const why = [`${c.name}'s movement allowance is ${c.movement}`];
+  const why = [`${possessive(c.name)} movement allowance is ${c.movement}`];
   let mp = c.movement;
   const start = spaceOfCounter(placed);
   if (board.options.leaderBonus189a && isCombat(c) && start) {
@@ -142,7 +143,7 @@ export function moveVerdict(
       reasons: [
         start
           ? `${c.name} is in ${spaceLabel(start)}`
-          : `${c.name}'s position is ${placed.snap.status}: ${'why' in placed.snap ? placed.snap.why : ''}; set it squarely on a space`,
+          : `${possessive(c.name)} position is ${placed.snap.status}: ${'why' in placed.snap ? placed.snap.why : ''}; set it squarely on a space`,
       ],
     }),
   );
@@ -183,7 +184,7 @@ export function moveVerdict(
   checks.push(
     monVerdict({
       question: 'allowance',
-      asked: `is ${cost} MP within ${c.name}'s allowance?`,
+      asked: `is ${cost} MP within ${possessive(c.name)} allowance?`,
       answer: over && !forced ? 'no' : 'yes',
       value: cost,
       limit: a.mp,

@@ -7,7 +7,7 @@ import { ZONE_REACH } from '../../geometry/quarters.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { separation, type Measured } from '../engine/measure.ts';
+import { separation, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
@@ -57,8 +57,8 @@ export function aheadVerdict(
       unit: 'deg',
       reasons: [
         b.deg === 0
-          ? `the line straight ahead from ${shooter.name}'s centre meets ${target.name}`
-          : `the line straight ahead from ${shooter.name}'s centre misses ${target.name} (${b.deg.toFixed(1)}° off)`,
+          ? `the line straight ahead from ${possessive(shooter.name)} centre meets ${target.name}`
+          : `the line straight ahead from ${possessive(shooter.name)} centre misses ${target.name} (${b.deg.toFixed(1)}° off)`,
       ],
       options: { ahead: reading },
     });
@@ -80,7 +80,7 @@ export function aheadVerdict(
     value: share,
     reasons: [
       share > 1e-9
-        ? `${(share * 100).toFixed(0)}% of ${target.name} lies straight ahead of ${shooter.name}'s ${reading === 'corridor' ? 'frontage' : 'front stands'}`
+        ? `${(share * 100).toFixed(0)}% of ${target.name} lies straight ahead of ${possessive(shooter.name)} ${reading === 'corridor' ? 'frontage' : 'front stands'}`
         : touching
           ? `${target.name} only touches the edge of the strip ahead of ${shooter.name}: too close to call`
           : `${target.name} is not straight ahead of ${shooter.name} (${cmStr(gap.distance)} to the side)`,
@@ -246,7 +246,7 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
           ctx,
           {
             question: 'minimumRange',
-            asked: `is ${T} beyond the ${spec.type}'s ${spec.min} cm minimum?`,
+            asked: `is ${T} beyond the ${possessive(spec.type)} ${spec.min} cm minimum?`,
             reasons: [`${cmStr(g.mm)}; a ${spec.type} has no band under ${spec.min} cm`],
             options: pick(ctx.options, 'mortarMinimum'),
           },

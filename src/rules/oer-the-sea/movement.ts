@@ -3,7 +3,7 @@ import { radToDeg } from '../../geometry/angle.ts';
 import { normalize, sub, type Vec2 } from '../../geometry/vec.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { nearestEnemy, separation, translatedBases, unitCentroid } from '../engine/measure.ts';
+import { nearestEnemy, separation, translatedBases, unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
@@ -134,7 +134,7 @@ export function evadeVerdict(ctx: OtsContext, unit: TableUnit, move: Vec2, evade
   const { answer, lean } = allOf(checks);
   return otsVerdict({
     question: 'evade',
-    asked: `is ${unit.name}'s evade legal?`,
+    asked: `is ${possessive(unit.name)} evade legal?`,
     answer,
     lean,
     reasons:

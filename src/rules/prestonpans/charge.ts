@@ -2,7 +2,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { quarterOfPoint, type QuarterName } from '../../geometry/quarters.ts';
 import { normalize, sub, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { separation, translatedBases, unitCentroid, type Measured } from '../engine/measure.ts';
+import { separation, translatedBases, unitCentroid, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
@@ -50,7 +50,7 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
     value: d,
     unit: 'in',
     reasons: [
-      `${charger.name} strikes ${target.name}'s ${face === 'left' || face === 'right' ? `${face} flank` : face}${close ? ` (only ${d.toFixed(2)} in from its ${q.across}: too close to call)` : ''}`,
+      `${charger.name} strikes ${possessive(target.name)} ${face === 'left' || face === 'right' ? `${face} flank` : face}${close ? ` (only ${d.toFixed(2)} in from its ${q.across}: too close to call)` : ''}`,
       `in the first round of melee ${target.name} fights back with ${fighting}`,
     ],
     options: pick(ctx.options, 'quarterReading', 'faceFrom'),
@@ -100,7 +100,7 @@ export function chargeVerdict(
       hiddenUntilDeclared: true,
       reasons: [
         ...may.reasons,
-        `players may not measure before declaring a charge: the distance is withheld until the charge is declared (${C}'s charge move is ${moves.charge}")`,
+        `players may not measure before declaring a charge: the distance is withheld until the charge is declared (${possessive(C)} charge move is ${moves.charge}")`,
       ],
       options: pick(ctx.options, 'movementTable'),
       facts: { declared: false, chargeMoveIn: moves.charge },
@@ -113,7 +113,7 @@ export function chargeVerdict(
     {
       question: 'reach',
       asked: `can ${C} reach ${T} with its charge move?`,
-      reasons: [`${inStr(gap.mm)} to ${T}; ${C}'s charge move is ${moves.charge}"`],
+      reasons: [`${inStr(gap.mm)} to ${T}; ${possessive(C)} charge move is ${moves.charge}"`],
       options: pick(ctx.options, 'movementTable', 'measureFrom'),
     },
     gap,

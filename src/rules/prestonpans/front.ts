@@ -1,3 +1,4 @@
+import { possessive } from '../engine/measure.ts';
 import { shareInsideConvex } from '../../geometry/convex-clip.ts';
 import { minBearingToPolygons } from '../../geometry/bearing.ts';
 import { conePolygon } from '../../geometry/cone.ts';
@@ -79,10 +80,10 @@ export function inFrontVerdict(
     lean: share > 1e-9 ? 'yes' : 'no',
     reasons: [
       share > 1e-9
-        ? `${(share * 100).toFixed(0)}% of ${target.name} lies in ${shooter.name}'s ${where}`
+        ? `${(share * 100).toFixed(0)}% of ${target.name} lies in ${possessive(shooter.name)} ${where}`
         : touching
-          ? `${target.name} only touches the edge of ${shooter.name}'s ${where}: too close to call`
-          : `no part of ${target.name} is in ${shooter.name}'s ${where} (${gapIn.toFixed(2)} in outside it)`,
+          ? `${target.name} only touches the edge of ${possessive(shooter.name)} ${where}: too close to call`
+          : `no part of ${target.name} is in ${possessive(shooter.name)} ${where} (${gapIn.toFixed(2)} in outside it)`,
     ],
     options: {
       inFront: reading,

@@ -1,7 +1,7 @@
 import type { Vec2 } from '../../geometry/vec.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { nearestEnemy, translatedBases, type Measured } from '../engine/measure.ts';
+import { nearestEnemy, translatedBases, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { inStr, lengthVerdict, movesOf, mmOf, ppVerdict, troopOf, type PpContext } from './context.ts';
@@ -126,7 +126,7 @@ export function moveVerdict(
       ctx,
       {
         question: 'allowance',
-        asked: `is the move within ${unit.name}'s ${allowance}" ${kind} move?`,
+        asked: `is the move within ${possessive(unit.name)} ${allowance}" ${kind} move?`,
         reasons: [`the move is ${inStr(len)}`],
       },
       {

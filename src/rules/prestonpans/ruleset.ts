@@ -5,7 +5,7 @@ import type { Ruleset } from '../engine/ruleset.ts';
 import { QuestionError, type Question } from '../engine/question.ts';
 import { DEFAULT_POLICY, epsilonFor, type ThresholdPolicy } from '../engine/threshold.ts';
 import type { OptionValue, Verdict } from '../engine/verdict.ts';
-import { separation } from '../engine/measure.ts';
+import { separation, possessive } from '../engine/measure.ts';
 import { chargeVerdict } from './charge.ts';
 import { leadershipVerdict } from './command.ts';
 import { inches, inStr, ppContext, ppVerdict, RULESET_ID, type PpContext } from './context.ts';
@@ -46,7 +46,7 @@ function quarterVerdict(ctx: PpContext, whoRef: string, ofRef: string): Verdict 
     value: d,
     unit: 'in',
     reasons: [
-      `${who.name}'s front centre is in ${of.name}'s ${q.quarter} quarter, ${d.toFixed(2)} in from the ${q.across}`,
+      `${possessive(who.name)} front centre is in ${possessive(of.name)} ${q.quarter} quarter, ${d.toFixed(2)} in from the ${q.across}`,
     ],
     options: { quarterReading: ctx.options.quarterReading },
     facts: { quarter: q.quarter, across: q.across },

@@ -1,3 +1,4 @@
+import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
 import { gapAlongLine } from '../../geometry/gap.ts';
@@ -88,7 +89,7 @@ export function musketVerdict(
     ctx,
     {
       question: 'range',
-      asked: `is ${target.name} within ${shooter.name}'s ${MUSKET_RANGE}" musket range?`,
+      asked: `is ${target.name} within ${possessive(shooter.name)} ${MUSKET_RANGE}" musket range?`,
       reasons: [`${inStr(gap.mm)} to ${target.name}; if any base is in range every base may fire`],
       options: pick(ctx.options, 'measureFrom'),
     },
@@ -154,7 +155,7 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   checks.push(
     ppVerdict({
       question: 'overUnits',
-      asked: `is ${gun.name}'s line of fire clear of units?`,
+      asked: `is ${possessive(gun.name)} line of fire clear of units?`,
       answer: over.length ? 'no' : 'yes',
       reasons: over.length
         ? over
