@@ -91,13 +91,36 @@ all_pts = list(pts.values()) + [km(*p) for f in FRONTIERS.values() for p in f]
 minx = min(p[0] for p in all_pts); miny = min(p[1] for p in all_pts)
 OX, OY = 1.0, 1.5  # margins, map inches
 
+# Printed maps are schematic: nudge spaces at least MIN_GAP apart (in map inches, so that a fanned
+# stack of counters fits), keeping the two scale end points fixed.
+MIN_GAP = 0.9
+fixed = {"inverness", "newcastle"}
+for _ in range(200):
+    moved = False
+    ids = list(pts)
+    for i in range(len(ids)):
+        for j in range(i + 1, len(ids)):
+            a, b = ids[i], ids[j]
+            (ax, ay), (bx, by) = pts[a], pts[b]
+            d = math.dist((ax, ay), (bx, by)) * scale
+            if d < MIN_GAP - 1e-9:
+                push = (MIN_GAP - d) / scale / 2 + 1e-6
+                ux, uy = (bx - ax) / (d / scale), (by - ay) / (d / scale)
+                wa = 0 if a in fixed else (1 if b in fixed else 0.5) * 2
+                wb = 0 if b in fixed else (1 if a in fixed else 0.5) * 2
+                pts[a] = (ax - ux * push * wa, ay - uy * push * wa)
+                pts[b] = (bx + ux * push * wb, by + uy * push * wb)
+                moved = True
+    if not moved:
+        break
+
 def mp(p):
     return {"x": round((p[0] - minx) * scale + OX, 3), "y": round((p[1] - miny) * scale + OY, 3)}
 
 out = {
     "name": "Campaigns of Montrose — SAMPLE map (not the printed map)",
     "sample": True,
-    "note": "A development sample laid out from real geography at the rules' scale (Inverness to Newcastle = 12 in). Spaces, routes, types, regions and frontiers marked 'assumed' or unnamed are guesses consistent with the rules' examples; match them to the printed 11 x 17 in map before real play.",
+    "note": "A development sample laid out from real geography at the rules' scale (Inverness to Newcastle = 12 in), spaces nudged at least 0.9 in apart as on a schematic printed map. Spaces, routes, types, regions and frontiers marked 'assumed' or unnamed are guesses consistent with the rules' examples; match them to the printed 11 x 17 in map before real play.",
     "unit": "in",
     "size": {"width": 11, "height": 17},
     "scale": {"from": "inverness", "to": "newcastle", "inches": 12, "miles": 145, "km": 230},

@@ -9,7 +9,7 @@ export interface SnapOptions {
   readonly routeBandIn: number;
 }
 
-export const DEFAULT_SNAP: SnapOptions = { toleranceIn: 0.15, routeBandIn: 0.3 };
+export const DEFAULT_SNAP: SnapOptions = { toleranceIn: 0.25, routeBandIn: 0.3 };
 
 export type SnapResult =
   | {
