@@ -65,6 +65,7 @@ export function englandWinVerdict(board: BoardState): Verdict {
     answer: ok ? 'yes' : 'no',
     value: best?.n ?? 0,
     limit: ENGLAND_WIN_UNITS,
+    margin: (best?.n ?? 0) - ENGLAND_WIN_UNITS,
     reasons: [
       !best
         ? 'the map has no space in England'
