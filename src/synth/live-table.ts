@@ -1,0 +1,159 @@
+import type { CameraProfile } from '../camera/profile.ts';
+import type { Scenario } from '../table/scenario.ts';
+import { syntheticCameraProfile, type SynthCamera } from './camera.ts';
+import type { MarkerBits } from './marker-bits.ts';
+import { blurRgb, gaussianKernel, Prng, quantiseWithNoise, type Rect } from './noise.ts';
+import { RENDER_DEFAULTS, type RenderOptions, type SynthFrame } from './render.ts';
+import { buildScene, loadSceneBits, placedBases, type BasePose, type PoseOverrides, type SynthScene } from './scene.ts';
+import { Shader, type BaseBox } from './shade.ts';
+import { sceneTruth } from './truth.ts';
+
+export interface LiveTableOptions extends Omit<RenderOptions, 'poses'> {
+  /** The unit that moves (default: the first unit with a base on the table). */
+  readonly movingUnitId?: string;
+  /** How far it advances before retiring, mm (default 150). */
+  readonly advanceMm?: number;
+  /** One advance-and-retire cycle, ms (default 20 000). */
+  readonly periodMs?: number;
+  /** Supersampling for the live frames (default 3: a little cheaper than renderScene's 4). */
+  readonly supersampling?: number;
+}
+
+/**
+ * The live demo camera: a fixed synthetic camera over the scenario, with one unit walking
+ * slowly forward and back. The static picture (cloth, reference sheets, standing bases) is
+ * rendered once; each frame redraws only the 16-px tiles the moving bases leave or enter,
+ * re-blurs that patch and lays fresh sensor noise over the whole frame.
+ */
+export class LiveSyntheticTable {
+  readonly profile: CameraProfile;
+  private readonly shader: Shader;
+  private readonly background: Float32Array;
+  private readonly clean: Float32Array;
+  private readonly blurred: Float32Array;
+  private readonly tmp: Float32Array;
+  private readonly kernel: Float32Array;
+  private readonly mask: Uint8Array;
+  private readonly o: Required<Pick<LiveTableOptions, 'seed' | 'noiseSigma' | 'advanceMm' | 'periodMs'>>;
+  private readonly movingUnitId: string | undefined;
+  private readonly start: ReadonlyMap<number, BasePose>;
+  private boxes = new Map<number, { pose: BasePose; box: BaseBox }>();
+
+  private constructor(
+    readonly scenario: Scenario,
+    readonly camera: SynthCamera,
+    private readonly bits: ReadonlyMap<number, MarkerBits>,
+    options: LiveTableOptions,
+  ) {
+    this.o = {
+      seed: options.seed ?? RENDER_DEFAULTS.seed,
+      noiseSigma: options.noiseSigma ?? RENDER_DEFAULTS.noiseSigma,
+      advanceMm: options.advanceMm ?? 150,
+      periodMs: options.periodMs ?? 20_000,
+    };
+    const placed = placedBases(scenario);
+    this.movingUnitId = options.movingUnitId ?? placed[0]?.unitId;
+    if (options.movingUnitId && !placed.some((p) => p.unitId === options.movingUnitId)) {
+      throw new Error(`unit "${options.movingUnitId}" has no base on the table`);
+    }
+    this.start = new Map(placed.map((p) => [p.base.marker.id, p.pose]));
+    this.profile = syntheticCameraProfile(camera);
+    const scene = buildScene(scenario, bits);
+    this.shader = new Shader(camera, scene, {
+      lighting: options.lighting ?? RENDER_DEFAULTS.lighting,
+      supersampling: options.supersampling ?? 3,
+    });
+    const n = camera.width * camera.height * 3;
+    this.background = new Float32Array(n);
+    this.shader.renderBackground(this.background);
+    this.clean = Float32Array.from(this.background);
+    const boxes = scene.bases.map((b) => this.shader.baseBox(b));
+    this.shader.renderBases(this.clean, boxes);
+    scene.bases.forEach((b, i) => this.boxes.set(b.marker.id, { pose: b, box: boxes[i]! }));
+    this.kernel = gaussianKernel(options.blurSigma ?? RENDER_DEFAULTS.blurSigma);
+    this.blurred = new Float32Array(n);
+    this.tmp = new Float32Array(n);
+    blurRgb(this.clean, this.blurred, this.tmp, camera.width, camera.height, this.kernel);
+    this.mask = new Uint8Array(this.shader.tileCount());
+  }
+
+  static async create(scenario: Scenario, camera: SynthCamera, options: LiveTableOptions = {}): Promise<LiveSyntheticTable> {
+    return new LiveSyntheticTable(scenario, camera, await loadSceneBits(scenario), options);
+  }
+
+  /** Poses of the moving unit at `timeMs`: it advances along its facing and retires, smoothly. */
+  posesAt(timeMs: number): PoseOverrides {
+    const unit = this.scenario.units.find((u) => u.id === this.movingUnitId);
+    if (!unit) return {};
+    const lead = unit.bases.find((b) => this.start.has(b.marker.id));
+    const leadPose = lead && this.start.get(lead.marker.id);
+    if (!leadPose) return {};
+    const h = (leadPose.headingDeg * Math.PI) / 180;
+    const s = this.o.advanceMm * 0.5 * (1 - Math.cos((2 * Math.PI * timeMs) / this.o.periodMs));
+    const out: Record<number, BasePose> = {};
+    for (const b of unit.bases) {
+      const p = this.start.get(b.marker.id);
+      if (p) out[b.marker.id] = { x: p.x - s * Math.sin(h), y: p.y + s * Math.cos(h), headingDeg: p.headingDeg };
+    }
+    return out;
+  }
+
+  /** The picture at `timeMs` with its truth. Deterministic for (seed, timeMs). */
+  frame(timeMs: number): SynthFrame {
+    return this.frameWithPoses(this.posesAt(timeMs), Math.round(timeMs));
+  }
+
+  /** A frame with any bases moved (keyed by marker id); only what moved is redrawn. */
+  frameWithPoses(poses: PoseOverrides, noiseKey = 0): SynthFrame {
+    const { width, height } = this.camera;
+    const scene: SynthScene = buildScene(this.scenario, this.bits, poses);
+    this.shader.setScene(scene);
+    this.mask.fill(0);
+    let dirty = false;
+    const boxes: BaseBox[] = [];
+    const next = new Map<number, { pose: BasePose; box: BaseBox }>();
+    for (const b of scene.bases) {
+      const old = this.boxes.get(b.marker.id);
+      const same = old && old.pose.x === b.x && old.pose.y === b.y && old.pose.headingDeg === b.headingDeg;
+      const box = same ? old.box : this.shader.baseBox(b);
+      if (!same) {
+        if (old) this.shader.markTiles(this.mask, old.box.rect);
+        this.shader.markTiles(this.mask, box.rect);
+        dirty = true;
+      }
+      boxes.push(box);
+      next.set(b.marker.id, { pose: b, box });
+    }
+    for (const [id, old] of this.boxes) {
+      if (!next.has(id)) {
+        this.shader.markTiles(this.mask, old.box.rect);
+        dirty = true;
+      }
+    }
+    this.boxes = next;
+    if (dirty) {
+      // Restore the cloth under every dirty tile, redraw bases there, re-blur the patch.
+      let u: Rect = { x0: width, y0: height, x1: 0, y1: 0 };
+      for (let k = 0; k < this.mask.length; k++) {
+        if (!this.mask[k]) continue;
+        const r = this.shader.tileRect(k);
+        for (let y = r.y0; y < r.y1; y++) {
+          const a = (y * width + r.x0) * 3;
+          this.clean.set(this.background.subarray(a, a + (r.x1 - r.x0) * 3), a);
+        }
+        u = { x0: Math.min(u.x0, r.x0), y0: Math.min(u.y0, r.y0), x1: Math.max(u.x1, r.x1), y1: Math.max(u.y1, r.y1) };
+      }
+      this.shader.renderBases(this.clean, boxes, this.mask);
+      const pad = (this.kernel.length - 1) / 2;
+      blurRgb(this.clean, this.blurred, this.tmp, width, height, this.kernel, {
+        x0: Math.max(0, u.x0 - pad),
+        y0: Math.max(0, u.y0 - pad),
+        x1: Math.min(width, u.x1 + pad),
+        y1: Math.min(height, u.y1 + pad),
+      });
+    }
+    const data = new Uint8Array(this.blurred.length);
+    quantiseWithNoise(this.blurred, data, this.o.noiseSigma, new Prng((this.o.seed * 1_000_003 + noiseKey) | 0));
+    return { image: { width, height, data }, truth: sceneTruth(this.camera, scene) };
+  }
+}
