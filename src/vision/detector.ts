@@ -31,6 +31,11 @@ export interface DetectorOptions {
   readonly relativeCornerRefinementWinSize: number;
   /** Smallest marker perimeter as a fraction of the image's larger side (OpenCV default 0.03 is too big for 1080p tabletops). */
   readonly minMarkerPerimeterRate: number;
+  /**
+   * Resolution of the unwarped marker when its bits are read. OpenCV's default 4 px per cell
+   * aliases small rotated tags into misreads; 8 found every tag of the shuffled test scenes.
+   */
+  readonly perspectiveRemovePixelPerCell: number;
   /** Adaptive threshold window sizes scanned, in pixels. */
   readonly adaptiveThreshWinSizeMin: number;
   readonly adaptiveThreshWinSizeMax: number;
@@ -44,6 +49,7 @@ export const DEFAULT_DETECTOR_OPTIONS: DetectorOptions = {
   cornerRefinementWinSize: 3,
   relativeCornerRefinementWinSize: 0.3,
   minMarkerPerimeterRate: 0.02,
+  perspectiveRemovePixelPerCell: 8,
   adaptiveThreshWinSizeMin: 3,
   adaptiveThreshWinSizeMax: 23,
   adaptiveThreshWinSizeStep: 10,
@@ -79,6 +85,7 @@ export class MarkerDetector {
     params.cornerRefinementWinSize = opts.cornerRefinementWinSize;
     params.relativeCornerRefinmentWinSize = opts.relativeCornerRefinementWinSize;
     params.minMarkerPerimeterRate = opts.minMarkerPerimeterRate;
+    params.perspectiveRemovePixelPerCell = opts.perspectiveRemovePixelPerCell;
     params.adaptiveThreshWinSizeMin = opts.adaptiveThreshWinSizeMin;
     params.adaptiveThreshWinSizeMax = opts.adaptiveThreshWinSizeMax;
     params.adaptiveThreshWinSizeStep = opts.adaptiveThreshWinSizeStep;

@@ -21,7 +21,7 @@ export interface EdgeRefineOptions {
   readonly maxShiftPx: number;
 }
 
-export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = { searchPx: 2, stepPx: 0.5, cornerMargin: 0.12, maxShiftPx: 1.5 };
+export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = { searchPx: 2, stepPx: 0.5, cornerMargin: 0.12, maxShiftPx: 3 };
 
 interface Grey {
   readonly data: Uint8Array;
