@@ -27,7 +27,10 @@ export function defaultSyntheticProfile(resolution: ResolutionName = '1080p'): C
 }
 
 /** Writes the default synthetic camera's profile as JSON (calibration/synthetic-1080p.json). */
-export async function writeSyntheticCalibration(path = 'calibration/synthetic-1080p.json', resolution: ResolutionName = '1080p'): Promise<CameraProfile> {
+export async function writeSyntheticCalibration(
+  path = 'calibration/synthetic-1080p.json',
+  resolution: ResolutionName = '1080p',
+): Promise<CameraProfile> {
   const profile = defaultSyntheticProfile(resolution);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(profile, null, 2) + '\n');

@@ -70,13 +70,18 @@ export function frameTable(
   table: { readonly widthMm: number; readonly depthMm: number },
   options: FrameTableOptions = {},
 ): SynthCamera {
-  const res = typeof options.resolution === 'object' ? options.resolution : RESOLUTIONS[options.resolution ?? '1080p'];
+  const res =
+    typeof options.resolution === 'object' ? options.resolution : RESOLUTIONS[options.resolution ?? '1080p'];
   const { width, height } = res;
   const h = options.heightMm ?? 1200;
   const tilt = ((options.tiltDeg ?? 10) * Math.PI) / 180;
   const target = options.lookAt ?? { x: table.widthMm / 2, y: table.depthMm / 2, z: 0 };
   const off = options.offsetMm ?? { x: 0, y: 0 };
-  const centre: [number, number, number] = [target.x + off.x, target.y - (h - target.z) * Math.tan(tilt) + off.y, h];
+  const centre: [number, number, number] = [
+    target.x + off.x,
+    target.y - (h - target.z) * Math.tan(tilt) + off.y,
+    h,
+  ];
 
   // Look-at frame: z toward the target; x as close to table +x as the view allows.
   const z = normalise3([target.x - centre[0], target.y - centre[1], target.z - centre[2]]);

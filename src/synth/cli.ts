@@ -26,7 +26,8 @@ const { positionals, values } = parseArgs({
 });
 const [command = 'render', arg] = positionals;
 const resolution = values.resolution as ResolutionName;
-if (!(resolution in RESOLUTIONS)) throw new Error(`--resolution must be one of ${Object.keys(RESOLUTIONS).join(', ')}`);
+if (!(resolution in RESOLUTIONS))
+  throw new Error(`--resolution must be one of ${Object.keys(RESOLUTIONS).join(', ')}`);
 const loadScenario = () => {
   const path = arg ?? 'scenarios/prestonpans-demo.json';
   return parseScenarioText(readFileSync(path, 'utf8'), path);
@@ -52,13 +53,19 @@ if (command === 'calibration') {
   const scenario = loadScenario();
   const cam = frameTable(scenario.table, { resolution });
   const t0 = performance.now();
-  const live = await LiveSyntheticTable.create(scenario, cam, values.unit ? { movingUnitId: values.unit } : {});
+  const live = await LiveSyntheticTable.create(
+    scenario,
+    cam,
+    values.unit ? { movingUnitId: values.unit } : {},
+  );
   console.log(`${resolution} live table ready in ${(performance.now() - t0).toFixed(0)} ms`);
   const n = Number(values.frames);
   const t1 = performance.now();
   for (let i = 0; i < n; i++) live.frame(i * 100);
   const ms = (performance.now() - t1) / n;
-  console.log(`${resolution} live: ${ms.toFixed(1)} ms per frame, ${(1000 / ms).toFixed(1)} fps over ${n} frames`);
+  console.log(
+    `${resolution} live: ${ms.toFixed(1)} ms per frame, ${(1000 / ms).toFixed(1)} fps over ${n} frames`,
+  );
 } else {
   throw new Error(`unknown command "${command}" (calibration | render | live)`);
 }

@@ -15,7 +15,12 @@ export interface Intrinsics {
 }
 
 /** Undistorted normalised (x, y) → distorted normalised, exactly as cv::projectPoints does. */
-export function distort(d: Distortion, x: number, y: number, out: Float64Array | number[] = [0, 0]): typeof out {
+export function distort(
+  d: Distortion,
+  x: number,
+  y: number,
+  out: Float64Array | number[] = [0, 0],
+): typeof out {
   const [k1, k2, p1, p2, k3] = d;
   const r2 = x * x + y * y;
   const radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3));
@@ -65,7 +70,12 @@ export function undistort(
 }
 
 /** Camera-frame point → pixel (centres at integer coordinates); null behind the camera. */
-export function cameraPointToPixel(k: Intrinsics, xc: number, yc: number, zc: number): { u: number; v: number } | null {
+export function cameraPointToPixel(
+  k: Intrinsics,
+  xc: number,
+  yc: number,
+  zc: number,
+): { u: number; v: number } | null {
   if (zc <= 1e-9) return null;
   const p = distort(k.distortion, xc / zc, yc / zc);
   return { u: k.fx * (p[0] ?? 0) + k.cx, v: k.fy * (p[1] ?? 0) + k.cy };

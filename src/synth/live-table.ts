@@ -4,7 +4,14 @@ import { syntheticCameraProfile, type SynthCamera } from './camera.ts';
 import type { MarkerBits } from './marker-bits.ts';
 import { blurRgb, gaussianKernel, Prng, quantiseWithNoise, type Rect } from './noise.ts';
 import { RENDER_DEFAULTS, type RenderOptions, type SynthFrame } from './render.ts';
-import { buildScene, loadSceneBits, placedBases, type BasePose, type PoseOverrides, type SynthScene } from './scene.ts';
+import {
+  buildScene,
+  loadSceneBits,
+  placedBases,
+  type BasePose,
+  type PoseOverrides,
+  type SynthScene,
+} from './scene.ts';
 import { Shader, type BaseBox } from './shade.ts';
 import { sceneTruth } from './truth.ts';
 
@@ -77,7 +84,11 @@ export class LiveSyntheticTable {
     this.mask = new Uint8Array(this.shader.tileCount());
   }
 
-  static async create(scenario: Scenario, camera: SynthCamera, options: LiveTableOptions = {}): Promise<LiveSyntheticTable> {
+  static async create(
+    scenario: Scenario,
+    camera: SynthCamera,
+    options: LiveTableOptions = {},
+  ): Promise<LiveSyntheticTable> {
     return new LiveSyntheticTable(scenario, camera, await loadSceneBits(scenario), options);
   }
 
@@ -93,7 +104,8 @@ export class LiveSyntheticTable {
     const out: Record<number, BasePose> = {};
     for (const b of unit.bases) {
       const p = this.start.get(b.marker.id);
-      if (p) out[b.marker.id] = { x: p.x - s * Math.sin(h), y: p.y + s * Math.cos(h), headingDeg: p.headingDeg };
+      if (p)
+        out[b.marker.id] = { x: p.x - s * Math.sin(h), y: p.y + s * Math.cos(h), headingDeg: p.headingDeg };
     }
     return out;
   }
@@ -141,7 +153,12 @@ export class LiveSyntheticTable {
           const a = (y * width + r.x0) * 3;
           this.clean.set(this.background.subarray(a, a + (r.x1 - r.x0) * 3), a);
         }
-        u = { x0: Math.min(u.x0, r.x0), y0: Math.min(u.y0, r.y0), x1: Math.max(u.x1, r.x1), y1: Math.max(u.y1, r.y1) };
+        u = {
+          x0: Math.min(u.x0, r.x0),
+          y0: Math.min(u.y0, r.y0),
+          x1: Math.max(u.x1, r.x1),
+          y1: Math.max(u.y1, r.y1),
+        };
       }
       this.shader.renderBases(this.clean, boxes, this.mask);
       const pad = (this.kernel.length - 1) / 2;
@@ -153,7 +170,12 @@ export class LiveSyntheticTable {
       });
     }
     const data = new Uint8Array(this.blurred.length);
-    quantiseWithNoise(this.blurred, data, this.o.noiseSigma, new Prng((this.o.seed * 1_000_003 + noiseKey) | 0));
+    quantiseWithNoise(
+      this.blurred,
+      data,
+      this.o.noiseSigma,
+      new Prng((this.o.seed * 1_000_003 + noiseKey) | 0),
+    );
     return { image: { width, height, data }, truth: sceneTruth(this.camera, scene) };
   }
 }

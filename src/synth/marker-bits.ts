@@ -55,7 +55,10 @@ export async function markerBits(dictionary: MarkerDictionaryName, id: number): 
 }
 
 /** Patterns for many ids at once (one OpenCV start-up), keyed by id. */
-export async function markerBitsFor(dictionary: MarkerDictionaryName, ids: Iterable<number>): Promise<Map<number, MarkerBits>> {
+export async function markerBitsFor(
+  dictionary: MarkerDictionaryName,
+  ids: Iterable<number>,
+): Promise<Map<number, MarkerBits>> {
   const out = new Map<number, MarkerBits>();
   for (const id of ids) out.set(id, await markerBits(dictionary, id));
   return out;

@@ -32,10 +32,20 @@ export interface SynthFrame {
   readonly truth: SceneTruth;
 }
 
-export const RENDER_DEFAULTS = { seed: 1, noiseSigma: 2, blurSigma: 0.6, lighting: 0.25, supersampling: 4 } as const;
+export const RENDER_DEFAULTS = {
+  seed: 1,
+  noiseSigma: 2,
+  blurSigma: 0.6,
+  lighting: 0.25,
+  supersampling: 4,
+} as const;
 
 /** Renders a scenario through a synthetic camera; returns the picture and its ground truth. */
-export async function renderScene(scenario: Scenario, camera: SynthCamera, options: RenderOptions = {}): Promise<SynthFrame> {
+export async function renderScene(
+  scenario: Scenario,
+  camera: SynthCamera,
+  options: RenderOptions = {},
+): Promise<SynthFrame> {
   const o = { ...RENDER_DEFAULTS, ...options };
   const bits = await loadSceneBits(scenario);
   const scene = buildScene(scenario, bits, o.poses);
@@ -59,6 +69,7 @@ export function toGrey(image: RgbImage): Uint8Array {
   const n = image.width * image.height;
   const out = new Uint8Array(n);
   const d = image.data;
-  for (let i = 0; i < n; i++) out[i] = Math.round(0.299 * d[3 * i]! + 0.587 * d[3 * i + 1]! + 0.114 * d[3 * i + 2]!);
+  for (let i = 0; i < n; i++)
+    out[i] = Math.round(0.299 * d[3 * i]! + 0.587 * d[3 * i + 1]! + 0.114 * d[3 * i + 2]!);
   return out;
 }

@@ -68,7 +68,13 @@ export function parseColour(text: string): Rgb {
 export function placedBases(
   scenario: Scenario,
   overrides: PoseOverrides = {},
-): Array<{ unitId: string; baseIndex: number; side: string; pose: BasePose; base: Scenario['units'][number]['bases'][number] }> {
+): Array<{
+  unitId: string;
+  baseIndex: number;
+  side: string;
+  pose: BasePose;
+  base: Scenario['units'][number]['bases'][number];
+}> {
   const out = [];
   for (const unit of scenario.units) {
     for (let i = 0; i < unit.bases.length; i++) {
@@ -81,51 +87,59 @@ export function placedBases(
 }
 
 /** Builds the scene; marker patterns must already be loaded (see `loadSceneBits`). */
-export function buildScene(scenario: Scenario, bits: ReadonlyMap<number, MarkerBits>, overrides: PoseOverrides = {}): SynthScene {
+export function buildScene(
+  scenario: Scenario,
+  bits: ReadonlyMap<number, MarkerBits>,
+  overrides: PoseOverrides = {},
+): SynthScene {
   const colours = new Map(scenario.sides.map((s) => [s.id, parseColour(s.colour)] as const));
   const need = (id: number): MarkerBits => {
     const b = bits.get(id);
     if (!b) throw new Error(`no bit pattern loaded for marker ${id}`);
     return b;
   };
-  const bases: SceneBase[] = placedBases(scenario, overrides).map(({ unitId, baseIndex, side, pose, base }) => {
-    const h = (pose.headingDeg * Math.PI) / 180;
-    const cos = Math.cos(h);
-    const sin = Math.sin(h);
-    const m = base.marker;
-    // Marker centre: its base-frame offset rotated by the heading.
-    const mx = pose.x + m.offsetMm.x * cos - m.offsetMm.y * sin;
-    const my = pose.y + m.offsetMm.x * sin + m.offsetMm.y * cos;
-    const a = h + (m.rotationDeg * Math.PI) / 180;
-    const b = need(m.id);
-    const cell = m.sizeMm / b.cells;
-    return {
-      unitId,
-      baseIndex,
-      side,
-      x: pose.x,
-      y: pose.y,
-      headingDeg: pose.headingDeg,
-      cos,
-      sin,
-      halfWidth: base.widthMm / 2,
-      halfDepth: base.depthMm / 2,
-      topMm: m.heightMm,
-      colour: colours.get(side) ?? [128, 128, 128],
-      marker: {
-        id: m.id,
-        x: mx,
-        y: my,
-        z: m.heightMm,
-        sizeMm: m.sizeMm,
-        right: [Math.cos(a), Math.sin(a)],
-        up: [-Math.sin(a), Math.cos(a)],
-        // At least one cell of white; a little more where the base leaves room.
-        paperHalfMm: m.sizeMm / 2 + Math.max(cell, Math.min(2 * cell, (Math.min(base.widthMm, base.depthMm) - m.sizeMm) / 2)),
-        bits: b,
-      },
-    };
-  });
+  const bases: SceneBase[] = placedBases(scenario, overrides).map(
+    ({ unitId, baseIndex, side, pose, base }) => {
+      const h = (pose.headingDeg * Math.PI) / 180;
+      const cos = Math.cos(h);
+      const sin = Math.sin(h);
+      const m = base.marker;
+      // Marker centre: its base-frame offset rotated by the heading.
+      const mx = pose.x + m.offsetMm.x * cos - m.offsetMm.y * sin;
+      const my = pose.y + m.offsetMm.x * sin + m.offsetMm.y * cos;
+      const a = h + (m.rotationDeg * Math.PI) / 180;
+      const b = need(m.id);
+      const cell = m.sizeMm / b.cells;
+      return {
+        unitId,
+        baseIndex,
+        side,
+        x: pose.x,
+        y: pose.y,
+        headingDeg: pose.headingDeg,
+        cos,
+        sin,
+        halfWidth: base.widthMm / 2,
+        halfDepth: base.depthMm / 2,
+        topMm: m.heightMm,
+        colour: colours.get(side) ?? [128, 128, 128],
+        marker: {
+          id: m.id,
+          x: mx,
+          y: my,
+          z: m.heightMm,
+          sizeMm: m.sizeMm,
+          right: [Math.cos(a), Math.sin(a)],
+          up: [-Math.sin(a), Math.cos(a)],
+          // At least one cell of white; a little more where the base leaves room.
+          paperHalfMm:
+            m.sizeMm / 2 +
+            Math.max(cell, Math.min(2 * cell, (Math.min(base.widthMm, base.depthMm) - m.sizeMm) / 2)),
+          bits: b,
+        },
+      };
+    },
+  );
   const references: SceneMarker[] = scenario.referenceMarkers.map((r) => {
     const b = need(r.id);
     return {
@@ -145,7 +159,10 @@ export function buildScene(scenario: Scenario, bits: ReadonlyMap<number, MarkerB
 
 /** Loads (and caches) the patterns of every marker in the scenario. */
 export async function loadSceneBits(scenario: Scenario): Promise<Map<number, MarkerBits>> {
-  const ids = [...scenario.referenceMarkers.map((r) => r.id), ...scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id))];
+  const ids = [
+    ...scenario.referenceMarkers.map((r) => r.id),
+    ...scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id)),
+  ];
   const out = new Map<number, MarkerBits>();
   for (const id of ids) out.set(id, await markerBits(scenario.markerDictionary, id));
   return out;

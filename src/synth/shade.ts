@@ -102,7 +102,13 @@ export class Shader {
   }
 
   /** Adds ink or paper of a marker at table point (x, y) to acc; false if outside its paper. */
-  private markerTexel(m: SceneMarker, x: number, y: number, k: number, paper: readonly [number, number, number]): boolean {
+  private markerTexel(
+    m: SceneMarker,
+    x: number,
+    y: number,
+    k: number,
+    paper: readonly [number, number, number],
+  ): boolean {
     const px = x - m.x;
     const py = y - m.y;
     const a = px * m.right[0] + py * m.right[1];
@@ -265,7 +271,13 @@ export class Shader {
     if (s === 1) {
       const x = n0[0]!;
       const y = n0[1]!;
-      this.shadeRay(r[0] * x + r[3] * y + r[6], r[1] * x + r[4] * y + r[7], r[2] * x + r[5] * y + r[8], cands, 1);
+      this.shadeRay(
+        r[0] * x + r[3] * y + r[6],
+        r[1] * x + r[4] * y + r[7],
+        r[2] * x + r[5] * y + r[8],
+        cands,
+        1,
+      );
     } else {
       undistort(cam.distortion, xd + 1 / cam.fx, yd, n1, n0[0], n0[1]);
       undistort(cam.distortion, xd, yd + 1 / cam.fy, n2, n0[0], n0[1]);
@@ -280,7 +292,13 @@ export class Shader {
           const fu = (i + 0.5) / s - 0.5;
           const x = n0[0]! + fu * ax + fv * bx;
           const y = n0[1]! + fu * ay + fv * by;
-          this.shadeRay(r[0] * x + r[3] * y + r[6], r[1] * x + r[4] * y + r[7], r[2] * x + r[5] * y + r[8], cands, w);
+          this.shadeRay(
+            r[0] * x + r[3] * y + r[6],
+            r[1] * x + r[4] * y + r[7],
+            r[2] * x + r[5] * y + r[8],
+            cands,
+            w,
+          );
         }
       }
     }
@@ -320,7 +338,10 @@ export class Shader {
         const y = n0[1]!;
         const dz = r[2] * x + r[5] * y + r[8];
         const t = -this.oz / dz;
-        const edge = this.backgroundEdge(this.ox + t * (r[0] * x + r[3] * y + r[6]), this.oy + t * (r[1] * x + r[4] * y + r[7]));
+        const edge = this.backgroundEdge(
+          this.ox + t * (r[0] * x + r[3] * y + r[6]),
+          this.oy + t * (r[1] * x + r[4] * y + r[7]),
+        );
         this.shadePixel(u, v, edge ? this.ss : 1, null, buf);
       }
     }
@@ -343,7 +364,11 @@ export class Shader {
       [b.halfWidth, b.halfDepth, b.topMm],
       [-b.halfWidth, b.halfDepth, b.topMm],
     ] as const) {
-      const p = projectPoint(this.cam, { x: b.x + lx * b.cos - ly * b.sin, y: b.y + lx * b.sin + ly * b.cos, z });
+      const p = projectPoint(this.cam, {
+        x: b.x + lx * b.cos - ly * b.sin,
+        y: b.y + lx * b.sin + ly * b.cos,
+        z,
+      });
       if (!p) continue;
       u0 = Math.min(u0, p.u);
       v0 = Math.min(v0, p.v);
@@ -411,7 +436,8 @@ export class Shader {
   markTiles(mask: Uint8Array, rect: Rect): void {
     if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return;
     for (let ty = Math.floor(rect.y0 / TILE); ty <= Math.floor((rect.y1 - 1) / TILE); ty++) {
-      for (let tx = Math.floor(rect.x0 / TILE); tx <= Math.floor((rect.x1 - 1) / TILE); tx++) mask[ty * this.tilesX + tx] = 1;
+      for (let tx = Math.floor(rect.x0 / TILE); tx <= Math.floor((rect.x1 - 1) / TILE); tx++)
+        mask[ty * this.tilesX + tx] = 1;
     }
   }
 
@@ -423,6 +449,11 @@ export class Shader {
   tileRect(key: number): Rect {
     const tx = key % this.tilesX;
     const ty = (key - tx) / this.tilesX;
-    return { x0: tx * TILE, y0: ty * TILE, x1: Math.min(this.width, (tx + 1) * TILE), y1: Math.min(this.height, (ty + 1) * TILE) };
+    return {
+      x0: tx * TILE,
+      y0: ty * TILE,
+      x1: Math.min(this.width, (tx + 1) * TILE),
+      y1: Math.min(this.height, (ty + 1) * TILE),
+    };
   }
 }

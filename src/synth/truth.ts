@@ -61,16 +61,30 @@ export function markerTruth(cam: SynthCamera, m: SceneMarker): MarkerTruth {
   const h = m.sizeMm / 2;
   const [rx, ry] = m.right;
   const [ux, uy] = m.up;
-  const corner = (a: number, b: number): Vec3 => ({ x: m.x + a * rx + b * ux, y: m.y + a * ry + b * uy, z: m.z });
+  const corner = (a: number, b: number): Vec3 => ({
+    x: m.x + a * rx + b * ux,
+    y: m.y + a * ry + b * uy,
+    z: m.z,
+  });
   const cornersMm = [corner(-h, h), corner(h, h), corner(h, -h), corner(-h, -h)] as const;
-  const cornersPx = [px(cam, cornersMm[0]), px(cam, cornersMm[1]), px(cam, cornersMm[2]), px(cam, cornersMm[3])] as const;
-  const inView = cornersPx.every((p) => p.u >= -0.5 && p.v >= -0.5 && p.u <= cam.width - 0.5 && p.v <= cam.height - 0.5);
+  const cornersPx = [
+    px(cam, cornersMm[0]),
+    px(cam, cornersMm[1]),
+    px(cam, cornersMm[2]),
+    px(cam, cornersMm[3]),
+  ] as const;
+  const inView = cornersPx.every(
+    (p) => p.u >= -0.5 && p.v >= -0.5 && p.u <= cam.width - 0.5 && p.v <= cam.height - 0.5,
+  );
   return { markerId: m.id, centreMm: { x: m.x, y: m.y, z: m.z }, cornersMm, cornersPx, inView };
 }
 
 export function sceneTruth(cam: SynthCamera, scene: SynthScene): SceneTruth {
   const bases = scene.bases.map((b): BaseTruth => {
-    const at = (lx: number, ly: number): TablePoint => ({ x: b.x + lx * b.cos - ly * b.sin, y: b.y + lx * b.sin + ly * b.cos });
+    const at = (lx: number, ly: number): TablePoint => ({
+      x: b.x + lx * b.cos - ly * b.sin,
+      y: b.y + lx * b.sin + ly * b.cos,
+    });
     const w = b.halfWidth;
     const d = b.halfDepth;
     const footprintMm = [at(-w, -d), at(w, -d), at(w, d), at(-w, d)] as const;

@@ -20,7 +20,9 @@ describe('encode', () => {
     expect([...back.data]).toEqual([...image.data]);
   });
   it('JPEG decodes to the same size', async () => {
-    const back = await decodeImage(await encodeJpeg({ width: 16, height: 8, data: new Uint8Array(16 * 8 * 3).fill(128) }));
+    const back = await decodeImage(
+      await encodeJpeg({ width: 16, height: 8, data: new Uint8Array(16 * 8 * 3).fill(128) }),
+    );
     expect([back.width, back.height, back.data.length]).toEqual([16, 8, 16 * 8 * 3]);
     expect(Math.abs(back.data[0]! - 128)).toBeLessThan(3);
   });

@@ -1,9 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { frameTable, projectPoint, RESOLUTIONS, syntheticCameraProfile, truePose, cameraCentre } from '../../src/synth/camera.ts';
+import {
+  frameTable,
+  projectPoint,
+  RESOLUTIONS,
+  syntheticCameraProfile,
+  truePose,
+  cameraCentre,
+} from '../../src/synth/camera.ts';
 import { parseCameraProfile } from '../../src/camera/profile.ts';
 import { loadOpenCV } from '../../src/vision/opencv.ts';
 
-vi.mock('@techstark/opencv-js', async () => ({ default: await (await import('./native-opencv.ts')).nativeOpenCvModule() }));
+vi.mock('@techstark/opencv-js', async () => ({
+  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
+}));
 
 const TABLE = { widthMm: 1828.8, depthMm: 1219.2 };
 
@@ -43,9 +52,14 @@ describe('synth camera', () => {
     const r = truePose(frameTable(TABLE, { tiltDeg: 15, rollDeg: 3, offsetMm: { x: 50, y: -20 } })).rotation;
     const row = (i: number) => [r[3 * i]!, r[3 * i + 1]!, r[3 * i + 2]!];
     const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(dot(row(i), row(j))).toBeCloseTo(i === j ? 1 : 0, 12);
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) expect(dot(row(i), row(j))).toBeCloseTo(i === j ? 1 : 0, 12);
     const [x, y, z] = [row(0), row(1), row(2)];
-    const cross = [x[1]! * y[2]! - x[2]! * y[1]!, x[2]! * y[0]! - x[0]! * y[2]!, x[0]! * y[1]! - x[1]! * y[0]!];
+    const cross = [
+      x[1]! * y[2]! - x[2]! * y[1]!,
+      x[2]! * y[0]! - x[0]! * y[2]!,
+      x[0]! * y[1]! - x[1]! * y[0]!,
+    ];
     cross.forEach((v, i) => expect(v).toBeCloseTo(z[i]!, 12));
   });
 
@@ -59,7 +73,8 @@ describe('synth camera', () => {
     const cv = await loadOpenCV();
     const cam = frameTable(TABLE, { tiltDeg: 12, rollDeg: 2 });
     const pts: [number, number, number][] = [];
-    for (let x = 0; x <= TABLE.widthMm; x += 300) for (let y = 0; y <= TABLE.depthMm; y += 300) pts.push([x, y, (x + y) % 7]);
+    for (let x = 0; x <= TABLE.widthMm; x += 300)
+      for (let y = 0; y <= TABLE.depthMm; y += 300) pts.push([x, y, (x + y) % 7]);
     const obj = cv.matFromArray(pts.length, 1, cv.CV_64FC3, pts.flat());
     const rmat = cv.matFromArray(3, 3, cv.CV_64F, [...cam.rotation]);
     const rvec = new cv.Mat();

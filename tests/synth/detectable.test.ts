@@ -6,7 +6,9 @@ import { renderScene, toGrey } from '../../src/synth/render.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { loadOpenCV } from '../../src/vision/opencv.ts';
 
-vi.mock('@techstark/opencv-js', async () => ({ default: await (await import('./native-opencv.ts')).nativeOpenCvModule() }));
+vi.mock('@techstark/opencv-js', async () => ({
+  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
+}));
 
 /**
  * The rendered demo must be a fair picture: OpenCV's own ArUco detector (not our Detector)

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { distort, undistort, type Distortion } from '../../src/synth/lens.ts';
 import { DEFAULT_DISTORTION } from '../../src/synth/camera.ts';
 
-const LENSES: Distortion[] = [DEFAULT_DISTORTION, [0, 0, 0, 0, 0], [-0.3, 0.12, 0.001, -0.002, -0.02], [0.1, -0.02, -0.003, 0.002, 0.004]];
+const LENSES: Distortion[] = [
+  DEFAULT_DISTORTION,
+  [0, 0, 0, 0, 0],
+  [-0.3, 0.12, 0.001, -0.002, -0.02],
+  [0.1, -0.02, -0.003, 0.002, 0.004],
+];
 
 describe('synth lens', () => {
   it('undistort inverts distort to 1e-12 across the field of view', () => {

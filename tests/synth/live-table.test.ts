@@ -5,7 +5,9 @@ import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { renderScene } from '../../src/synth/render.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 
-vi.mock('@techstark/opencv-js', async () => ({ default: await (await import('./native-opencv.ts')).nativeOpenCvModule() }));
+vi.mock('@techstark/opencv-js', async () => ({
+  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
+}));
 
 const demo = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'), 'demo');
 

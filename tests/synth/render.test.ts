@@ -5,17 +5,30 @@ import { renderScene, toGrey, type SynthFrame } from '../../src/synth/render.ts'
 import type { MarkerTruth } from '../../src/synth/truth.ts';
 import { parseScenarioText, type Scenario } from '../../src/table/scenario.ts';
 
-vi.mock('@techstark/opencv-js', async () => ({ default: await (await import('./native-opencv.ts')).nativeOpenCvModule() }));
+vi.mock('@techstark/opencv-js', async () => ({
+  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
+}));
 
 const demo: Scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'), 'demo');
 
 /** Grey level at a point given in the marker's own square: (a, b) from its centre in mm, b toward its top. */
-function greyAtMarker(frame: SynthFrame, cam: SynthCamera, grey: Uint8Array, m: MarkerTruth, a: number, b: number): number {
+function greyAtMarker(
+  frame: SynthFrame,
+  cam: SynthCamera,
+  grey: Uint8Array,
+  m: MarkerTruth,
+  a: number,
+  b: number,
+): number {
   const [tl, tr, , bl] = m.cornersMm;
   const size = Math.hypot(tr.x - tl.x, tr.y - tl.y);
   const right = { x: (tr.x - tl.x) / size, y: (tr.y - tl.y) / size };
   const up = { x: (tl.x - bl.x) / size, y: (tl.y - bl.y) / size };
-  const p = projectPoint(cam, { x: m.centreMm.x + a * right.x + b * up.x, y: m.centreMm.y + a * right.y + b * up.y, z: m.centreMm.z })!;
+  const p = projectPoint(cam, {
+    x: m.centreMm.x + a * right.x + b * up.x,
+    y: m.centreMm.y + a * right.y + b * up.y,
+    z: m.centreMm.z,
+  })!;
   return grey[Math.round(p.v) * frame.image.width + Math.round(p.u)]!;
 }
 
@@ -26,7 +39,9 @@ describe('renderScene on the demo scenario (1080p)', () => {
   beforeAll(async () => {
     const t0 = performance.now();
     frame = await renderScene(demo, cam, { seed: 7 });
-    console.log(`demo 1080p render: ${(performance.now() - t0).toFixed(0)} ms (first call, incl. OpenCV start-up)`);
+    console.log(
+      `demo 1080p render: ${(performance.now() - t0).toFixed(0)} ms (first call, incl. OpenCV start-up)`,
+    );
     grey = toGrey(frame.image);
   });
 
@@ -101,7 +116,10 @@ describe('renderScene on the demo scenario (1080p)', () => {
 
   it('moves a base with a pose override, leaving the scenario alone', async () => {
     const id = 10;
-    const moved = await renderScene(demo, cam, { seed: 7, poses: { [id]: { x: 400, y: 600, headingDeg: 45 } } });
+    const moved = await renderScene(demo, cam, {
+      seed: 7,
+      poses: { [id]: { x: 400, y: 600, headingDeg: 45 } },
+    });
     const b = moved.truth.bases.find((t) => t.markerId === id)!;
     expect(b.centreMm).toEqual({ x: 400, y: 600 });
     expect(b.headingDeg).toBe(45);
