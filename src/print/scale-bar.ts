@@ -92,5 +92,6 @@ function bar(
         align: 'center',
       });
   }
-  doc.text(unit, mmToPt(xMm + lengthMm + 2), mmToPt(yMm + 0.2), { lineBreak: false });
+  // The unit sits on the label row, clear of the bar itself (a ruler, or a test, reads the bar alone).
+  doc.text(unit, mmToPt(xMm + lengthMm + 4), mmToPt(yMm + BAR_HEIGHT_MM + 1.4), { lineBreak: false });
 }
