@@ -258,12 +258,20 @@ export class Shader {
    * fitted to exact undistortions at (u, v), (u+1, v), (u, v+1): the lens is smooth, so this
    * is off by < 1e-4 px and saves most of the Newton solves.
    */
-  shadePixel(u: number, v: number, s: number, cands: readonly SceneBase[] | null, buf: Float32Array): void {
+  shadePixel(
+    u: number,
+    v: number,
+    s: number,
+    cands: readonly SceneBase[] | null,
+    buf: Float32Array,
+    centreKnown = false,
+  ): void {
     const cam = this.cam;
     const { n0, n1, n2, acc } = this;
     const xd = (u - cam.cx) / cam.fx;
     const yd = (v - cam.cy) / cam.fy;
-    undistort(cam.distortion, xd, yd, n0);
+    // The background pass has already undistorted the pixel centre into n0.
+    if (!centreKnown) undistort(cam.distortion, xd, yd, n0);
     const r = cam.rotation;
     acc[0] = 0;
     acc[1] = 0;
@@ -342,7 +350,7 @@ export class Shader {
           this.ox + t * (r[0] * x + r[3] * y + r[6]),
           this.oy + t * (r[1] * x + r[4] * y + r[7]),
         );
-        this.shadePixel(u, v, edge ? this.ss : 1, null, buf);
+        this.shadePixel(u, v, edge ? this.ss : 1, null, buf, true);
       }
     }
   }
