@@ -12,7 +12,7 @@ export async function loadBoardSpec(path: string): Promise<BoardSpec> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read board spec ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot read board spec ${path}: ${(err as Error).message}`, { cause: err });
   }
   return parseBoardSpecText(text, path);
 }

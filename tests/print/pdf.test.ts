@@ -123,8 +123,12 @@ function detectMarkers(gray: OpenCV, dictConstant: number): Found[] {
 /** Every placed marker of the page is found with its id, where it was placed, at its printed size (±1 %). */
 function checkMarkers(found: Found[], placed: readonly PlacedMarker[]): void {
   expect(found.map((f) => f.id)).toEqual(placed.map((p) => p.id).sort((a, b) => a - b));
-  const worst = Math.max(...placed.map((p) => Math.abs(found.find((x) => x.id === p.id)!.side / (p.sideMm * PX_PER_MM) - 1)));
-  console.log(`${placed.length} markers of ${placed[0]!.sideMm} mm found; worst side error ${(worst * 100).toFixed(2)} %`);
+  const worst = Math.max(
+    ...placed.map((p) => Math.abs(found.find((x) => x.id === p.id)!.side / (p.sideMm * PX_PER_MM) - 1)),
+  );
+  console.log(
+    `${placed.length} markers of ${placed[0]!.sideMm} mm found; worst side error ${(worst * 100).toFixed(2)} %`,
+  );
   for (const p of placed) {
     const f = found.find((x) => x.id === p.id)!;
     const expectedSide = p.sideMm * PX_PER_MM;
@@ -174,7 +178,9 @@ describe('printed PDFs', () => {
         writeFileSync(join(dir, 'size.pdf'), pdf);
         const info = spawnSync('pdfinfo', [join(dir, 'size.pdf')]).stdout.toString();
         expect(info).toMatch(
-          new RegExp(`Page size:\\s+${w === 612 ? '612 x 792 pts \\(letter\\)' : '595.2\\d* x 841.8\\d* pts \\(A4\\)'}`),
+          new RegExp(
+            `Page size:\\s+${w === 612 ? '612 x 792 pts \\(letter\\)' : '595.2\\d* x 841.8\\d* pts \\(A4\\)'}`,
+          ),
         );
         expect(info).toMatch(/Pages:\s+4/);
       }
@@ -263,7 +269,8 @@ describe.skipIf(!hasPoppler)('printed PDFs rasterised by poppler and read by Ope
           detectMarkers(page.gray, c.constant),
           r.placed.filter((p) => p.page === 0),
         );
-        if (c.paper === PAPERS.letter) expect(Math.abs(page.height - 279.4 * PX_PER_MM)).toBeLessThanOrEqual(1);
+        if (c.paper === PAPERS.letter)
+          expect(Math.abs(page.height - 279.4 * PX_PER_MM)).toBeLessThanOrEqual(1);
         expect(Math.abs(scaleBarMm(page, c.paper) - 100)).toBeLessThan(0.5);
       } finally {
         page.gray.delete();
