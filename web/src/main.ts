@@ -322,6 +322,10 @@ installTestHook({
   get selection() {
     return [...selection];
   },
+  get drawnMeasurement() {
+    const m = currentModel()?.measurement;
+    return m ? { a: m.a, b: m.b, valid: m.valid } : null;
+  },
   unitScreenCentre(unitId: string) {
     const m = currentModel();
     if (!m) return null;

@@ -12,6 +12,8 @@ export interface VedetteTestHook {
   /** How many frames (picture + state) have been drawn. */
   readonly framesShown: number;
   readonly selection: readonly string[];
+  /** The distance line drawn on screen now (with its validity), or null when none is drawn. */
+  readonly drawnMeasurement: { readonly a: string; readonly b: string; readonly valid: boolean } | null;
   /**
    * A point inside the unit's footprint as drawn now, in CSS pixels relative to the viewport
    * (ready for a mouse click or a tap), or null if the unit is not drawn.
