@@ -8,7 +8,7 @@ import type { ConnectionStatus } from './connection.ts';
 export class FpsMeter {
   private times: number[] = [];
 
-  constructor(private readonly windowMs = 2000) {}
+  constructor(private readonly windowMs = 10_000) {}
 
   tick(now: number): void {
     this.times.push(now);
