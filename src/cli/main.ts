@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { ScenarioError } from '../table/scenario.ts';
+import { registerCalibrateCommand } from './calibrate-command.ts';
 import { registerMeasureCommand } from './measure-command.ts';
+import { registerPrintCommand } from './print-command.ts';
 import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 
@@ -9,6 +11,8 @@ program.name('vedette').description('Watches a miniature-wargames table and answ
 registerServeCommand(program);
 registerMeasureCommand(program);
 registerRulesCommand(program);
+registerCalibrateCommand(program);
+registerPrintCommand(program);
 
 try {
   await program.parseAsync(process.argv);

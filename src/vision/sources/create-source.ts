@@ -18,7 +18,7 @@ export interface LiveSource {
 export async function createSource(spec: SourceSpec, scenario: Scenario): Promise<LiveSource> {
   switch (spec.kind) {
     case 'synthetic': {
-      const source = new SyntheticSource(scenario, {
+      const source = await SyntheticSource.create(scenario, {
         moving: spec.moving,
         ...(spec.resolution ? { resolution: spec.resolution } : {}),
       });
