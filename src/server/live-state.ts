@@ -39,8 +39,11 @@ function unitViews(scenario: Scenario, units: readonly MeasuredUnit[]): UnitView
 export function measurementView(snapshot: LiveSnapshot, a: string, b: string): MeasurementView | null {
   const d = distanceBetween(snapshot.units, a, b);
   if (!d) return null;
-  const valid = snapshot.result.located.table !== null && d.allSeen;
-  const text = `${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}${valid ? '' : ' (not measured this frame)'}`;
+  const table = snapshot.result.located.table;
+  // Only a confirmed table pose and freshly seen bases make a measurement a player can rely on.
+  const valid = table !== null && table.status === 'stable' && d.allSeen;
+  const why = !table ? 'table pose unknown' : table.status !== 'stable' ? 'camera moved, re-checking' : 'not measured this frame';
+  const text = `${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}${valid ? '' : ` (${why})`}`;
   return { a: d.a, b: d.b, distanceIn: d.distanceIn, uncertaintyIn: d.uncertaintyIn, from: d.from, to: d.to, valid, text };
 }
 
@@ -57,6 +60,7 @@ export function stateMessage(
     table: scenario.table,
     camera,
     pose: snapshot.result.located.table?.pose ?? null,
+    poseStatus: snapshot.result.located.table?.status ?? 'unknown',
     units: unitViews(scenario, snapshot.units),
     detectionMs: snapshot.result.detectionMs,
     measurement,

@@ -58,6 +58,8 @@ export interface StateMessage {
   readonly camera: CameraProfile;
   /** Null while the table pose is unknown (too few reference markers seen). */
   readonly pose: TablePose | null;
+  /** `settling` right after the camera moved: the overlay is drawn but measurements are not valid yet. */
+  readonly poseStatus: 'stable' | 'settling' | 'unknown';
   readonly units: readonly UnitView[];
   readonly detectionMs: number;
   readonly measurement: MeasurementView | null;

@@ -1,4 +1,5 @@
 import { solveTablePose, reprojectionErrors, type Correspondence, type PoseFit } from '../camera/pose-estimation.ts';
+import { poseShiftPx } from '../camera/pose-change.ts';
 import type { CameraProfile } from '../camera/profile.ts';
 import { pixelToTablePlane, type Pixel } from '../camera/projection.ts';
 import type { TablePose, Vec3 } from '../camera/table-pose.ts';
@@ -18,12 +19,22 @@ export interface BasePose {
   readonly sigmaHeadingDeg: number;
 }
 
+/**
+ * `stable`: the pose agrees with the previous frame's, measurements are valid.
+ * `settling`: the camera moved (bumped, or first frames): the pose is fresh but not yet
+ * confirmed by a second frame, so measurements are shown but marked not valid.
+ */
+export type PoseStatus = 'stable' | 'settling';
+
 export interface TablePoseState {
   readonly pose: TablePose;
   readonly rmsPx: number;
   readonly referenceIds: readonly number[];
   /** Reference markers seen but left out because they disagreed with the others. */
   readonly rejectedIds: readonly number[];
+  readonly status: PoseStatus;
+  /** How far the table moved in the image since the previous pose, px (null on the first pose). */
+  readonly shiftPx: number | null;
 }
 
 export interface LocatorResult {
@@ -39,9 +50,21 @@ export interface LocatorOptions {
   readonly maxReferenceErrorPx: number;
   /** Floor on the assumed corner noise (px), so a lucky perfect fit does not claim perfection. */
   readonly minCornerSigmaPx: number;
+  /**
+   * A table that shifts by more than this in the image between frames means the camera moved.
+   * Frame-to-frame jitter from sensor noise is ~0.02 px on the synthetic table; a knock is pixels.
+   */
+  readonly cameraMovedPx: number;
+  /** Consecutive agreeing frames needed before a new pose counts as stable. */
+  readonly framesToSettle: number;
 }
 
-export const DEFAULT_LOCATOR_OPTIONS: LocatorOptions = { maxReferenceErrorPx: 3, minCornerSigmaPx: 0.1 };
+export const DEFAULT_LOCATOR_OPTIONS: LocatorOptions = {
+  maxReferenceErrorPx: 3,
+  minCornerSigmaPx: 0.1,
+  cameraMovedPx: 0.5,
+  framesToSettle: 2,
+};
 
 /** Table position of a reference marker's corners, in OpenCV's TL, TR, BR, BL order (tag top toward table +y). */
 function referenceCorners(m: ReferenceMarkerSpec): Vec3[] {
@@ -64,6 +87,9 @@ const headingOf = (dx: number, dy: number): number => radToDeg(Math.atan2(-dx, d
  */
 export class Locator {
   private lastPose: TablePose | undefined;
+  /** Consecutive frames whose pose agreed with the one before. */
+  private agreeingFrames = 0;
+  private readonly table: Scenario['table'];
   private readonly references: Map<number, ReferenceMarkerSpec>;
   private readonly markers: Map<number, MarkerSpec>;
 
@@ -73,6 +99,7 @@ export class Locator {
     scenario: Scenario,
     readonly options: LocatorOptions,
   ) {
+    this.table = scenario.table;
     this.references = new Map(scenario.referenceMarkers.map((m) => [m.id, m]));
     this.markers = new Map(scenario.units.flatMap((u) => u.bases.map((b) => [b.marker.id, b.marker] as const)));
   }
@@ -106,20 +133,33 @@ export class Locator {
         points: referenceCorners(this.references.get(d.id)!).map((table, i): Correspondence => ({ table, image: d.corners[i]! })),
       }));
     const rejectedIds: number[] = [];
-    // Robustness: refit without the worst marker while it disagrees with the rest (misread or knocked).
-    while (groups.length >= 3) {
-      const fit = this.fit(groups.flatMap((g) => g.points));
-      const worst = groups
-        .map((g) => ({ g, err: Math.max(...reprojectionErrors(this.camera, fit.pose, g.points)) }))
-        .reduce((a, b) => (b.err > a.err ? b : a));
-      if (worst.err <= this.options.maxReferenceErrorPx || groups.length === 3) {
-        if (worst.err > this.options.maxReferenceErrorPx) break;
-        this.lastPose = fit.pose;
-        return { pose: fit.pose, rmsPx: fit.rmsPx, referenceIds: groups.map((g) => g.id), rejectedIds };
-      }
-      rejectedIds.push(worst.g.id);
-      groups = groups.filter((g) => g !== worst.g);
+    type Group = (typeof groups)[number];
+    const fitOf = (gs: Group[]) => {
+      const fit = this.fit(gs.flatMap((g) => g.points));
+      const worst = Math.max(...gs.flatMap((g) => reprojectionErrors(this.camera, fit.pose, g.points)));
+      return { fit, worst };
+    };
+    // Robustness: a misread or knocked marker drags a least-squares fit toward itself, so the
+    // worst residual need not be the culprit's. Instead refit leaving each marker out in turn and
+    // drop the one whose absence lets the rest agree best; repeat while four or more remain.
+    let current = groups.length >= 3 ? fitOf(groups) : null;
+    while (current && current.worst > this.options.maxReferenceErrorPx && groups.length >= 4) {
+      const trials = groups.map((left) => ({ left, ...fitOf(groups.filter((g) => g !== left)) }));
+      const best = trials.reduce((a, b) => (b.worst < a.worst ? b : a));
+      rejectedIds.push(best.left.id);
+      groups = groups.filter((g) => g !== best.left);
+      current = { fit: best.fit, worst: best.worst };
     }
+    if (current && current.worst <= this.options.maxReferenceErrorPx) {
+      const { fit } = current;
+      const shiftPx = this.lastPose ? poseShiftPx(this.camera, this.table, this.lastPose, fit.pose) : null;
+      this.agreeingFrames = shiftPx !== null && shiftPx <= this.options.cameraMovedPx ? this.agreeingFrames + 1 : 0;
+      this.lastPose = fit.pose;
+      const status: PoseStatus = this.agreeingFrames >= this.options.framesToSettle - 1 ? 'stable' : 'settling';
+      return { pose: fit.pose, rmsPx: fit.rmsPx, referenceIds: groups.map((g) => g.id), rejectedIds, status, shiftPx };
+    }
+    // No pose this frame: the next one must re-earn stability.
+    this.agreeingFrames = 0;
     return null;
   }
 

@@ -68,10 +68,10 @@ export function defaultOverlayOptions(): OverlayOptions {
   return { samplesPerEdge: 8, samplesPerLine: 24 };
 }
 
-/** "7.3 in ± 0.1": the uncertainty is rounded up, never down, and shown as at least 0.1. */
+/** "7.26 in ± 0.02": hundredths, as the camera resolves them; the uncertainty is rounded up, never down. */
 export function formatDistance(distanceIn: number, uncertaintyIn: number): string {
-  const u = Math.max(0.1, Math.ceil(uncertaintyIn * 10 - 1e-9) / 10);
-  return `${distanceIn.toFixed(1)} in ± ${u.toFixed(1)}`;
+  const u = Math.max(0.01, Math.ceil(uncertaintyIn * 100 - 1e-9) / 100);
+  return `${distanceIn.toFixed(2)} in ± ${u.toFixed(2)}`;
 }
 
 /** Whether a measurement is the one for this pair of units (in either order). */
