@@ -38,7 +38,7 @@ export function loadCameraProfile(path: string): CameraProfile {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot read camera profile ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot read camera profile ${path}: ${(err as Error).message}`, { cause: err });
   }
   return parseCameraProfile(value, path);
 }

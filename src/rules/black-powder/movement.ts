@@ -54,7 +54,12 @@ interface Leg {
 function legsOf(ctx: BpContext, p: Vec2, q: Vec2, mover: Mover): Leg[] {
   const cuts = new Set<number>([0, 1]);
   const areas = ctx.state.terrain.filter((t) => t.polygon && t.kind !== 'obstacle');
-  for (const t of areas) for (const iv of segmentInsidePolygon(p, q, t.polygon ?? [])) (cuts.add(iv.t0), cuts.add(iv.t1));
+  for (const t of areas) {
+    for (const iv of segmentInsidePolygon(p, q, t.polygon ?? [])) {
+      cuts.add(iv.t0);
+      cuts.add(iv.t1);
+    }
+  }
   const ts = [...cuts].sort((x, y) => x - y);
   const len = Math.hypot(q.x - p.x, q.y - p.y);
   const legs: Leg[] = [];

@@ -20,7 +20,7 @@ export function traverseVerdict(ctx: BpContext, shooter: TableUnit, track: reado
   const w = box.width / 2;
   const grow = ctx.options.traverseTrack === 'footprint' ? moverFrontageMm / 2 : 0;
   // Part of the track in front of the shooter (y > 0).
-  let lo = Math.min(a.x, b.x) - grow;
+  const lo = Math.min(a.x, b.x) - grow;
   let hi = Math.max(a.x, b.x) + grow;
   if (a.y <= 0 && b.y <= 0) hi = lo;
   const covered = Math.max(0, Math.min(hi, w) - Math.max(lo, -w));

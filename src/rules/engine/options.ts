@@ -41,7 +41,7 @@ export function resolveOptions<T extends Record<string, OptionValue>>(
   for (const [name, raw] of Object.entries(overrides)) {
     const spec = table[name];
     if (!spec) throw new OptionError(`unknown option "${name}" (known: ${Object.keys(table).join(', ')})`);
-    let value: OptionValue = raw;
+    let value: OptionValue;
     if (typeof spec.default === 'number') {
       value = typeof raw === 'number' ? raw : Number(raw);
       if (!Number.isFinite(value)) throw new OptionError(`option "${name}" needs a number, got "${String(raw)}"`);
