@@ -1,7 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { MarkerDictionaryName } from '../table/scenario.ts';
 import { dictionaryConstant } from './dictionary.ts';
-import { refineMarkerCorners } from './edge-refine.ts';
+import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
 import { assertRaster, type RasterImage } from './image.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 
@@ -36,6 +36,21 @@ export interface DetectorOptions {
    * aliases small rotated tags into misreads; 8 found every tag of the shuffled test scenes.
    */
   readonly perspectiveRemovePixelPerCell: number;
+  /**
+   * Fraction of each cell's edge left out when its bit is read. OpenCV's 0.13 lets the blurred
+   * edges of neighbouring cells vote; on 2–3 px cells reading only the middle (0.3) halves the
+   * bit errors (bench/accuracy.ts).
+   */
+  readonly perspectiveRemoveIgnoredMarginPerCell: number;
+  /**
+   * Bit errors corrected when a pattern is matched to a marker, per dictionary. OpenCV 4.12 ships
+   * AprilTag 36h11 with no correction at all (one misread bit loses the marker: half the 20 mm tags
+   * at 1080p) and ArUco MIP 36h12 with 7 (more than its minimum Hamming distance of 12 can correct
+   * safely; one random pattern in seven would pass as a marker). Four bits keeps both 6 × 6
+   * dictionaries under 0.3 % random acceptance; 4 × 4 and 5 × 5 keep OpenCV's 0 and 1.
+   * See docs/markers.md for the figures.
+   */
+  readonly correctionBits: Readonly<Record<MarkerDictionaryName, number>>;
   /** Adaptive threshold window sizes scanned, in pixels. */
   readonly adaptiveThreshWinSizeMin: number;
   readonly adaptiveThreshWinSizeMax: number;
@@ -50,6 +65,8 @@ export const DEFAULT_DETECTOR_OPTIONS: DetectorOptions = {
   relativeCornerRefinementWinSize: 0.3,
   minMarkerPerimeterRate: 0.02,
   perspectiveRemovePixelPerCell: 8,
+  perspectiveRemoveIgnoredMarginPerCell: 0.3,
+  correctionBits: { apriltag_36h11: 4, aruco_mip_36h12: 4, aruco_5x5_250: 1, aruco_4x4_250: 0 },
   adaptiveThreshWinSizeMin: 3,
   adaptiveThreshWinSizeMax: 23,
   adaptiveThreshWinSizeStep: 10,
@@ -74,27 +91,34 @@ export class MarkerDetector {
     private readonly cv: OpenCV,
     private readonly detector: OpenCV,
     readonly options: DetectorOptions,
+    /** Cells across a marker of the dictionary, black border included. */
+    private readonly cells: number,
   ) {}
 
   static async create(options: Partial<DetectorOptions> = {}): Promise<MarkerDetector> {
     const cv = await loadOpenCV();
     const opts = { ...DEFAULT_DETECTOR_OPTIONS, ...options };
     const dictionary = cv.getPredefinedDictionary(dictionaryConstant(cv, opts.dictionary));
+    // Absolute bit count: errorCorrectionRate 1 × our own maxCorrectionBits.
+    dictionary.maxCorrectionBits = opts.correctionBits[opts.dictionary];
     const params = new cv.aruco_DetectorParameters();
     params.cornerRefinementMethod = refinementConstant(cv, opts.cornerRefinement);
     params.cornerRefinementWinSize = opts.cornerRefinementWinSize;
     params.relativeCornerRefinmentWinSize = opts.relativeCornerRefinementWinSize;
     params.minMarkerPerimeterRate = opts.minMarkerPerimeterRate;
     params.perspectiveRemovePixelPerCell = opts.perspectiveRemovePixelPerCell;
+    params.perspectiveRemoveIgnoredMarginPerCell = opts.perspectiveRemoveIgnoredMarginPerCell;
+    params.errorCorrectionRate = 1;
     params.adaptiveThreshWinSizeMin = opts.adaptiveThreshWinSizeMin;
     params.adaptiveThreshWinSizeMax = opts.adaptiveThreshWinSizeMax;
     params.adaptiveThreshWinSizeStep = opts.adaptiveThreshWinSizeStep;
     const refine = new cv.aruco_RefineParameters(10, 3, true);
+    const cells = (dictionary.markerSize as number) + 2;
     const detector = new cv.aruco_ArucoDetector(dictionary, params, refine);
     dictionary.delete();
     params.delete();
     refine.delete();
-    return new MarkerDetector(cv, detector, opts);
+    return new MarkerDetector(cv, detector, opts, cells);
   }
 
   detect(image: RasterImage): DetectedMarker[] {
@@ -118,7 +142,9 @@ export class MarkerDetector {
           { u: d[6]!, v: d[7]! },
         ];
         quad.delete();
-        const refined = this.options.edgeRefinement ? refineMarkerCorners(grey, coarse) : null;
+        const refined = this.options.edgeRefinement
+          ? refineMarkerCorners(grey, coarse, this.edgeOptions(coarse))
+          : null;
         found.push({ id: ids.intAt(i, 0), corners: refined ?? coarse });
       }
       return found;
@@ -128,6 +154,24 @@ export class MarkerDetector {
       ids.delete();
       rejected.delete();
     }
+  }
+
+  /**
+   * Edge search scaled to the marker's cells: it must stay inside the one-cell black border and
+   * the one-cell quiet zone, so a 2 px cell gets ±1.5 px, never more than the default ±2 px.
+   */
+  private edgeOptions(corners: DetectedMarker['corners']) {
+    let perimeter = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = corners[i]!;
+      const b = corners[(i + 1) % 4]!;
+      perimeter += Math.hypot(b.u - a.u, b.v - a.v);
+    }
+    const cellPx = perimeter / 4 / this.cells;
+    return {
+      ...DEFAULT_EDGE_REFINE,
+      searchPx: Math.min(DEFAULT_EDGE_REFINE.searchPx, Math.max(1, 0.75 * cellPx)),
+    };
   }
 
   dispose(): void {

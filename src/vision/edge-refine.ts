@@ -21,7 +21,12 @@ export interface EdgeRefineOptions {
   readonly maxShiftPx: number;
 }
 
-export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = { searchPx: 2, stepPx: 0.5, cornerMargin: 0.12, maxShiftPx: 3 };
+export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = {
+  searchPx: 2,
+  stepPx: 0.5,
+  cornerMargin: 0.12,
+  maxShiftPx: 3,
+};
 
 interface Grey {
   readonly data: Uint8Array;
@@ -95,35 +100,50 @@ function refineEdge(img: Grey, a: Pixel, b: Pixel, centre: Pixel, o: EdgeRefineO
     nx = -nx;
     ny = -ny;
   }
-  const points: Array<[number, number]> = [];
+  // Profiles across the edge, kept so one threshold can serve the whole edge.
   const steps = 16;
-  const profile = new Float64Array(steps + 1);
+  const profiles: Array<{ bx: number; by: number; values: Float64Array }> = [];
   for (let s = len * o.cornerMargin; s <= len * (1 - o.cornerMargin); s += o.stepPx) {
     const bx = a.u + tx * s;
     const by = a.v + ty * s;
+    const values = new Float64Array(steps + 1);
     for (let k = 0; k <= steps; k++) {
       const off = -o.searchPx + (2 * o.searchPx * k) / steps;
-      profile[k] = sample(img, bx + nx * off, by + ny * off);
+      values[k] = sample(img, bx + nx * off, by + ny * off);
     }
-    if (profile.some(Number.isNaN)) continue;
-    const dark = (profile[0]! + profile[1]!) / 2;
-    const bright = (profile[steps]! + profile[steps - 1]!) / 2;
-    if (bright - dark < 20) continue; // no clear edge here (occluded, glare)
-    const mid = (dark + bright) / 2;
+    if (!values.some(Number.isNaN)) profiles.push({ bx, by, values });
+  }
+  if (profiles.length < 4) return null;
+  // Ink and paper levels for the whole edge. A profile's own ends are unreliable on small cells:
+  // a white data cell just inside the border, or the base just beyond a one-cell quiet zone,
+  // bleeds into them and drags its 50 % level (and so the edge) with the bit pattern. The
+  // darkest and brightest quarter of the profiles' ends are clean ink and clean paper.
+  const darks = profiles.map((p) => Math.min(p.values[0]!, p.values[1]!)).sort((x, y) => x - y);
+  const brights = profiles.map((p) => Math.max(p.values[steps]!, p.values[steps - 1]!)).sort((x, y) => x - y);
+  const dark = darks[Math.floor(darks.length * 0.25)]!;
+  const bright = brights[Math.floor(brights.length * 0.75)]!;
+  if (bright - dark < 20) return null; // no clear edge (occluded, glare)
+  const mid = (dark + bright) / 2;
+  const points: Array<[number, number]> = [];
+  for (const { bx, by, values: profile } of profiles) {
+    if (Math.max(profile[steps]!, profile[steps - 1]!) - Math.min(profile[0]!, profile[1]!) < 10) continue;
+    // The crossing nearest the middle of the profile (the coarse edge), dark → bright outward.
+    let best = Number.NaN;
     for (let k = 0; k < steps; k++) {
       const p0 = profile[k]!;
       const p1 = profile[k + 1]!;
       if (p0 < mid && p1 >= mid) {
         const off = -o.searchPx + (2 * o.searchPx * (k + (mid - p0) / (p1 - p0))) / steps;
-        points.push([bx + nx * off, by + ny * off]);
-        break;
+        if (Number.isNaN(best) || Math.abs(off) < Math.abs(best)) best = off;
       }
     }
+    if (!Number.isNaN(best)) points.push([bx + nx * best, by + ny * best]);
   }
   let line = fitLine(points);
   if (!line) return null;
   // One pass of outlier rejection: drop points more than 3 × the median residual away.
-  const residual = (p: readonly [number, number], l: Line) => Math.abs((p[0] - l.px) * l.dy - (p[1] - l.py) * l.dx);
+  const residual = (p: readonly [number, number], l: Line) =>
+    Math.abs((p[0] - l.px) * l.dy - (p[1] - l.py) * l.dx);
   const sorted = points.map((p) => residual(p, line!)).sort((x, y) => x - y);
   const limit = Math.max(3 * sorted[Math.floor(sorted.length / 2)]!, 0.05);
   line = fitLine(points.filter((p) => residual(p, line!) <= limit));
