@@ -1,16 +1,36 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import express, { type Request, type Response } from 'express';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { loadCameraProfile } from '../camera/profile.ts';
 import { parseScenario, parseScenarioText, ScenarioError, type Scenario } from '../table/scenario.ts';
 import { UnknownUnitError } from '../table/measured-units.ts';
-import { VisionPipeline } from '../vision/pipeline.ts';
+import { BrowserCameraSource } from '../vision/sources/browser-camera.ts';
 import { createSource, type SourceSpec } from '../vision/sources/create-source.ts';
-import { LiveLoop, type LiveFrame } from './live-loop.ts';
+import { WorkerPipeline } from '../vision/worker-pipeline.ts';
+import { LiveLoop, type LiveFrame, type LiveLoopOptions, type LiveStats, type SourceStatus } from './live-loop.ts';
 import { measurementView, stateMessage } from './live-state.ts';
-import { clientMessageSchema, type ServerMessage } from './protocol.ts';
+import { clientMessageSchema, type ClientMessage, type HelloMessage, type ServerMessage } from './protocol.ts';
+import {
+  accessMiddleware,
+  isLoopback,
+  PathError,
+  rateLimit,
+  resolveInside,
+  roleOf,
+  TokenBucket,
+  upgradeAccess,
+  type AccessTokens,
+  type Role,
+} from './security.ts';
+import { calibrationRoutes } from './calibration-routes.ts';
+import { refereeRoutes } from './referee-routes.ts';
+import type { RouteContext } from './route-context.ts';
+import { scenarioRoutes } from './scenario-routes.ts';
+import { LiveRecording, type RecordOptions } from '../record/live-recording.ts';
+import { battleRoutes } from './battle-routes.ts';
 
 export interface ServerOptions {
   readonly port: number;
@@ -21,31 +41,139 @@ export interface ServerOptions {
   readonly webRoot?: string;
   /** Longest a frame may wait in a browser's socket buffer before frames to it are dropped. */
   readonly maxBufferedBytes?: number;
+  /** Folder the scenario editor may read and write (default scenarios/). */
+  readonly scenariosDir?: string;
+  /** Folder calibration profiles are saved to (default calibration/). */
+  readonly calibrationDir?: string;
+  /**
+   * Access tokens. On loopback without a player token everyone is a player; any other address
+   * needs one (the server refuses to start without). A spectator token gives a read-only link.
+   */
+  readonly tokens?: Partial<AccessTokens>;
+  /** Sizes and rates accepted from clients (see DEFAULT_LIMITS). */
+  readonly limits?: Partial<ServerLimits>;
+  /** Live loop tuning (frame pacing, retry back-off). */
+  readonly loop?: Partial<LiveLoopOptions>;
+  /** Battle recording (issue #7): a data folder, or false; default is the CLI's choice (off in tests). */
+  readonly record?: RecordOptions | false;
+}
+
+/** What the server accepts from outside, per message and per second. */
+export interface ServerLimits {
+  /** Largest JSON body of a REST request. */
+  readonly jsonBodyBytes: number;
+  /** Largest text message on the WebSocket. */
+  readonly wsTextBytes: number;
+  /** Largest binary message (one JPEG camera frame from a browser). */
+  readonly wsFrameBytes: number;
+  /** Text messages per second per connection (token bucket, with a burst of twice as many). */
+  readonly wsMessagesPerSecond: number;
+  /** Camera frames per second from a browser (more are dropped). */
+  readonly wsFramesPerSecond: number;
+  /** Requests that change something (POST, PUT, DELETE…) per second per client address, burst 3×. */
+  readonly writesPerSecond: number;
+  /** Open WebSocket connections. */
+  readonly maxConnections: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  jsonBodyBytes: 1024 * 1024,
+  wsTextBytes: 4096,
+  wsFrameBytes: 2 * 1024 * 1024,
+  wsMessagesPerSecond: 20,
+  wsFramesPerSecond: 15,
+  writesPerSecond: 20,
+  maxConnections: 64,
+};
+
+export interface ServerStatus {
+  readonly scenario: string;
+  readonly source: SourceStatus;
+  readonly camera: { readonly name: string; readonly kind: string; readonly width: number; readonly height: number };
+  readonly frames: LiveStats;
+  readonly clients: { readonly players: number; readonly spectators: number };
+  /** Longest the event loop was blocked in the last status interval, ms. */
+  readonly eventLoopLagMs: number;
+  readonly uptimeS: number;
 }
 
 export interface RunningServer {
   readonly url: string;
+  /** The tokens in force (player null: none needed). */
+  readonly tokens: AccessTokens;
+  /** The loop watching the table now (replaced when the scenario or the camera changes). */
   readonly loop: LiveLoop;
   scenario(): Scenario;
+  status(): ServerStatus;
   close(): Promise<void>;
 }
 
-const MAX_CLIENT_MESSAGE_BYTES = 4096;
-
 /** Starts the HTTP + WebSocket server with its live vision loop. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const loopbackOnly = isLoopback(options.host);
+  const tokens: AccessTokens = {
+    player: options.tokens?.player ?? null,
+    spectator: options.tokens?.spectator ?? null,
+  };
+  if (!loopbackOnly && tokens.player === null) {
+    throw new Error(`listening on ${options.host} lets other machines in: an access token is required (vedette serve --lan makes one)`);
+  }
+  if (tokens.player === null && tokens.spectator !== null) throw new Error('a spectator link needs a player token too');
+  const startedAt = Date.now();
   let scenario = parseScenarioText(readFileSync(options.scenarioPath, 'utf8'), options.scenarioPath);
-  const live = await createSource(options.source, scenario);
-  const pipeline = await VisionPipeline.create(live.camera, scenario);
+  let sourceSpec: SourceSpec = options.source;
+  const live = await createSource(sourceSpec, scenario);
+  const pipeline = await WorkerPipeline.create(live.camera, scenario);
   let camera = live.camera;
   let sourceName = live.source.name;
-  const loop = new LiveLoop(scenario, live.source, pipeline);
+  let currentSource = live.source;
+  const loop = new LiveLoop(scenario, live.source, pipeline, options.loop);
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const calibrationDir = options.calibrationDir ?? 'calibration';
+
+  // Event-loop lag: how late a 100 ms timer fires (the server's responsiveness, in /api/status).
+  let lagMs = 0;
+  let lagMax = 0;
+  let lagExpected = Date.now() + 100;
+  const lagTimer = setInterval(() => {
+    const now = Date.now();
+    lagMax = Math.max(lagMax, now - lagExpected);
+    lagExpected = now + 100;
+  }, 100);
+  const lagReport = setInterval(() => {
+    lagMs = lagMax;
+    lagMax = 0;
+  }, 2000);
+  lagTimer.unref();
+  lagReport.unref();
 
   const app = express();
-  app.use(express.json({ limit: '1mb' }));
+  app.disable('x-powered-by');
+  // Before anything reads a body: who is asking, may they, and not too fast.
+  app.use(accessMiddleware(tokens, loopbackOnly));
+  const writeLimit = rateLimit(limits.writesPerSecond, limits.writesPerSecond * 3);
+  app.use((req, res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : writeLimit(req, res, next)));
+  app.use(express.json({ limit: limits.jsonBodyBytes }));
+  // Battle recording and replay (issue #7): records the loop's frames and the rulings given; /api/battles.
+  const recording = LiveRecording.attach(loop, { scenario: () => scenario, camera: () => camera }, options.record);
+  app.use(battleRoutes(recording));
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, scenario: scenario.name, source: sourceName, frame: loop.latest?.snapshot.result.sequence ?? null });
+  });
+  app.get('/api/status', (_req, res) => void res.json(status()));
+  app.get('/api/whoami', (_req, res) => void res.json({ role: roleOf(res) }));
+  // Switch the camera back to the one the server was started with, or to the synthetic table.
+  // (Only these two: a client may not point the server at arbitrary files or addresses.)
+  app.post('/api/source', async (req: Request, res: Response) => {
+    const body = req.body as { source?: unknown } | undefined;
+    const choice = body?.source;
+    if (choice !== 'startup' && choice !== 'synthetic') {
+      return void res.status(400).json({ error: 'source must be "startup" or "synthetic"' });
+    }
+    const spec: SourceSpec = choice === 'startup' ? options.source : { kind: 'synthetic', moving: true };
+    await switchSource(spec);
+    res.json({ ok: true, source: sourceName });
   });
   app.get('/api/distance', (req: Request, res: Response) => {
     const a = typeof req.query.a === 'string' ? req.query.a : '';
@@ -68,15 +196,50 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (err instanceof ScenarioError) return void res.status(400).json({ error: err.message, issues: err.issues });
       throw err;
     }
-    const nextLive = await createSource(options.source, next);
-    const nextPipeline = await VisionPipeline.create(nextLive.camera, next);
-    await loop.replace(next, nextLive.source, nextPipeline);
-    scenario = next;
-    camera = nextLive.camera;
-    sourceName = nextLive.source.name;
-    broadcast({ type: 'hello', scenario: scenario.name, source: sourceName });
+    await replaceScenario(next);
     res.json({ ok: true, scenario: scenario.name });
   });
+  async function replaceScenario(next: Scenario): Promise<void> {
+    await replaceLive(next, sourceSpec);
+  }
+
+  // Scenario and camera changes go one at a time.
+  let changing: Promise<void> = Promise.resolve();
+  function replaceLive(nextScenario: Scenario, spec: SourceSpec, after?: (source: typeof currentSource) => void): Promise<void> {
+    const run = changing.then(async () => {
+      const nextLive = await createSource(spec, nextScenario);
+      let nextPipeline: WorkerPipeline;
+      try {
+        nextPipeline = await WorkerPipeline.create(nextLive.camera, nextScenario);
+      } catch (err) {
+        await nextLive.source.close();
+        throw err;
+      }
+      await loop.replace(nextScenario, nextLive.source, nextPipeline);
+      scenario = nextScenario;
+      sourceSpec = spec;
+      camera = nextLive.camera;
+      sourceName = nextLive.source.name;
+      currentSource = nextLive.source;
+      after?.(nextLive.source);
+      broadcast(hello());
+    });
+    changing = run.catch(() => undefined);
+    return run;
+  }
+  function switchSource(spec: SourceSpec, after?: (source: typeof currentSource) => void): Promise<void> {
+    return replaceLive(scenario, spec, after);
+  }
+  // Referee, scenario editing and calibration: REST routes in their own files (issue #6).
+  const routeContext: RouteContext = {
+    scenario: () => scenario,
+    camera: () => camera,
+    latest: () => loop.latest,
+    replaceScenario,
+  };
+  app.use(refereeRoutes(routeContext));
+  app.use(scenarioRoutes(routeContext, { dir: options.scenariosDir ?? 'scenarios', loadedFrom: options.scenarioPath }));
+  app.use(calibrationRoutes(routeContext, { dir: options.calibrationDir ?? 'calibration' }));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
   else app.get('/', (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'));
@@ -87,54 +250,203 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   const http: Server = createServer(app);
-  const wss = new WebSocketServer({ server: http, path: '/live', maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-  const selections = new Map<WebSocket, { a: string; b: string } | null>();
+  // Upgrades are checked (host, origin, token) before the handshake: see http.on('upgrade') below.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(limits.wsFrameBytes, limits.wsTextBytes) });
 
-  const send = (ws: WebSocket, message: ServerMessage) => ws.send(JSON.stringify(message));
-  const broadcast = (message: ServerMessage) => {
-    for (const ws of wss.clients) send(ws, message);
+  /** One browser on the live socket. */
+  interface Client {
+    readonly id: string;
+    readonly role: Role;
+    selection: { a: string; b: string } | null;
+    readonly messages: TokenBucket;
+    readonly frames: TokenBucket;
+    /** Messages dropped by the rate limit since the last one let through. */
+    flood: number;
+    lastLimitNotice: number;
+  }
+  const clients = new Map<WebSocket, Client>();
+  let nextClientId = 1;
+
+  const send = (ws: WebSocket, message: ServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
+  const broadcast = (message: ServerMessage) => {
+    for (const ws of clients.keys()) send(ws, message);
+  };
+  function hello(role?: Role): HelloMessage {
+    const s = loop.sourceStatus();
+    return {
+      type: 'hello',
+      scenario: scenario.name,
+      source: s.state === 'live' ? sourceName : `${sourceName} — ${s.text}`,
+      sourceStatus: s,
+      ...(role ? { role } : {}),
+    };
+  }
 
-  wss.on('connection', (ws) => {
-    selections.set(ws, null);
-    send(ws, { type: 'hello', scenario: scenario.name, source: sourceName });
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return send(ws, { type: 'error', message: 'binary messages are not accepted' });
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(data.toString());
-      } catch {
-        return send(ws, { type: 'error', message: 'message is not valid JSON' });
-      }
-      const result = clientMessageSchema.safeParse(parsed);
-      if (!result.success) return send(ws, { type: 'error', message: `bad message: ${result.error.issues[0]?.message}` });
-      const msg = result.data;
-      if (msg.type === 'clearMeasure') return void selections.set(ws, null);
-      const known = scenario.units.map((u) => u.id);
-      const missing = [msg.a, msg.b].filter((id) => !known.includes(id));
-      if (missing.length > 0) return send(ws, { type: 'error', message: `unknown unit: ${missing.join(', ')}` });
-      selections.set(ws, { a: msg.a, b: msg.b });
-      if (loop.latest) sendFrameState(ws, loop.latest);
-    });
-    ws.on('close', () => selections.delete(ws));
-    ws.on('error', () => selections.delete(ws));
+  http.on('upgrade', (req: IncomingMessage, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const refuse = (code: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${code} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (path !== '/live') return refuse(404, 'Not Found');
+    const role = upgradeAccess(req, tokens, loopbackOnly);
+    if (role === 401) return refuse(401, 'Unauthorized');
+    if (role === 403) return refuse(403, 'Forbidden');
+    if (clients.size >= limits.maxConnections) return refuse(503, 'Service Unavailable');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, role));
   });
 
+  function onConnection(ws: WebSocket, role: Role): void {
+    const client: Client = {
+      id: `c${nextClientId++}`,
+      role,
+      selection: null,
+      messages: new TokenBucket(limits.wsMessagesPerSecond, limits.wsMessagesPerSecond * 2),
+      frames: new TokenBucket(limits.wsFramesPerSecond, limits.wsFramesPerSecond),
+      flood: 0,
+      lastLimitNotice: 0,
+    };
+    clients.set(ws, client);
+    send(ws, hello(role));
+    ws.on('message', (data, isBinary) => {
+      try {
+        onMessage(ws, client, data, isBinary);
+      } catch (err) {
+        send(ws, { type: 'error', message: `message refused: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    });
+    const gone = () => {
+      clients.delete(ws);
+      if (currentSource instanceof BrowserCameraSource) currentSource.detach(client.id);
+    };
+    ws.on('close', gone);
+    ws.on('error', gone);
+  }
+
+  /** Says "slow down" at most once a second; a connection that keeps flooding is closed. */
+  function limited(ws: WebSocket, client: Client, what: string): void {
+    client.flood++;
+    if (client.flood > 500) return void ws.close(1008, 'rate limit');
+    const now = Date.now();
+    if (now - client.lastLimitNotice > 1000) {
+      client.lastLimitNotice = now;
+      send(ws, { type: 'error', message: `too many ${what}: some were dropped` });
+    }
+  }
+
+  function onMessage(ws: WebSocket, client: Client, data: RawData, isBinary: boolean): void {
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    if (isBinary) {
+      if (!client.frames.take()) return limited(ws, client, 'camera frames');
+      client.flood = 0;
+      if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot send a camera' });
+      const camera = currentSource instanceof BrowserCameraSource ? currentSource : null;
+      if (!camera || camera.connection !== client.id) {
+        return send(ws, { type: 'error', message: 'binary messages are camera frames: send a "camera" message first' });
+      }
+      const refused = camera.push(client.id, bytes);
+      if (refused) send(ws, { type: 'error', message: refused });
+      return;
+    }
+    if (!client.messages.take()) return limited(ws, client, 'messages');
+    client.flood = 0;
+    if (bytes.length > limits.wsTextBytes) {
+      return send(ws, { type: 'error', message: `message too large (${bytes.length} bytes, at most ${limits.wsTextBytes})` });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return send(ws, { type: 'error', message: 'message is not valid JSON' });
+    }
+    const result = clientMessageSchema.safeParse(parsed);
+    if (!result.success) return send(ws, { type: 'error', message: `bad message: ${result.error.issues[0]?.message}` });
+    const msg: ClientMessage = result.data;
+    switch (msg.type) {
+      case 'clearMeasure':
+        client.selection = null;
+        return;
+      case 'measure': {
+        const known = scenario.units.map((u) => u.id);
+        const missing = [msg.a, msg.b].filter((id) => !known.includes(id));
+        if (missing.length > 0) return send(ws, { type: 'error', message: `unknown unit: ${missing.join(', ')}` });
+        client.selection = { a: msg.a, b: msg.b };
+        const asked = loop.latest ? measurementView(loop.latest.snapshot, msg.a, msg.b) : null; // issue #7: keep the ruling
+        if (asked) recording.measurement(asked);
+        if (loop.latest) sendFrameState(ws, loop.latest);
+        return;
+      }
+      case 'camera':
+        return startBrowserCamera(ws, client, msg);
+    }
+  }
+
+  /** A player's browser offers its camera: the table is watched through it from now on. */
+  function startBrowserCamera(ws: WebSocket, client: Client, msg: Extract<ClientMessage, { type: 'camera' }>): void {
+    if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot change the camera' });
+    let cameraPath: string | undefined;
+    if (msg.profile !== undefined) {
+      try {
+        cameraPath = resolveInside(calibrationDir, msg.profile, '.json');
+        const profile = loadCameraProfile(cameraPath);
+        if (profile.imageWidth !== msg.width || profile.imageHeight !== msg.height) {
+          return send(ws, {
+            type: 'error',
+            message: `camera profile ${msg.profile} is for ${profile.imageWidth}×${profile.imageHeight}, the camera sends ${msg.width}×${msg.height}`,
+          });
+        }
+      } catch (err) {
+        const why = err instanceof PathError ? err.message : `cannot use camera profile ${msg.profile}`;
+        return send(ws, { type: 'error', message: why });
+      }
+    }
+    const current = currentSource instanceof BrowserCameraSource ? currentSource : null;
+    const sameCamera =
+      current && sourceSpec.kind === 'browser' && current.width === msg.width && current.height === msg.height &&
+      sourceSpec.cameraPath === cameraPath && (sourceSpec.hfovDeg ?? 60) === (msg.hfovDeg ?? 60);
+    if (sameCamera) return void current.attach(client.id);
+    const spec: SourceSpec = {
+      kind: 'browser',
+      size: { width: msg.width, height: msg.height },
+      ...(cameraPath ? { cameraPath } : {}),
+      ...(msg.hfovDeg ? { hfovDeg: msg.hfovDeg } : {}),
+    };
+    switchSource(spec, (source) => {
+      if (source instanceof BrowserCameraSource && clients.has(ws)) source.attach(client.id);
+    }).catch((err: unknown) => send(ws, { type: 'error', message: `cannot use this camera: ${err instanceof Error ? err.message : String(err)}` }));
+  }
+
   function sendFrameState(ws: WebSocket, frame: LiveFrame): void {
-    const sel = selections.get(ws);
+    const client = clients.get(ws);
+    const sel = client?.selection ?? null;
     let measurement = null;
-    if (sel) {
+    if (sel && client) {
       try {
         measurement = measurementView(frame.snapshot, sel.a, sel.b);
       } catch {
-        selections.set(ws, null);
+        client.selection = null;
       }
     }
     send(ws, stateMessage(scenario, camera, frame.snapshot, measurement));
   }
 
+  function status(): ServerStatus {
+    const roles = [...clients.values()].map((c) => c.role);
+    return {
+      scenario: scenario.name,
+      source: loop.sourceStatus(),
+      camera: { name: camera.name, kind: camera.source, width: camera.imageWidth, height: camera.imageHeight },
+      frames: loop.stats(),
+      clients: { players: roles.filter((r) => r === 'player').length, spectators: roles.filter((r) => r === 'spectator').length },
+      eventLoopLagMs: lagMs,
+      uptimeS: Math.round((Date.now() - startedAt) / 1000),
+    };
+  }
+
+  loop.on('sourceStatus', () => broadcast(hello()));
   loop.on('frame', (frame) => {
-    for (const ws of wss.clients) {
+    for (const ws of clients.keys()) {
       if (ws.readyState !== ws.OPEN) continue;
       // A slow browser misses frames rather than queueing them without bound.
       if (ws.bufferedAmount > maxBuffered) continue;
@@ -154,11 +466,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   return {
     url,
+    tokens,
     loop,
     scenario: () => scenario,
+    status,
     async close() {
+      clearInterval(lagTimer);
+      clearInterval(lagReport);
+      await changing;
       await loop.close();
-      for (const ws of wss.clients) ws.terminate();
+      await recording.close();
+      for (const ws of clients.keys()) ws.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
       await new Promise<void>((r) => http.close(() => r()));
     },

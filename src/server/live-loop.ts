@@ -1,92 +1,294 @@
 import { EventEmitter } from 'node:events';
 import sharp from 'sharp';
 import type { Scenario } from '../table/scenario.ts';
-import type { FrameSource } from '../vision/frame-source.ts';
-import type { VisionPipeline } from '../vision/pipeline.ts';
+import type { Frame, FrameSource } from '../vision/frame-source.ts';
+import { isPermanent } from '../vision/sources/source-error.ts';
+import type { FrameProcessor } from '../vision/worker-pipeline.ts';
 import { snapshotOf, type LiveSnapshot } from './live-state.ts';
+import type { SourceStatus } from './protocol.ts';
+
+export type { SourceState, SourceStatus } from './protocol.ts';
 
 export interface LiveFrame {
   readonly jpeg: Buffer;
   readonly snapshot: LiveSnapshot;
+  /** Capture to picture-ready (pipeline + JPEG), ms. */
+  readonly latencyMs: number;
+}
+
+export interface Figure {
+  readonly last: number | null;
+  readonly mean: number | null;
+  readonly p95: number | null;
+}
+
+export interface LiveStats {
+  /** Frames delivered by the source. */
+  readonly framesIn: number;
+  /** Frames through the pipeline and out to the page. */
+  readonly framesProcessed: number;
+  /** Frames replaced by a newer one while the pipeline was busy (latest wins). */
+  readonly framesDropped: number;
+  /** Frames the pipeline refused (e.g. wrong size for the camera profile). */
+  readonly framesFailed: number;
+  /** Frames per second through the pipeline over the last 10 s. */
+  readonly processedFps: number;
+  /** Detector time in the worker, ms (last 100 frames). */
+  readonly detectionMs: Figure;
+  /** Capture to picture ready to send, ms (last 100 frames). */
+  readonly latencyMs: Figure;
 }
 
 export interface LiveLoopEvents {
   frame: [LiveFrame];
   sourceError: [Error];
+  sourceStatus: [SourceStatus];
+}
+
+export interface LiveLoopOptions {
+  /** Least time between the starts of two pipeline runs, ms (caps the CPU the loop takes). */
+  readonly minIntervalMs: number;
+  readonly jpegQuality: number;
+  /** Back-off after the n-th consecutive failure: min(maxRetryMs, retryBaseMs × 2^(n−1)). */
+  readonly retryBaseMs: number;
+  readonly maxRetryMs: number;
+  /** Give up (state `failed`) after this many consecutive failures. */
+  readonly maxAttempts: number;
+}
+
+export const DEFAULT_LIVE_LOOP_OPTIONS: LiveLoopOptions = {
+  minIntervalMs: 100,
+  jpegQuality: 80,
+  retryBaseMs: 500,
+  maxRetryMs: 10_000,
+  maxAttempts: Number.POSITIVE_INFINITY,
+};
+
+/** Rolling window of the last `size` values. */
+class Window {
+  private readonly values: number[] = [];
+  constructor(private readonly size = 100) {}
+  push(v: number): void {
+    this.values.push(v);
+    if (this.values.length > this.size) this.values.shift();
+  }
+  figure(): Figure {
+    const n = this.values.length;
+    if (n === 0) return { last: null, mean: null, p95: null };
+    const sorted = [...this.values].sort((a, b) => a - b);
+    return {
+      last: this.values[n - 1]!,
+      mean: this.values.reduce((t, v) => t + v, 0) / n,
+      p95: sorted[Math.min(n - 1, Math.floor(0.95 * n))]!,
+    };
+  }
+}
+
+/** A sleep that ends early when the signal aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
- * Pulls frames from a source as fast as they can be processed (never queueing: the next
- * frame is asked for only when the last one is done), runs the vision pipeline, and emits the
- * JPEG picture with its snapshot. A source error is reported and retried after a pause.
+ * The live loop: two small loops around a one-frame slot.
+ *
+ * - Capture pulls frames from the source. A live camera is read as fast as it delivers and each
+ *   new frame replaces the one waiting in the slot (counted as dropped): the pipeline always gets
+ *   the newest picture, and nothing queues. A source that makes frames on request (the synthetic
+ *   table) is asked for the next frame only when the slot is empty, so no work is thrown away.
+ * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
+ *   the event loop (sharp) and emits the picture with its snapshot.
+ *
+ * A source failure is retried with exponential back-off; its state is kept in `sourceStatus()`.
  */
 export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private running = false;
-  private stopped: Promise<void> = Promise.resolve();
+  private abort = new AbortController();
+  private captureDone: Promise<void> = Promise.resolve();
+  private processDone: Promise<void> = Promise.resolve();
+  private pending: Frame | null = null;
+  private wakeProcess: (() => void) | null = null;
+  private wakeCapture: (() => void) | null = null;
+  private status: Omit<SourceStatus, 'retryInMs' | 'text'>;
+  private readonly options: LiveLoopOptions;
+  private counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
+  private detection = new Window();
+  private latency = new Window();
+  private processedAt: number[] = [];
   latest: LiveFrame | undefined;
 
   constructor(
     private scenario: Scenario,
     private source: FrameSource,
-    private pipeline: VisionPipeline,
-    private readonly minIntervalMs = 100,
-    private readonly jpegQuality = 80,
+    private pipeline: FrameProcessor,
+    options: Partial<LiveLoopOptions> = {},
   ) {
     super();
+    this.options = { ...DEFAULT_LIVE_LOOP_OPTIONS, ...options };
+    this.status = this.initialStatus();
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopped = this.run();
+    this.abort = new AbortController();
+    this.captureDone = this.capture(this.source, this.abort.signal);
+    this.processDone = this.process(this.abort.signal);
   }
 
+  /**
+   * Stops processing. The capture loop ends once its source answers; `close()` and `replace()`
+   * close the source first so that it does.
+   */
   async stop(): Promise<void> {
     this.running = false;
-    await this.stopped;
+    this.abort.abort();
+    this.wakeProcess?.();
+    this.wakeCapture?.();
+    await this.processDone;
   }
 
   /** Stops for good and releases the source and the pipeline. */
   async close(): Promise<void> {
     await this.stop();
     await this.source.close();
-    this.pipeline.dispose();
+    await this.captureDone;
+    await this.pipeline.dispose();
   }
 
   /** Swaps scenario, source and pipeline between two frames. */
-  async replace(scenario: Scenario, source: FrameSource, pipeline: VisionPipeline): Promise<void> {
+  async replace(scenario: Scenario, source: FrameSource, pipeline: FrameProcessor): Promise<void> {
     const wasRunning = this.running;
     await this.stop();
     await this.source.close();
-    this.pipeline.dispose();
+    await this.captureDone;
+    await this.pipeline.dispose();
     this.scenario = scenario;
     this.source = source;
     this.pipeline = pipeline;
+    this.pending = null;
     this.latest = undefined;
+    this.setStatus(this.initialStatus());
     if (wasRunning) this.start();
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      const started = Date.now();
-      try {
-        const frame = await this.source.next();
-        const result = this.pipeline.process(frame);
-        const { width, height, channels, data } = frame.image;
-        const jpeg = await sharp(data, { raw: { width, height, channels } }).jpeg({ quality: this.jpegQuality }).toBuffer();
-        this.latest = { jpeg, snapshot: snapshotOf(this.scenario, result) };
-        this.emit('frame', this.latest);
-        failures = 0;
-      } catch (err) {
-        failures++;
-        this.emit('sourceError', err instanceof Error ? err : new Error(String(err)));
-        await sleep(Math.min(5000, 250 * 2 ** Math.min(failures, 5)));
+  get sourceName(): string {
+    return this.source.name;
+  }
+
+  sourceStatus(now = Date.now()): SourceStatus {
+    const s = this.status;
+    const retryInMs = s.retryAt === null ? null : Math.max(0, s.retryAt - now);
+    let text: string = s.state;
+    if (s.state === 'retrying') text = `retrying (attempt ${s.attempt}, next in ${Math.ceil((retryInMs ?? 0) / 1000)} s)`;
+    if (s.state === 'failed') text = `failed after ${s.attempt} attempt${s.attempt === 1 ? '' : 's'}`;
+    if (s.error && s.state !== 'live') text += `: ${s.error}`;
+    return { ...s, retryInMs, text };
+  }
+
+  stats(now = Date.now()): LiveStats {
+    this.processedAt = this.processedAt.filter((t) => now - t <= 10_000);
+    const span = this.processedAt.length > 1 ? (now - this.processedAt[0]!) / 1000 : 0;
+    return {
+      ...this.counts,
+      processedFps: span > 0 ? (this.processedAt.length - 1) / span : 0,
+      detectionMs: this.detection.figure(),
+      latencyMs: this.latency.figure(),
+    };
+  }
+
+  private initialStatus(): Omit<SourceStatus, 'retryInMs' | 'text'> {
+    return { name: this.source.name, state: 'connecting', attempt: 0, retryAt: null, error: null, since: Date.now() };
+  }
+
+  private setStatus(next: Omit<SourceStatus, 'retryInMs' | 'text'>): void {
+    this.status = next;
+    this.emit('sourceStatus', this.sourceStatus());
+  }
+
+  private async capture(source: FrameSource, signal: AbortSignal): Promise<void> {
+    while (this.running && !signal.aborted) {
+      if (!source.live && this.pending) {
+        await new Promise<void>((resolve) => (this.wakeCapture = resolve));
+        this.wakeCapture = null;
+        continue;
       }
-      const wait = this.minIntervalMs - (Date.now() - started);
-      await sleep(Math.max(wait, 1));
+      let frame: Frame;
+      try {
+        frame = await source.next();
+      } catch (err) {
+        if (signal.aborted) return;
+        const error = err instanceof Error ? err : new Error(String(err));
+        const attempt = this.status.state === 'live' ? 1 : this.status.attempt + 1;
+        this.emit('sourceError', error);
+        if (isPermanent(err) || attempt >= this.options.maxAttempts) {
+          this.setStatus({ name: source.name, state: 'failed', attempt, retryAt: null, error: error.message, since: Date.now() });
+          return;
+        }
+        const delay = Math.min(this.options.maxRetryMs, this.options.retryBaseMs * 2 ** (attempt - 1));
+        const now = Date.now();
+        this.setStatus({ name: source.name, state: 'retrying', attempt, retryAt: now + delay, error: error.message, since: now });
+        await sleep(delay, signal);
+        continue;
+      }
+      if (signal.aborted) return;
+      if (this.status.state !== 'live') {
+        this.setStatus({ name: source.name, state: 'live', attempt: 0, retryAt: null, error: null, since: Date.now() });
+      }
+      this.counts.framesIn++;
+      if (this.pending) this.counts.framesDropped++;
+      this.pending = frame;
+      this.wakeProcess?.();
+    }
+  }
+
+  private async process(signal: AbortSignal): Promise<void> {
+    let lastStart = 0;
+    let lastFailureReport = 0;
+    while (this.running && !signal.aborted) {
+      const gap = this.options.minIntervalMs - (Date.now() - lastStart);
+      if (gap > 0) await sleep(gap, signal);
+      if (!this.pending) {
+        await new Promise<void>((resolve) => (this.wakeProcess = resolve));
+        this.wakeProcess = null;
+        continue;
+      }
+      const frame = this.pending;
+      this.pending = null;
+      this.wakeCapture?.();
+      lastStart = Date.now();
+      try {
+        const { frame: back, result } = await this.pipeline.process(frame);
+        const { width, height, channels, data } = back.image;
+        const jpeg = back.jpeg
+          ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
+          : await sharp(data, { raw: { width, height, channels } }).jpeg({ quality: this.options.jpegQuality }).toBuffer();
+        if (signal.aborted) return;
+        const latencyMs = Date.now() - frame.capturedAt;
+        this.counts.framesProcessed++;
+        this.processedAt.push(Date.now());
+        this.detection.push(result.detectionMs);
+        this.latency.push(latencyMs);
+        this.latest = { jpeg, snapshot: snapshotOf(this.scenario, result), latencyMs };
+        this.emit('frame', this.latest);
+      } catch (err) {
+        if (signal.aborted) return;
+        this.counts.framesFailed++;
+        // A frame the pipeline refuses (wrong size…) says so at most once every 5 s.
+        if (Date.now() - lastFailureReport > 5000) {
+          lastFailureReport = Date.now();
+          this.emit('sourceError', err instanceof Error ? err : new Error(String(err)));
+        }
+      }
     }
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

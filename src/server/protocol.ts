@@ -11,6 +11,19 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   /** Ask for the distance between two units; the server then updates it on every frame. */
   z.strictObject({ type: z.literal('measure'), a: z.string().min(1).max(100), b: z.string().min(1).max(100) }),
   z.strictObject({ type: z.literal('clearMeasure') }),
+  /**
+   * This browser will send its own camera: binary messages that follow are JPEG frames of
+   * width × height. `profile` names a camera profile in the calibration folder; without one the
+   * camera model is estimated from `hfovDeg` (default 60°) and flagged as an estimate.
+   * Players only.
+   */
+  z.strictObject({
+    type: z.literal('camera'),
+    width: z.number().int().min(64).max(4096),
+    height: z.number().int().min(64).max(4096),
+    profile: z.string().min(1).max(100).optional(),
+    hfovDeg: z.number().min(10).max(170).optional(),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -70,10 +83,37 @@ export interface ErrorMessage {
   readonly message: string;
 }
 
+/** Where the camera stands: `connecting` until its first frame, `live`, `retrying` after a failure, `failed` when given up. */
+export type SourceState = 'connecting' | 'live' | 'retrying' | 'failed';
+
+export interface SourceStatus {
+  readonly name: string;
+  readonly state: SourceState;
+  /** Consecutive failed attempts (0 while live). */
+  readonly attempt: number;
+  /** When retrying: epoch ms of the next attempt, and how long until then. */
+  readonly retryAt: number | null;
+  readonly retryInMs: number | null;
+  /** The last failure, kept while retrying or failed. */
+  readonly error: string | null;
+  /** Epoch ms when this state began. */
+  readonly since: number;
+  /** One line for people: "retrying (attempt 3, next in 4 s): ffmpeg exited: …". */
+  readonly text: string;
+}
+
+/**
+ * Sent on connection and again whenever the scenario or the camera's state changes. `source`
+ * reads "<camera name>" while live and "<camera name> — <state>" otherwise, so a page that only
+ * shows `source` shows the camera's trouble too.
+ */
 export interface HelloMessage {
   readonly type: 'hello';
   readonly scenario: string;
   readonly source: string;
+  readonly sourceStatus?: SourceStatus;
+  /** What this connection may do: a `player` changes the table (scenario, camera); a `spectator` only watches and measures. */
+  readonly role?: 'player' | 'spectator';
 }
 
 export type ServerMessage = StateMessage | ErrorMessage | HelloMessage;

@@ -6,11 +6,19 @@ export interface Frame {
   /** Milliseconds since the epoch when the frame was captured (or rendered). */
   readonly capturedAt: number;
   readonly sequence: number;
+  /** The frame as the camera sent it, when it came as JPEG (MJPEG cameras, browsers): re-sent as is. */
+  readonly jpeg?: Uint8Array;
 }
 
 /** Anything that yields frames: the synthetic table, a webcam, a file. */
 export interface FrameSource {
   readonly name: string;
+  /**
+   * True when frames arrive at the camera's pace whether or not anyone asks (webcams, streams,
+   * browsers): `next()` then resolves with the newest frame and older ones are dropped. False (or
+   * absent) when a frame is made on request (synthetic table, still images, a file read flat out).
+   */
+  readonly live?: boolean;
   /** Resolves with the next frame; rejects when the source has failed. */
   next(): Promise<Frame>;
   close(): Promise<void>;

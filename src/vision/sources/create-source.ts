@@ -1,18 +1,72 @@
+import { execFile } from 'node:child_process';
 import type { CameraProfile } from '../../camera/profile.ts';
 import { loadCameraProfile } from '../../camera/profile.ts';
 import type { Scenario } from '../../table/scenario.ts';
 import type { FrameSource } from '../frame-source.ts';
+import { BrowserCameraSource } from './browser-camera.ts';
+import { estimateCameraProfile } from './camera-estimate.ts';
+import { FfmpegSource, type FfmpegInput } from './ffmpeg-source.ts';
+import { imagesInFolder } from './folder-source.ts';
 import { ImageFilesSource } from './image-files.ts';
+import { SourceError } from './source-error.ts';
 import { SyntheticSource } from './synthetic-source.ts';
+
+export interface Size {
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The camera model of a real camera: a calibrated profile (`cameraPath`, whose size the frames
+ * are scaled to), or else an estimate from the picture size and `hfovDeg` (flagged as an estimate).
+ */
+export interface CameraChoice {
+  readonly cameraPath?: string;
+  readonly size?: Size;
+  readonly hfovDeg?: number;
+}
 
 /** Which camera to watch the table with. */
 export type SourceSpec =
   | { readonly kind: 'synthetic'; readonly moving: boolean; readonly resolution?: '720p' | '1080p' | '4k' }
-  | { readonly kind: 'images'; readonly paths: readonly string[]; readonly cameraPath: string };
+  | { readonly kind: 'images'; readonly paths: readonly string[]; readonly cameraPath: string }
+  | { readonly kind: 'folder'; readonly dir: string; readonly cameraPath: string }
+  | ({ readonly kind: 'ffmpeg'; readonly input: FfmpegInput; readonly transport: 'raw' | 'mjpeg' } & CameraChoice)
+  | ({ readonly kind: 'browser' } & CameraChoice);
 
 export interface LiveSource {
   readonly source: FrameSource;
   readonly camera: CameraProfile;
+}
+
+/** Width and height of a video file or stream, asked of ffprobe (comes with ffmpeg). */
+export function probeVideoSize(target: string, timeoutMs = 15_000): Promise<Size> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', target],
+      { timeout: timeoutMs },
+      (err, stdout) => {
+        const m = /^(\d+)x(\d+)/.exec(stdout.trim());
+        if (m) return resolve({ width: Number(m[1]), height: Number(m[2]) });
+        const missing = (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+        reject(
+          new SourceError(
+            missing
+              ? 'ffprobe is not installed (Debian: apt-get install ffmpeg)'
+              : `cannot tell the picture size of ${target}: give --size WxH or a --camera profile`,
+            true,
+          ),
+        );
+      },
+    );
+  });
+}
+
+async function cameraFor(choice: CameraChoice, probe: () => Promise<Size>, name: string): Promise<CameraProfile> {
+  if (choice.cameraPath) return loadCameraProfile(choice.cameraPath);
+  const size = choice.size ?? (await probe());
+  return estimateCameraProfile(size.width, size.height, choice.hfovDeg ?? 60, name);
 }
 
 export async function createSource(spec: SourceSpec, scenario: Scenario): Promise<LiveSource> {
@@ -26,5 +80,26 @@ export async function createSource(spec: SourceSpec, scenario: Scenario): Promis
     }
     case 'images':
       return { source: new ImageFilesSource(spec.paths), camera: loadCameraProfile(spec.cameraPath) };
+    case 'folder': {
+      const source = new ImageFilesSource(imagesInFolder(spec.dir), `folder ${spec.dir}`);
+      return { source, camera: loadCameraProfile(spec.cameraPath) };
+    }
+    case 'ffmpeg': {
+      const input = spec.input;
+      const probe = async (): Promise<Size> => {
+        if (input.kind === 'v4l2') {
+          if (input.size) return input.size;
+          throw new SourceError('give the webcam a --size WxH or a --camera profile', true);
+        }
+        return probeVideoSize(input.kind === 'url' ? input.url : input.path);
+      };
+      const camera = await cameraFor(spec, probe, 'ffmpeg camera');
+      const source = new FfmpegSource({ input, transport: spec.transport, width: camera.imageWidth, height: camera.imageHeight });
+      return { source, camera };
+    }
+    case 'browser': {
+      const camera = await cameraFor(spec, async () => ({ width: 1280, height: 720 }), 'browser camera');
+      return { source: new BrowserCameraSource(camera.imageWidth, camera.imageHeight), camera };
+    }
   }
 }

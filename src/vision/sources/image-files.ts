@@ -18,9 +18,12 @@ export class ImageFilesSource implements FrameSource {
   private sequence = 0;
   readonly name: string;
 
-  constructor(private readonly paths: readonly string[]) {
+  constructor(
+    private readonly paths: readonly string[],
+    name?: string,
+  ) {
     if (paths.length === 0) throw new Error('an image source needs at least one image');
-    this.name = `images (${paths.length})`;
+    this.name = name ?? `images (${paths.length})`;
   }
 
   async next(): Promise<Frame> {

@@ -1,0 +1,104 @@
+import sharp from 'sharp';
+import type { Frame, FrameSource } from '../frame-source.ts';
+import { SourceError } from './source-error.ts';
+
+/**
+ * A browser's own camera (getUserMedia on a phone or laptop), its JPEG frames arriving over the
+ * WebSocket. Frames are decoded with sharp; while one decodes, only the newest waiting JPEG is
+ * kept. `next()` resolves with the newest decoded frame (live source: older ones are dropped).
+ */
+export class BrowserCameraSource implements FrameSource {
+  readonly live = true;
+  private sequence = 0;
+  private newest: Frame | null = null;
+  private waiting: Array<{ resolve: (f: Frame) => void; reject: (e: Error) => void }> = [];
+  private decoding = false;
+  private queued: { jpeg: Buffer; at: number } | null = null;
+  private closed = false;
+  private sender: string | null = null;
+  /** Frames refused (undecodable or of the wrong size). */
+  refused = 0;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly name = 'browser camera',
+  ) {}
+
+  /** Which connection sends frames (one at a time); null when none does. */
+  get connection(): string | null {
+    return this.sender;
+  }
+
+  attach(connection: string): void {
+    this.sender = connection;
+  }
+
+  /** The sending browser went away: waiting callers hear it, the next frame from a new sender resumes. */
+  detach(connection: string): void {
+    if (this.sender !== connection) return;
+    this.sender = null;
+    this.fail(new SourceError('the browser sending its camera disconnected'));
+  }
+
+  /** One JPEG from the browser. Returns an error text when the frame is refused outright. */
+  push(connection: string, jpeg: Buffer): string | null {
+    if (this.closed) return 'the browser camera is closed';
+    if (connection !== this.sender) return 'this connection is not the camera: send a "camera" message first';
+    if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return 'a camera frame must be a JPEG';
+    this.queued = { jpeg, at: Date.now() };
+    if (!this.decoding) void this.decodeLoop();
+    return null;
+  }
+
+  private async decodeLoop(): Promise<void> {
+    this.decoding = true;
+    while (this.queued && !this.closed) {
+      const { jpeg, at } = this.queued;
+      this.queued = null;
+      try {
+        const { data, info } = await sharp(jpeg, { limitInputPixels: 4096 * 4096 })
+          .removeAlpha()
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        if (info.width !== this.width || info.height !== this.height) {
+          this.refused++;
+          continue;
+        }
+        const image = { width: info.width, height: info.height, channels: 3 as const, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+        this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
+      } catch {
+        this.refused++;
+      }
+    }
+    this.decoding = false;
+  }
+
+  private deliver(frame: Frame): void {
+    const waiter = this.waiting.shift();
+    if (waiter) waiter.resolve(frame);
+    else this.newest = frame;
+  }
+
+  private fail(err: Error): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w.reject(err);
+  }
+
+  next(): Promise<Frame> {
+    if (this.closed) return Promise.reject(new SourceError('the browser camera is closed', true));
+    const frame = this.newest;
+    if (frame) {
+      this.newest = null;
+      return Promise.resolve(frame);
+    }
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.fail(new SourceError('the browser camera is closed', true));
+  }
+}
