@@ -185,6 +185,11 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     return this.source.name;
   }
 
+  /** The source being read now (tests reach its ffmpeg process through it). */
+  get currentSource(): FrameSource {
+    return this.source;
+  }
+
   sourceStatus(now = Date.now()): SourceStatus {
     const s = this.status;
     const retryInMs = s.retryAt === null ? null : Math.max(0, s.retryAt - now);
