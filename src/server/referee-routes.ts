@@ -24,7 +24,8 @@ import type { RouteContext } from './route-context.ts';
  * question about two units under a ruleset, against the table as the camera sees it now (the
  * latest tracked poses). The answer is the ruleset's Verdict plus the table geometry a page needs
  * to draw it (the two units' outlines, facing and front quarter, sight-blocking terrain) — rules
- * math stays here and in src/rules; the browser only draws.
+ * math stays here and in src/rules; the browser only draws. GET /api/referee/last asks the last
+ * question again of the current frame (the streamer overlay follows it); DELETE clears it.
  */
 
 export const askSchema = z.strictObject({
@@ -230,13 +231,30 @@ export function refereeRoutes(ctx: RouteContext): Router {
   router.get('/api/rulesets', (_req: Request, res: Response) => {
     res.json({ scenarioRuleset: ctx.scenario().ruleset, rulesets: listRulesets().map(rulesetInfo) });
   });
+  // The question last answered, asked again of the current frame: what the streamer overlay shows.
+  let lastAsked: AskRequest | null = null;
+  router.get('/api/referee/last', (_req: Request, res: Response) => {
+    const frame = ctx.latest();
+    if (!lastAsked || !frame) return void res.json({ answer: null });
+    try {
+      res.json({ answer: askReferee(ctx.scenario(), frame, lastAsked) });
+    } catch {
+      res.json({ answer: null });
+    }
+  });
+  router.delete('/api/referee/last', (_req: Request, res: Response) => {
+    lastAsked = null;
+    res.json({ ok: true });
+  });
   router.post('/api/ask', (req: Request, res: Response) => {
     const parsed = askSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad question', parsed.error);
     const frame = ctx.latest();
     if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
     try {
-      res.json(askReferee(ctx.scenario(), frame, parsed.data));
+      const answer = askReferee(ctx.scenario(), frame, parsed.data);
+      lastAsked = parsed.data;
+      res.json(answer);
     } catch (err) {
       if (err instanceof UnknownNameError) return void res.status(404).json({ error: err.message });
       if (err instanceof UnknownRulesetError || err instanceof OptionError || err instanceof QuestionError)

@@ -3,6 +3,7 @@ import { LiveConnection, type ConnectionStatus } from './connection.ts';
 import { FrameSync, type PresentedFrame } from './frame-sync.ts';
 import {
   buildOverlay,
+  defaultOverlayOptions,
   formatDistance,
   hitTest,
   measurementMatches,
@@ -13,6 +14,17 @@ import { render } from './render.ts';
 import { emptySelection, pick, resendFor, type Selection } from './selection.ts';
 import { describeConnection, FpsMeter, formatDetection, formatFps } from './status.ts';
 import { installTestHook } from './test-hook.ts';
+import type { AskResponse } from '../../src/server/referee-routes.ts';
+import type { ScenarioFile } from '../../src/table/scenario.ts';
+import { api } from './api.ts';
+import { mountCalibrationPanel } from './calibration-panel.ts';
+import { mountRefereePanel } from './referee-panel.ts';
+import { mountRosterPanel } from './roster-panel.ts';
+import { mountScenarioPanel } from './scenario-panel.ts';
+import { projectShapes, type ProjectedShape } from './shape-projection.ts';
+import { buildTableOverlays, defaultToggles, type OverlayToggles, type TableShape } from './table-overlays.ts';
+import { cssToTable, fitTable, hitTestTable, renderTactical, tableToCss, type TacticalViewport } from './tactical.ts';
+import { mountTerrainPanel } from './terrain-panel.ts';
 import { cssToImage, fitContain, imageToCss, type Viewport } from './viewport.ts';
 
 /**
@@ -40,7 +52,14 @@ const dom = {
   hint: element('hint', HTMLParagraphElement),
   measurement: element('measurement', HTMLOutputElement),
   clear: element('clear', HTMLButtonElement),
+  views: element('views', HTMLDivElement),
+  tacticalStage: element('tactical-stage', HTMLElement),
+  tactical: element('tactical', HTMLCanvasElement),
+  drawHint: element('draw-hint', HTMLDivElement),
 };
+const tctxOrNull = dom.tactical.getContext('2d', { alpha: false });
+if (!tctxOrNull) throw new Error('this browser cannot draw on a canvas');
+const tctx: CanvasRenderingContext2D = tctxOrNull;
 const ctxOrNull = dom.canvas.getContext('2d', { alpha: false });
 if (!ctxOrNull) throw new Error('this browser cannot draw on a canvas');
 const ctx: CanvasRenderingContext2D = ctxOrNull;
@@ -67,6 +86,14 @@ let errorTimer: number | null = null;
 let cssSize = { width: 0, height: 0, dpr: 1 };
 let rafPending = false;
 const fps = new FpsMeter();
+let scenarioFile: ScenarioFile | null = null;
+let answer: AskResponse | null = null;
+let toggles: OverlayToggles = defaultToggles();
+let tableShapes: TableShape[] = [];
+let liveShapes: ProjectedShape[] = [];
+let shapesDirty = true;
+let tacticalSize = { width: 0, height: 0, dpr: 1 };
+let tacticalHover: string | null = null;
 
 // ---------------------------------------------------------------------------------------------
 // Frames and messages
@@ -75,6 +102,7 @@ function show(next: Shown): void {
   if (shown?.picture && shown.picture !== next.picture) shown.picture.close();
   shown = next;
   modelDirty = true;
+  shapesDirty = true;
   requestRender();
   updateNotice();
 }
@@ -108,6 +136,25 @@ function onHello(scenario: string, source: string): void {
   // Another scenario was loaded: its units are not the ones selected.
   if (scenarioName !== null && scenario !== scenarioName && selection.length > 0) applyPick(null);
   scenarioName = scenario;
+  void loadScenario();
+}
+
+async function loadScenario(): Promise<void> {
+  try {
+    const res = await api<{ scenario: ScenarioFile }>('GET', '/api/scenario');
+    setScenario(res.scenario);
+  } catch (err) {
+    showError(`cannot read the scenario: ${(err as Error).message}`);
+  }
+}
+
+function setScenario(file: ScenarioFile): void {
+  scenarioFile = file;
+  roster.setScenario(file);
+  terrain.setScenario(file);
+  referee.setScenarioRuleset(file.ruleset ?? 'prestonpans');
+  shapesDirty = true;
+  requestRender();
 }
 
 function showError(message: string): void {
@@ -151,6 +198,21 @@ function currentModel(): OverlayModel | null {
   return model;
 }
 
+function currentShapes(): { table: TableShape[]; live: ProjectedShape[] } {
+  if (shapesDirty) {
+    const state = shown?.state ?? lastState;
+    tableShapes = state ? buildTableOverlays({ state, scenario: scenarioFile, selection, answer, toggles }) : [];
+    liveShapes = state?.pose ? projectShapes(state.camera, state.pose, tableShapes) : [];
+    shapesDirty = false;
+  }
+  return { table: tableShapes, live: liveShapes };
+}
+
+function tacticalViewport(): TacticalViewport {
+  const table = (shown?.state ?? lastState)?.table ?? { widthMm: 1828.8, depthMm: 1219.2 };
+  return fitTable(tacticalSize.width, tacticalSize.height, table);
+}
+
 function currentViewport(): Viewport {
   const cam = shown?.state.camera ?? lastState?.camera;
   return fitContain(cssSize.width, cssSize.height, cam?.imageWidth ?? 1920, cam?.imageHeight ?? 1080);
@@ -162,6 +224,10 @@ function resize(): void {
   cssSize = { width: rect.width, height: rect.height, dpr };
   dom.canvas.width = Math.max(1, Math.round(rect.width * dpr));
   dom.canvas.height = Math.max(1, Math.round(rect.height * dpr));
+  const trect = dom.tacticalStage.getBoundingClientRect();
+  tacticalSize = { width: trect.width, height: trect.height, dpr };
+  dom.tactical.width = Math.max(1, Math.round(trect.width * dpr));
+  dom.tactical.height = Math.max(1, Math.round(trect.height * dpr));
   requestRender();
 }
 
@@ -170,13 +236,29 @@ function requestRender(): void {
   rafPending = true;
   requestAnimationFrame(() => {
     rafPending = false;
-    render(ctx, {
-      viewport: currentViewport(),
-      dpr: cssSize.dpr,
-      picture: shown?.picture ?? null,
-      model: currentModel(),
-      hover,
-    });
+    const shapes = currentShapes();
+    if (dom.views.dataset['layout'] !== 'tactical')
+      render(ctx, {
+        viewport: currentViewport(),
+        dpr: cssSize.dpr,
+        picture: shown?.picture ?? null,
+        model: currentModel(),
+        hover,
+        shapes: shapes.live,
+      });
+    if (dom.views.dataset['layout'] !== 'live') {
+      const draft = terrain.draft;
+      renderTactical(tctx, {
+        vp: tacticalViewport(),
+        dpr: tacticalSize.dpr,
+        state: shown?.state ?? lastState,
+        shapes: shapes.table,
+        selection,
+        hover: tacticalHover,
+        draft: draft.active ? draft.points : null,
+        draftClosed: draft.closed,
+      });
+    }
   });
 }
 
@@ -198,6 +280,8 @@ function applyPick(unitId: string | null): void {
   selection = step.selection;
   if (step.send) connection.send(step.send);
   modelDirty = true;
+  shapesDirty = true;
+  referee.setSelection(selection[0], selection[1], unitName);
   requestRender();
   updateMeasurement();
 }
@@ -282,8 +366,10 @@ function updateStatus(): void {
   dom.fps.textContent = live ? formatFps(fps.rate(now)) : '';
   dom.detection.textContent = live && lastState ? formatDetection(lastState.detectionMs) : '';
   const poseUnknown = live && lastState !== null && lastState.pose === null;
-  dom.pose.hidden = !poseUnknown;
-  dom.pose.textContent = poseUnknown ? '⚠ table pose unknown' : '';
+  const settling = live && lastState !== null && lastState.pose !== null && lastState.poseStatus === 'settling';
+  dom.pose.hidden = !poseUnknown && !settling;
+  dom.pose.textContent = poseUnknown ? '⚠ table pose unknown' : settling ? '⚠ camera moved — re-checking' : '';
+  dom.pose.dataset['pose'] = lastState?.poseStatus ?? 'unknown';
   updateNotice();
 }
 
@@ -301,7 +387,94 @@ function updateNotice(): void {
 // ---------------------------------------------------------------------------------------------
 // Start
 
+// ---------------------------------------------------------------------------------------------
+// Side panel, tactical view, layout
+
+const referee = mountRefereePanel((res) => {
+  answer = res;
+  shapesDirty = true;
+  requestRender();
+});
+function panel(name: string): HTMLElement {
+  const el = document.querySelector<HTMLElement>(`[data-panel="${name}"]`);
+  if (!el) throw new Error(`page is missing the ${name} panel`);
+  return el;
+}
+const onScenarioChanged = (file: ScenarioFile) => setScenario(file);
+const roster = mountRosterPanel(panel('roster'), onScenarioChanged);
+const terrain = mountTerrainPanel(panel('terrain'), onScenarioChanged, () => {
+  const d = terrain.draft;
+  dom.drawHint.hidden = !d.active;
+  dom.drawHint.textContent = d.active ? 'Drawing terrain: tap the table to add points' : '';
+  if (d.active && dom.views.dataset['layout'] === 'live') setLayout('split');
+  requestRender();
+});
+const scenarioPanel = mountScenarioPanel(panel('scenario'), onScenarioChanged);
+const calibration = mountCalibrationPanel(panel('calibrate'));
+
+function setTab(name: string): void {
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
+    b.setAttribute('aria-selected', String(b.dataset['tab'] === name));
+  for (const p of document.querySelectorAll<HTMLElement>('[data-panel]')) p.hidden = p.dataset['panel'] !== name;
+  roster.setVisible(name === 'roster');
+  if (name === 'scenario') scenarioPanel.refresh();
+  if (name === 'calibrate') calibration.refresh();
+}
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
+  b.addEventListener('click', () => setTab(b.dataset['tab'] ?? 'referee'));
+
+function setLayout(layout: string): void {
+  dom.views.dataset['layout'] = layout;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.layout-switch [data-layout]'))
+    b.setAttribute('aria-pressed', String(b.dataset['layout'] === layout));
+  resize();
+}
+for (const b of document.querySelectorAll<HTMLButtonElement>('.layout-switch [data-layout]'))
+  b.addEventListener('click', () => setLayout(b.dataset['layout'] ?? 'live'));
+
+for (const input of document.querySelectorAll<HTMLInputElement>('[data-toggle]'))
+  input.addEventListener('change', () => {
+    toggles = { ...toggles, [input.dataset['toggle'] ?? '']: input.checked };
+    shapesDirty = true;
+    requestRender();
+  });
+
+function tacticalPoint(e: PointerEvent): { x: number; y: number } {
+  const rect = dom.tactical.getBoundingClientRect();
+  return cssToTable(tacticalViewport(), { x: e.clientX - rect.left, y: e.clientY - rect.top });
+}
+let tdown: { id: number; x: number; y: number } | null = null;
+dom.tactical.addEventListener('pointerdown', (e) => {
+  if (!e.isPrimary || e.button > 0) return;
+  tdown = { id: e.pointerId, x: e.clientX, y: e.clientY };
+});
+dom.tactical.addEventListener('pointerup', (e) => {
+  const start = tdown;
+  tdown = null;
+  if (!start || start.id !== e.pointerId || Math.hypot(e.clientX - start.x, e.clientY - start.y) > 12) return;
+  const p = tacticalPoint(e);
+  if (terrain.draft.active) return terrain.addPoint(p);
+  const state = shown?.state ?? lastState;
+  if (!state) return;
+  const tol = (e.pointerType === 'mouse' ? TOLERANCE_CSS.mouse : TOLERANCE_CSS.touch) / tacticalViewport().scale;
+  applyPick(hitTestTable(state, p, tol));
+});
+dom.tactical.addEventListener('pointercancel', () => {
+  tdown = null;
+});
+dom.tactical.addEventListener('pointermove', (e) => {
+  if (e.pointerType !== 'mouse') return;
+  const state = shown?.state ?? lastState;
+  const id = state ? hitTestTable(state, tacticalPoint(e), TOLERANCE_CSS.mouse / tacticalViewport().scale) : null;
+  if (id !== tacticalHover) {
+    tacticalHover = id;
+    dom.tactical.style.cursor = terrain.draft.active ? 'crosshair' : id ? 'pointer' : '';
+    requestRender();
+  }
+});
+
 new ResizeObserver(resize).observe(dom.stage);
+new ResizeObserver(resize).observe(dom.tacticalStage);
 window.addEventListener('resize', resize);
 resize();
 updateMeasurement();
@@ -325,6 +498,38 @@ installTestHook({
   get drawnMeasurement() {
     const m = currentModel()?.measurement;
     return m ? { a: m.a, b: m.b, valid: m.valid } : null;
+  },
+  get answer() {
+    return answer;
+  },
+  get layout() {
+    return dom.views.dataset['layout'] ?? 'live';
+  },
+  get overlayKinds() {
+    return currentShapes().table.map((s) => s.kind);
+  },
+  get scenario() {
+    return scenarioFile;
+  },
+  baseCorners(unitId: string) {
+    const m = currentModel();
+    const unit = m?.units.find((u) => u.id === unitId);
+    if (!unit) return null;
+    const n = defaultOverlayOptions().samplesPerEdge;
+    return unit.bases.map((b) => ({ markerId: b.markerId, corners: [0, 1, 2, 3].map((k) => b.outline[k * n]!) }));
+  },
+  tacticalScreenPoint(x: number, y: number) {
+    const rect = dom.tactical.getBoundingClientRect();
+    const c = tableToCss(tacticalViewport(), { x, y });
+    return { x: rect.left + c.x, y: rect.top + c.y };
+  },
+  tacticalUnitCentre(unitId: string) {
+    const unit = (shown?.state ?? lastState)?.units.find((u) => u.id === unitId);
+    const base = unit?.bases[Math.floor((unit.bases.length - 1) / 2)];
+    if (!base) return null;
+    const rect = dom.tactical.getBoundingClientRect();
+    const c = tableToCss(tacticalViewport(), { x: base.x, y: base.y });
+    return { x: rect.left + c.x, y: rect.top + c.y };
   },
   unitScreenCentre(unitId: string) {
     const m = currentModel();

@@ -1,5 +1,7 @@
 import type { Pixel } from '../../src/camera/projection.ts';
 import type { MeasurementOverlay, OverlayModel, UnitOverlay } from './overlay-model.ts';
+import type { ProjectedShape } from './shape-projection.ts';
+import { drawShapes } from './shape-render.ts';
 import { imageToCss, pictureRect, type CssPoint, type Viewport } from './viewport.ts';
 
 /**
@@ -13,8 +15,12 @@ export interface RenderInput {
   /** Device pixels per CSS pixel of the canvas backing store. */
   readonly dpr: number;
   readonly picture: CanvasImageSource | null;
+  /** Leave the canvas transparent where there is no picture (the streamer overlay). */
+  readonly transparent?: boolean;
   readonly model: OverlayModel | null;
   readonly hover: string | null;
+  /** Referee overlays (terrain, zones, reach, sight), already projected into the image. */
+  readonly shapes?: readonly ProjectedShape[];
 }
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -28,7 +34,7 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
   if (input.picture) {
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(input.picture, rect.x, rect.y, rect.width, rect.height);
-  } else {
+  } else if (!input.transparent) {
     ctx.fillStyle = '#1b1e23';
     ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
   }
@@ -40,6 +46,14 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
   ctx.rect(rect.x, rect.y, rect.width, rect.height);
   ctx.clip();
   if (model.tableOutline) drawTableOutline(ctx, vp, model.tableOutline);
+  if (input.shapes && input.shapes.length > 0) {
+    const placed = input.shapes.map((s) => ({
+      shape: s.shape,
+      css: s.points.map((p) => imageToCss(vp, p)),
+      labelCss: s.labelAt ? imageToCss(vp, s.labelAt) : null,
+    }));
+    drawShapes(ctx, placed, { terrainFill: false });
+  }
   // Unselected first so selected units sit on top.
   const ordered = [...model.units].sort((a, b) => Number(a.selected) - Number(b.selected));
   for (const unit of ordered) drawUnit(ctx, vp, unit, unit.id === input.hover);

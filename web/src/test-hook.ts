@@ -1,4 +1,8 @@
+import type { Pixel } from '../../src/camera/projection.ts';
 import type { StateMessage } from '../../src/server/protocol.ts';
+import type { AskResponse } from '../../src/server/referee-routes.ts';
+import type { ScenarioFile } from '../../src/table/scenario.ts';
+import type { OverlayKind } from './table-overlays.ts';
 
 /**
  * A small read-only window into the page for browser tests (and for curious users in the
@@ -19,6 +23,20 @@ export interface VedetteTestHook {
    * (ready for a mouse click or a tap), or null if the unit is not drawn.
    */
   unitScreenCentre(unitId: string): { x: number; y: number } | null;
+  /** The referee's last answer drawn on the views. */
+  readonly answer: AskResponse | null;
+  /** 'live' | 'tactical' | 'split'. */
+  readonly layout: string;
+  /** Kinds of the referee overlays drawn now (terrain, quarter, range, los, shadow…). */
+  readonly overlayKinds: readonly OverlayKind[];
+  /** The scenario being watched, as the page read it. */
+  readonly scenario: ScenarioFile | null;
+  /** Each base's projected footprint corners in image pixels (rear-left, rear-right, front-right, front-left). */
+  baseCorners(unitId: string): Array<{ markerId: number; corners: Pixel[] }> | null;
+  /** Where a table point (mm) is on screen in the tactical view, CSS px relative to the viewport. */
+  tacticalScreenPoint(x: number, y: number): { x: number; y: number };
+  /** A point inside the unit in the tactical view, or null. */
+  tacticalUnitCentre(unitId: string): { x: number; y: number } | null;
 }
 
 declare global {
