@@ -5,6 +5,7 @@ import { registerMeasureCommand } from './measure-command.ts';
 import { registerPrintCommand } from './print-command.ts';
 import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
+import { registerSourcesCommand } from './sources-command.ts';
 
 const program = new Command();
 program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
@@ -13,6 +14,7 @@ registerMeasureCommand(program);
 registerRulesCommand(program);
 registerCalibrateCommand(program);
 registerPrintCommand(program);
+registerSourcesCommand(program);
 
 try {
   await program.parseAsync(process.argv);

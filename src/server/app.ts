@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import express, { type Request, type Response } from 'express';
@@ -54,6 +55,11 @@ export interface ServerOptions {
   readonly limits?: Partial<ServerLimits>;
   /** Live loop tuning (frame pacing, retry back-off). */
   readonly loop?: Partial<LiveLoopOptions>;
+  /**
+   * Serve HTTPS with this certificate (PEM). Browsers only allow the camera (getUserMedia) on
+   * https:// pages or on localhost, so a phone used as a camera over the LAN needs it.
+   */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
   /** Battle recording (issue #7): a data folder, or false; default is the CLI's choice (off in tests). */
   readonly record?: RecordOptions | false;
 }
@@ -151,7 +157,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = express();
   app.disable('x-powered-by');
   // Before anything reads a body: who is asking, may they, and not too fast.
-  app.use(accessMiddleware(tokens, loopbackOnly));
+  app.use(accessMiddleware(tokens, loopbackOnly, options.tls !== undefined));
   const writeLimit = rateLimit(limits.writesPerSecond, limits.writesPerSecond * 3);
   app.use((req, res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : writeLimit(req, res, next)));
   app.use(express.json({ limit: limits.jsonBodyBytes }));
@@ -249,7 +255,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.status(status).json({ error: err.message });
   });
 
-  const http: Server = createServer(app);
+  const http: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, app) : createServer(app);
   // Upgrades are checked (host, origin, token) before the handshake: see http.on('upgrade') below.
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(limits.wsFrameBytes, limits.wsTextBytes) });
 
@@ -462,7 +468,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await new Promise<void>((resolveListen) => http.listen(options.port, options.host, resolveListen));
   loop.start();
   const address = http.address() as AddressInfo;
-  const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${address.port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${address.port}`;
 
   return {
     url,

@@ -109,7 +109,7 @@ export function roleOf(res: Response): Role {
  * page's own requests and its WebSocket carry the token without the page knowing it.
  * Spectators may only read (GET/HEAD).
  */
-export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean) {
+export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean, secure = false) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!hostAllowed(req, loopbackOnly)) return void res.status(403).json({ error: 'unknown host' });
     const { token, fromQuery } = tokenOf(req);
@@ -120,7 +120,7 @@ export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean) {
     }
     (res.locals as { role?: Role }).role = role;
     if (fromQuery && token !== undefined && tokens.player !== null) {
-      res.cookie(TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/' });
+      res.cookie(TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure });
       if (req.method === 'GET' && req.accepts('html')) {
         const url = new URL(req.originalUrl, 'http://x');
         url.searchParams.delete('token');
