@@ -303,6 +303,13 @@ async function main(): Promise<void> {
     }),
     cam('1080p, 25 mm AprilTag 36h11, 1.2 m, tilt 10°', { markerMm: 25 }),
     cam('720p, 25 mm AprilTag 36h11, 1.2 m, tilt 10°', { markerMm: 25, camera: { resolution: '720p' } }),
+    cam('1080p, 20 mm ArUco MIP 36h12, 1.2 m, tilt 10°', { dictionary: 'aruco_mip_36h12' }),
+    cam('4K, 15 mm AprilTag 36h11, 1.2 m, tilt 10°', { markerMm: 15, camera: { resolution: '4k' } }),
+    cam('4K, 15 mm ArUco MIP 36h12, 1.2 m, tilt 10°', {
+      markerMm: 15,
+      dictionary: 'aruco_mip_36h12',
+      camera: { resolution: '4k' },
+    }),
   ];
   if (DEFAULT_DICTIONARY !== 'apriltag_36h11')
     cameraConfigs.push(
