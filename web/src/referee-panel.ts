@@ -1,5 +1,5 @@
 import type { AskResponse, RulesetInfo } from '../../src/server/referee-routes.ts';
-import { api } from './api.ts';
+import { api, ApiError } from './api.ts';
 import { h } from './dom.ts';
 import { verdictCard } from './verdict-card.ts';
 
@@ -104,18 +104,30 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
     if (!a || !b) return;
     const r = rulesets.find((x) => x.id === select.value);
     const options = Object.fromEntries(chosen.get(select.value) ?? []);
-    try {
-      const res = await api<AskResponse>('POST', '/api/ask', {
-        ...(r ? { ruleset: r.id } : {}),
-        options,
-        question,
-        a,
-        b,
-        ...(declared.checked ? { declared: true } : {}),
-      });
-      showAnswer(res);
-    } catch (err) {
-      showAnswer(null, (err as Error).message);
+    const body = {
+      ...(r ? { ruleset: r.id } : {}),
+      options,
+      question,
+      a,
+      b,
+      ...(declared.checked ? { declared: true } : {}),
+    };
+    // Right after a scenario change the camera has not processed a frame yet (503): wait for it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        showAnswer(await api<AskResponse>('POST', '/api/ask', body));
+        return;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 503 && attempt < 60) {
+          card.hidden = false;
+          card.dataset['answer'] = 'waiting';
+          card.replaceChildren(h('p', { class: 'muted' }, 'Waiting for the camera…'));
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
+        showAnswer(null, (err as Error).message);
+        return;
+      }
     }
   }
 

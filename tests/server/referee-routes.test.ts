@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refereeRoutes } from '../../src/server/referee-routes.ts';
+import { parseScenario } from '../../src/table/scenario.ts';
+import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
+
+const file = JSON.parse(readFileSync('scenarios/black-powder-sample.json', 'utf8')) as Record<string, unknown>;
+const scenario = parseScenario(file);
+
+describe('referee routes', () => {
+  const ctx = new FakeContext(scenario, frameFromFile(scenario));
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => void (server = await serve(refereeRoutes(ctx))));
+  afterAll(async () => server.close());
+
+  it('lists every ruleset with its options', async () => {
+    const r = await call(`${server.url}/api/rulesets`, 'GET');
+    expect(r.status).toBe(200);
+    const list = r.json['rulesets'] as Array<{ id: string; options: Array<{ name: string }> }>;
+    expect(list.map((x) => x.id)).toEqual(expect.arrayContaining(['black-powder', 'prestonpans', 'd3']));
+    expect(list.find((x) => x.id === 'black-powder')!.options.map((o) => o.name)).toContain('quarterReading');
+    expect(r.json['scenarioRuleset']).toBe(scenario.ruleset);
+  });
+
+  it('answers "can A shoot B" with the verdict and the geometry to draw it', async () => {
+    const r = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(r.status).toBe(200);
+    const v = r.json['verdict'] as { answer: string; value: number; limit: number; margin: number; between: unknown[] };
+    expect(v.answer).toBe('yes');
+    expect(v.limit).toBe(18);
+    expect(v.value).toBeCloseTo(14.4, 1);
+    expect(v.between).toHaveLength(2);
+    const subject = r.json['subject'] as { frontQuarter: unknown[]; measuredFrom: unknown[] };
+    expect(subject.frontQuarter.length).toBeGreaterThanOrEqual(3);
+    expect(subject.measuredFrom).toHaveLength(4);
+    expect(r.json['caution']).toBeNull();
+  });
+
+  it('names the wood that blocks sight', async () => {
+    const r = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', question: 'see', a: 'lees', b: 'Camerons' });
+    expect(r.status).toBe(200);
+    expect((r.json['blockers'] as Array<{ label: string }>).map((b) => b.label)).toContain('Tranent Wood');
+  });
+
+  it('applies options and refuses bad ones, bad bodies, unknown units and rulesets', async () => {
+    const ok = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'black-powder',
+      options: { quarterReading: 'diagonal' },
+      question: 'shoot',
+      a: 'lees',
+      b: 'camerons',
+    });
+    expect((ok.json['verdict'] as { options: Record<string, unknown> }).options['quarterReading']).toBe('diagonal');
+    const badOption = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', options: { nope: 1 }, question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(badOption.status).toBe(400);
+    expect(String(badOption.json['error'])).toMatch(/unknown option "nope"/);
+    const badBody = await call(`${server.url}/api/ask`, 'POST', { question: 'dance', a: 'lees', extra: true });
+    expect(badBody.status).toBe(400);
+    expect(badBody.json['issues']).toBeDefined();
+    const unknown = await call(`${server.url}/api/ask`, 'POST', { question: 'shoot', a: 'lees', b: 'nobody' });
+    expect(unknown.status).toBe(404);
+    const noRuleset = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'chess', question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(noRuleset.status).toBe(400);
+    const noRule = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'prestonpans', question: 'see', a: 'lees', b: 'camerons' });
+    expect(noRule.status).toBe(400);
+    expect(String(noRule.json['error'])).toMatch(/no rule/);
+  });
+
+  it('asks the last question again for the streamer overlay, and waits for a frame', async () => {
+    const last = await call(`${server.url}/api/referee/last`, 'GET');
+    expect((last.json['answer'] as { verdict: { question: string } }).verdict.question).toBe('shoot');
+    const saved = ctx.frame;
+    ctx.frame = undefined;
+    const r = await call(`${server.url}/api/ask`, 'POST', { question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(r.status).toBe(503);
+    ctx.frame = saved;
+  });
+});
