@@ -1,63 +1,26 @@
-import type { Vec2 } from '../../geometry/vec.ts';
-import { fromMm, toMm } from '../../table/length-unit.ts';
-import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { resolveOptions } from '../engine/options.ts';
+import { rulesKit } from '../engine/context.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
-import { compare, DEFAULT_POLICY, type Comparison, type ThresholdPolicy } from '../engine/threshold.ts';
-import { verdict, type OptionValue, type Verdict, type VerdictInit } from '../engine/verdict.ts';
+import { DEFAULT_POLICY } from '../engine/threshold.ts';
 import { BP_OPTION_SPECS, type BpOptions } from './options.ts';
 import { DEFAULT_WEAPON, findWeapon, MOVE, type Weapon } from './tables.ts';
+
+export type { Measured } from '../engine/measure.ts';
 
 export const RULESET_ID = 'black-powder';
 export type BpContext = RulesContext<BpOptions>;
 
-/** A Black Powder context over a table, with defaults for anything not given. */
-export function bpContext(
-  state: TableState,
-  options: Readonly<Record<string, OptionValue>> = {},
-  policy: ThresholdPolicy = DEFAULT_POLICY,
-): BpContext {
-  return { state, options: resolveOptions(BP_OPTION_SPECS, options), policy };
-}
-
-export const inches = (mm: number): number => fromMm(mm, 'in');
-export const mmOf = (inchesValue: number): number => toMm(inchesValue, 'in');
-
-/** Formats inches for reasons: 14.23 → "14.2 in". */
-export const inStr = (mm: number): string => `${inches(mm).toFixed(1)} in`;
-
-export interface Measured {
-  readonly mm: number;
-  readonly sigmaMm: number;
-  readonly from: Vec2;
-  readonly to: Vec2;
-}
-
-/** A verdict for one measured length against a limit in inches. */
-export function lengthVerdict(
-  ctx: BpContext,
-  init: Omit<VerdictInit, 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'>,
-  m: Measured,
-  comparison: Comparison,
-  limitIn: number,
-): Verdict {
-  const r = compare(inches(m.mm), comparison, limitIn, inches(m.sigmaMm), ctx.policy);
-  return verdict({
-    ...init,
-    ruleset: RULESET_ID,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(m.mm),
-    limit: limitIn,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    between: [m.from, m.to],
-  });
-}
-
-export const bpVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict => verdict({ ...init, ruleset: RULESET_ID });
+/**
+ * The Black Powder core, and the plumbing every file shares: a context over a table (defaults for
+ * anything not given), verdicts, inches ("14.2 in" in reasons), length verdicts against limits in inches.
+ */
+export const BP = rulesKit<BpOptions>({
+  id: RULESET_ID,
+  unit: 'in',
+  optionSpecs: BP_OPTION_SPECS,
+  defaultPolicy: DEFAULT_POLICY,
+});
+export const { context: bpContext, verdict: bpVerdict, lengthVerdict, toUnit: inches, toMm: mmOf, lengthStr: inStr } = BP;
 
 /** The unit's weapon: declared, else its type's default; undefined when it cannot shoot. */
 export function weaponOf(unit: TableUnit): Weapon | undefined {

@@ -1,41 +1,23 @@
-import { pointToUnit, unitSeparation } from '../unit-distance.ts';
+import { pointToUnit } from '../unit-distance.ts';
 import { findByName, findUnit, type TableState } from '../../table/table-state.ts';
-import { DEFAULT_POLICY, type ThresholdPolicy } from '../engine/threshold.ts';
-import type { Question } from '../engine/question.ts';
-import { QuestionError } from '../engine/question.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { defineRuleset } from '../engine/define-ruleset.ts';
+import { distanceVerdict } from '../engine/distance-verdict.ts';
+import { quarterTooClose, standerOf } from '../engine/quarter-call.ts';
 import { registerRuleset } from '../engine/registry.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
-import type { OptionValue, Verdict } from '../engine/verdict.ts';
+import { epsilonFor } from '../engine/threshold.ts';
+import type { Verdict } from '../engine/verdict.ts';
 import { chargeVerdict } from './charge.ts';
 import { orderVerdict } from './command.ts';
-import { bpContext, bpVerdict, inches, inStr, RULESET_ID, type BpContext, poss } from './context.ts';
-import { BP_OPTION_SPECS } from './options.ts';
+import { BP, bpVerdict, inches, inStr, type BpContext, poss } from './context.ts';
 import { initiativeVerdict } from './proximity.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
 import { shootVerdict } from './shooting.ts';
 import { visibleShare, hiderWords } from './sight.ts';
 import { supportVerdict } from './support.ts';
 
-function distanceVerdict(ctx: BpContext, aRef: string, bRef: string): Verdict {
-  const a = findUnit(ctx.state, aRef);
-  const b = findUnit(ctx.state, bRef);
-  const s = unitSeparation(a.bases, b.bases);
-  return bpVerdict({
-    question: 'distance',
-    asked: `distance between ${a.name} and ${b.name}`,
-    answer: 'yes',
-    value: inches(s.distance),
-    unit: 'in',
-    epsilon: Math.max(ctx.policy.floor, ctx.policy.sigmas * inches(s.sigmaMm)),
-    between: [s.onA, s.onB],
-    reasons: [`${inStr(s.distance)} edge to edge (± ${inches(s.sigmaMm).toFixed(2)} in, one sigma)`],
-    facts: { sigmaIn: inches(s.sigmaMm) },
-  });
-}
-
-function seeVerdict(ctx: BpContext, aRef: string, bRef: string): Verdict {
-  const a = findUnit(ctx.state, aRef);
-  const b = findUnit(ctx.state, bRef);
+function seeVerdict(ctx: BpContext, a: TableUnit, b: TableUnit): Verdict {
   const eye = a.barrel?.tip ?? a.leader;
   const v = visibleShare(ctx, eye, a, b);
   return bpVerdict({
@@ -56,12 +38,10 @@ function seeVerdict(ctx: BpContext, aRef: string, bRef: string): Verdict {
 /** Which quarter of `of` is `who` in: a unit's leader, or a commander's head. */
 function quarterVerdict(ctx: BpContext, whoRef: string, ofRef: string): Verdict {
   const of = findUnit(ctx.state, ofRef);
-  const everyone = [...ctx.state.units, ...ctx.state.commanders.map((c) => ({ ...c, leader: c.head }))];
-  const who = findByName(everyone, whoRef);
+  const who = standerOf(ctx.state, whoRef);
   const q = bpQuarterOfPoint(ctx, of, who.leader);
-  const eps = Math.max(ctx.policy.floor, ctx.policy.sigmas * inches(of.sigmaMm));
   const d = inches(q.rayDistance);
-  const close = !q.allRoundFront && q.quarter !== 'inside' && (q.onBoundary || d < eps);
+  const close = !q.allRoundFront && quarterTooClose(q, d, epsilonFor(ctx.policy, inches(of.sigmaMm)));
   return bpVerdict({
     question: 'quarter',
     asked: `which quarter of ${of.name} is ${who.name} in?`,
@@ -80,42 +60,25 @@ function quarterVerdict(ctx: BpContext, whoRef: string, ofRef: string): Verdict 
   });
 }
 
-/** Black Powder (Priestley & Johnson, 2016 printing) as a Vedette ruleset. */
-export const blackPowder: Ruleset = {
-  id: RULESET_ID,
+/** Black Powder (Priestley & Johnson, 2016 printing) as a Vedette ruleset: it answers every kind of question. */
+export const blackPowder: Ruleset = defineRuleset({
+  kit: BP,
   name: 'Black Powder',
-  unit: 'in',
-  optionSpecs: BP_OPTION_SPECS,
-  defaultPolicy: DEFAULT_POLICY,
-  answers: ['shoot', 'charge', 'see', 'distance', 'quarter', 'support', 'command', 'initiative'],
-  ask(state: TableState, q: Question, options: Readonly<Record<string, OptionValue>> = {}, policy: ThresholdPolicy = DEFAULT_POLICY): Verdict {
-    const ctx = bpContext(state, options, policy);
-    const need = (): string => {
-      if (!q.object) throw new QuestionError(`"${q.text}" needs two names`);
-      return q.object;
-    };
-    switch (q.kind) {
-      case 'shoot':
-        return shootVerdict(ctx, findUnit(state, q.subject), findUnit(state, need()));
-      case 'charge':
-        return chargeVerdict(ctx, findUnit(state, q.subject), findUnit(state, need()));
-      case 'see':
-        return seeVerdict(ctx, q.subject, need());
-      case 'distance':
-        return distanceVerdict(ctx, q.subject, need());
-      case 'quarter':
-        return quarterVerdict(ctx, q.subject, need());
-      case 'support':
-        return supportVerdict(ctx, findUnit(state, q.subject), findUnit(state, need()));
-      case 'command': {
-        const k = findByName(state.commanders, q.subject, 'commander');
-        return orderVerdict(ctx, k, [findUnit(state, need())]);
-      }
-      case 'initiative':
-        return initiativeVerdict(ctx, findUnit(state, q.subject));
-    }
+  handlers: {
+    shoot: (a) => shootVerdict(a.ctx, a.subject(), a.object()),
+    charge: (a) => chargeVerdict(a.ctx, a.subject(), a.object()),
+    see: (a) => seeVerdict(a.ctx, ...a.pair()),
+    distance: (a) =>
+      distanceVerdict(BP, a.ctx, ...a.pair(), (m) => ({
+        reasons: [`${inStr(m.mm)} edge to edge (± ${inches(m.sigmaMm).toFixed(2)} in, one sigma)`],
+        facts: { sigmaIn: inches(m.sigmaMm) },
+      })),
+    quarter: (a) => quarterVerdict(a.ctx, a.question.subject, a.objectName()),
+    support: (a) => supportVerdict(a.ctx, a.subject(), a.object()),
+    command: (a) => orderVerdict(a.ctx, a.subjectCommander(), [a.object()]),
+    initiative: (a) => initiativeVerdict(a.ctx, a.subject()),
   },
-};
+});
 
 registerRuleset(blackPowder);
 

@@ -8,6 +8,7 @@ import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
+import { quarterTooClose } from '../engine/quarter-call.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
@@ -168,9 +169,7 @@ export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender:
   const q = quarterOfPoint(defender.box, attacker.leader, ctx.options.quarterReading);
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
   const d = inches(q.rayDistance);
-  const close =
-    q.quarter !== 'inside' &&
-    (q.onBoundary || d < epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))));
+  const close = quarterTooClose(q, d, epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))));
   return d3Verdict({
     question: 'attackFace',
     asked: `which face of ${defender.name} does ${attacker.name} attack?`,

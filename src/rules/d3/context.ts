@@ -2,53 +2,32 @@ import { containsPoint } from '../../geometry/polygon.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { fromMm, toMm } from '../../table/length-unit.ts';
-import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { lengthVerdict as measureVerdict, type Measured } from '../engine/measure.ts';
-import { resolveOptions } from '../engine/options.ts';
+import { rulesKit } from '../engine/context.ts';
+import { fromPoint, type Measured } from '../engine/measure.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
-import { DEFAULT_POLICY, type Comparison, type ThresholdPolicy } from '../engine/threshold.ts';
-import { verdict, type OptionValue, type Verdict, type VerdictInit } from '../engine/verdict.ts';
-import { pointToUnit } from '../unit-distance.ts';
+import { DEFAULT_POLICY } from '../engine/threshold.ts';
 import { D3_OPTION_SPECS, type D3Options } from './options.ts';
 import { INFANTRY_COLUMN_MOVE, MOVE, type D3Troop } from './tables.ts';
 
 export const RULESET_ID = 'd3';
 export type D3Context = RulesContext<D3Options>;
 
-export function d3Context(
-  state: TableState,
-  options: Readonly<Record<string, OptionValue>> = {},
-  policy: ThresholdPolicy = DEFAULT_POLICY,
-): D3Context {
-  return { state, options: resolveOptions(D3_OPTION_SPECS, options), policy };
-}
-
-export const inches = (mm: number): number => fromMm(mm, 'in');
-export const mmOf = (v: number): number => toMm(v, 'in');
-export const inStr = (mm: number): string => `${inches(mm).toFixed(1)} in`;
-export const d3Verdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
-  verdict({ ...init, ruleset: RULESET_ID });
-
-export function lengthVerdict(
-  ctx: D3Context,
-  init: Omit<
-    VerdictInit,
-    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
-  >,
-  m: Measured,
-  comparison: Comparison,
-  limitIn: number,
-): Verdict {
-  return measureVerdict(
-    { ruleset: RULESET_ID, unit: 'in', policy: ctx.policy },
-    init,
-    m,
-    comparison,
-    limitIn,
-  );
-}
+/** The D3 core, and the plumbing every D3 file shares (context, verdicts, inches). */
+export const D3 = rulesKit<D3Options>({
+  id: RULESET_ID,
+  unit: 'in',
+  optionSpecs: D3_OPTION_SPECS,
+  defaultPolicy: DEFAULT_POLICY,
+});
+export const {
+  context: d3Context,
+  verdict: d3Verdict,
+  lengthVerdict,
+  toUnit: inches,
+  toMm: mmOf,
+  lengthStr: inStr,
+} = D3;
 
 /** The D3 troop type: from the scenario's `troop` (highlander, skirmishers, mortar) or the unit type. */
 export function troopOf(u: Pick<TableUnit, 'type' | 'troop' | 'weapon' | 'formationInUse'>): D3Troop {
@@ -75,10 +54,8 @@ export function moveOf(u: TableUnit): number {
 export const frontCentreOf = (u: TableUnit): Vec2 => u.barrel?.tip ?? u.leader;
 
 /** Distance from the front centre to the nearest part of the target. */
-export function fromFrontCentre(shooter: TableUnit, target: TableUnit): Measured {
-  const s = pointToUnit(frontCentreOf(shooter), shooter.sigmaMm, target.bases);
-  return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
-}
+export const fromFrontCentre = (shooter: TableUnit, target: TableUnit): Measured =>
+  fromPoint(frontCentreOf(shooter), shooter.sigmaMm, target.bases);
 
 /** What hides a point from an eye (option sightBlockers: buildings; also units; also woods). */
 export function sightHider(

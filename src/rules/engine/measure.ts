@@ -4,7 +4,7 @@ import { fromMm, type LengthUnit } from '../../table/length-unit.ts';
 import type { TableState } from '../../table/table-state.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
-import { unitSeparation, type MeasuredBase } from '../unit-distance.ts';
+import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
 import { compare, type Comparison, type ThresholdPolicy } from './threshold.ts';
 import { verdict, type Verdict, type VerdictInit } from './verdict.ts';
 
@@ -120,6 +120,12 @@ export function nearestEnemy(
 /** Separation between two base sets as a Measured. */
 export function separation(a: readonly MeasuredBase[], b: readonly MeasuredBase[]): Measured {
   const s = unitSeparation(a, b);
+  return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
+}
+
+/** From a point with its own error (a front centre, a barrel tip) to a unit's nearest base, as a Measured. */
+export function fromPoint(p: Vec2, sigmaPointMm: number, bases: readonly MeasuredBase[]): Measured {
+  const s = pointToUnit(p, sigmaPointMm, bases);
   return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
 }
 

@@ -2,14 +2,10 @@ import { containsPoint } from '../../geometry/polygon.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { visibleFractionBy, type Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { fromMm, toMm } from '../../table/length-unit.ts';
-import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { lengthVerdict as measureVerdict, type Measured } from '../engine/measure.ts';
-import { resolveOptions } from '../engine/options.ts';
+import { rulesKit } from '../engine/context.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
-import type { Comparison, ThresholdPolicy } from '../engine/threshold.ts';
-import { verdict, type OptionValue, type Verdict, type VerdictInit } from '../engine/verdict.ts';
+import type { ThresholdPolicy } from '../engine/threshold.ts';
 import { OTS_OPTION_SPECS, type OtsOptions } from './options.ts';
 import { FULL_MOVE, type OtsMover } from './tables.ts';
 
@@ -18,38 +14,21 @@ export type OtsContext = RulesContext<OtsOptions>;
 /** The spec's suggested band: half a centimetre, or two sigmas of the measurement. */
 export const OTS_POLICY: ThresholdPolicy = { floor: 0.5, sigmas: 2 };
 
-export function otsContext(
-  state: TableState,
-  options: Readonly<Record<string, OptionValue>> = {},
-  policy: ThresholdPolicy = OTS_POLICY,
-): OtsContext {
-  return { state, options: resolveOptions(OTS_OPTION_SPECS, options), policy };
-}
-
-export const cm = (mm: number): number => fromMm(mm, 'cm');
-export const mmOfCm = (v: number): number => toMm(v, 'cm');
-export const cmStr = (mm: number): string => `${cm(mm).toFixed(1)} cm`;
-export const otsVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
-  verdict({ ...init, ruleset: RULESET_ID });
-
-export function lengthVerdict(
-  ctx: OtsContext,
-  init: Omit<
-    VerdictInit,
-    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
-  >,
-  m: Measured,
-  comparison: Comparison,
-  limitCm: number,
-): Verdict {
-  return measureVerdict(
-    { ruleset: RULESET_ID, unit: 'cm', policy: ctx.policy },
-    init,
-    m,
-    comparison,
-    limitCm,
-  );
-}
+/** The O'er the Sea core, and the plumbing every file shares (context, verdicts, centimetres). */
+export const OTS = rulesKit<OtsOptions>({
+  id: RULESET_ID,
+  unit: 'cm',
+  optionSpecs: OTS_OPTION_SPECS,
+  defaultPolicy: OTS_POLICY,
+});
+export const {
+  context: otsContext,
+  verdict: otsVerdict,
+  lengthVerdict,
+  toUnit: cm,
+  toMm: mmOfCm,
+  lengthStr: cmStr,
+} = OTS;
 
 /** Mounted: cavalry (dragoons on foot are infantry), for evading and the mounted melee bonus. */
 export const isMounted = (u: Pick<TableUnit, 'type'>): boolean => u.type === 'cavalry';

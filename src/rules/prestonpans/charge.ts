@@ -4,6 +4,7 @@ import { normalize, sub, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { separation, translatedBases, unitCentroid, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
+import { quarterTooClose } from '../engine/quarter-call.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
@@ -36,7 +37,7 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
   const face: QuarterName = q.quarter === 'inside' ? 'front' : q.quarter;
   const d = inches(q.rayDistance);
   const eps = epsilonFor(ctx.policy, inches(Math.hypot(charger.sigmaMm, target.sigmaMm)));
-  const close = q.quarter !== 'inside' && (q.onBoundary || d < eps);
+  const close = quarterTooClose(q, d, eps);
   const fighting =
     face === 'front'
       ? 'all its bases'

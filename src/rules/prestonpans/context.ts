@@ -1,52 +1,32 @@
 import type { Vec2 } from '../../geometry/vec.ts';
-import { fromMm, toMm } from '../../table/length-unit.ts';
-import type { Commander, TableState } from '../../table/table-state.ts';
+import type { Commander } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { lengthVerdict as measureVerdict, type Measured } from '../engine/measure.ts';
-import { resolveOptions } from '../engine/options.ts';
+import { rulesKit } from '../engine/context.ts';
+import { fromPoint, separation, type Measured } from '../engine/measure.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
-import { DEFAULT_POLICY, type Comparison, type ThresholdPolicy } from '../engine/threshold.ts';
-import { verdict, type OptionValue, type Verdict, type VerdictInit } from '../engine/verdict.ts';
-import { pointToUnit, unitSeparation } from '../unit-distance.ts';
+import { DEFAULT_POLICY } from '../engine/threshold.ts';
+import { pointToUnit } from '../unit-distance.ts';
 import { PP_OPTION_SPECS, type PpOptions } from './options.ts';
 import { MOVE_BODY, MOVE_SHEET, type PpTroop } from './tables.ts';
 
 export const RULESET_ID = 'prestonpans';
 export type PpContext = RulesContext<PpOptions>;
 
-export function ppContext(
-  state: TableState,
-  options: Readonly<Record<string, OptionValue>> = {},
-  policy: ThresholdPolicy = DEFAULT_POLICY,
-): PpContext {
-  return { state, options: resolveOptions(PP_OPTION_SPECS, options), policy };
-}
-
-export const inches = (mm: number): number => fromMm(mm, 'in');
-export const mmOf = (inchesValue: number): number => toMm(inchesValue, 'in');
-export const inStr = (mm: number): string => `${inches(mm).toFixed(1)} in`;
-
-export const ppVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
-  verdict({ ...init, ruleset: RULESET_ID });
-
-export function lengthVerdict(
-  ctx: PpContext,
-  init: Omit<
-    VerdictInit,
-    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
-  >,
-  m: Measured,
-  comparison: Comparison,
-  limitIn: number,
-): Verdict {
-  return measureVerdict(
-    { ruleset: RULESET_ID, unit: 'in', policy: ctx.policy },
-    init,
-    m,
-    comparison,
-    limitIn,
-  );
-}
+/** The Prestonpans core, and the plumbing every file shares (context, verdicts, inches). */
+export const PP = rulesKit<PpOptions>({
+  id: RULESET_ID,
+  unit: 'in',
+  optionSpecs: PP_OPTION_SPECS,
+  defaultPolicy: DEFAULT_POLICY,
+});
+export const {
+  context: ppContext,
+  verdict: ppVerdict,
+  lengthVerdict,
+  toUnit: inches,
+  toMm: mmOf,
+  lengthStr: inStr,
+} = PP;
 
 /** What a unit is in this game: cannons are artillery; dragoons are cavalry. */
 export const troopOf = (u: Pick<TableUnit, 'type'>): PpTroop => (u.type === 'artillery' ? 'cannon' : u.type);
@@ -58,12 +38,9 @@ export function movesOf(ctx: PpContext, troop: PpTroop): { normal: number; charg
 
 /** Distance between two units as this ruleset measures it (option measureFrom). */
 export function unitGap(ctx: PpContext, from: TableUnit, to: TableUnit): Measured {
-  if (ctx.options.measureFrom === 'frontCentre') {
-    const s = pointToUnit(from.leader, from.sigmaMm, to.bases);
-    return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
-  }
-  const s = unitSeparation(from.bases, to.bases);
-  return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
+  return ctx.options.measureFrom === 'frontCentre'
+    ? fromPoint(from.leader, from.sigmaMm, to.bases)
+    : separation(from.bases, to.bases);
 }
 
 /** Commanders within `attachWithinIn` of the unit's bases, on its side: they are with the unit. */

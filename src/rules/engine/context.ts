@@ -1,0 +1,69 @@
+import { fromMm, toMm, type LengthUnit } from '../../table/length-unit.ts';
+import type { TableState } from '../../table/table-state.ts';
+import { lengthVerdict, type Measured } from './measure.ts';
+import { resolveOptions, type OptionSpecs } from './options.ts';
+import type { RulesContext } from './ruleset.ts';
+import type { Comparison, ThresholdPolicy } from './threshold.ts';
+import { verdict, type OptionValue, type Verdict, type VerdictInit } from './verdict.ts';
+
+/** What identifies a ruleset to its own files: its id, unit, options and borderline band. */
+export interface RulesetCore<O extends Record<string, OptionValue>> {
+  /** As written in scenario files' `ruleset`. */
+  readonly id: string;
+  /** The unit its limits and verdict numbers are stated in. */
+  readonly unit: LengthUnit;
+  readonly optionSpecs: OptionSpecs<O>;
+  readonly defaultPolicy: ThresholdPolicy;
+}
+
+/** Fields a length verdict fills in itself. */
+type Measurement = 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between';
+
+/**
+ * The plumbing every ruleset file needs, bound once to its core: a context over a table, verdicts
+ * stamped with its id, length verdicts and lengths in its unit. Each ruleset's context.ts
+ * re-exports these under its own names and adds only what is its own.
+ */
+export interface RulesKit<O extends Record<string, OptionValue>> {
+  readonly core: RulesetCore<O>;
+  /** The table with the options resolved (strings from a command line converted) and the policy defaulted. */
+  context(
+    state: TableState,
+    options?: Readonly<Record<string, OptionValue>>,
+    policy?: ThresholdPolicy,
+  ): RulesContext<O>;
+  /** A verdict of this ruleset. */
+  verdict(init: Omit<VerdictInit, 'ruleset'>): Verdict;
+  /** One measured length against a limit in the ruleset's unit, under the context's policy. */
+  lengthVerdict(
+    ctx: { readonly policy: ThresholdPolicy },
+    init: Omit<VerdictInit, Measurement>,
+    m: Measured,
+    comparison: Comparison,
+    limit: number,
+  ): Verdict;
+  /** Millimetres to the ruleset's unit. */
+  toUnit(mm: number): number;
+  /** The ruleset's unit to millimetres. */
+  toMm(value: number): number;
+  /** A length for reasons, one decimal: 14.23 in → "14.2 in". */
+  lengthStr(mm: number): string;
+}
+
+export function rulesKit<O extends Record<string, OptionValue>>(core: RulesetCore<O>): RulesKit<O> {
+  const toUnit = (mm: number): number => fromMm(mm, core.unit);
+  return {
+    core,
+    context: (state, options = {}, policy = core.defaultPolicy) => ({
+      state,
+      options: resolveOptions(core.optionSpecs, options),
+      policy,
+    }),
+    verdict: (init) => verdict({ ...init, ruleset: core.id }),
+    lengthVerdict: (ctx, init, m, comparison, limit) =>
+      lengthVerdict({ ruleset: core.id, unit: core.unit, policy: ctx.policy }, init, m, comparison, limit),
+    toUnit,
+    toMm: (value) => toMm(value, core.unit),
+    lengthStr: (mm) => `${toUnit(mm).toFixed(1)} ${core.unit}`,
+  };
+}
