@@ -14,6 +14,15 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // Two pages: the live table (index.html) and battle replay (replay.html, issue #7).
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        replay: fileURLToPath(new URL('./web/replay.html', import.meta.url)),
+        // The streamer page: overlays only, transparent (issue #6).
+        overlay: fileURLToPath(new URL('./web/overlay.html', import.meta.url)),
+      },
+    },
   },
   server: {
     proxy: {

@@ -96,7 +96,7 @@ export class BattleRecorder {
     const settled = this.settle.update(frame.at, known);
     for (const m of settled) {
       const unit = this.byMarker.get(m.markerId)!;
-      this.inferTurn(unit.side, m.movingSince, m.t);
+      if (m.from) this.inferTurn(unit.side, m.movingSince, m.t); // first sightings are deployment, not a turn
       this.store.addMove(this.battleId, {
         t: m.t,
         unitId: unit.unitId,

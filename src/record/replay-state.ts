@@ -60,12 +60,16 @@ export function trailsAt(
   return trails;
 }
 
-/** Distinct move times (a unit's bases settling together count once), for stepping. */
-export function moveTimes(moves: readonly MoveRecord[], groupMs = 0): number[] {
-  const out: number[] = [];
+/**
+ * Steps for "move by move": moves whose settle times follow each other within `gapMs` (the bases
+ * of a unit coming to rest over a few frames) form one step; each step is [start, end].
+ */
+export function moveSteps(moves: readonly MoveRecord[], gapMs = 500): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
   for (const m of moves) {
     const last = out[out.length - 1];
-    if (last === undefined || m.t - last > groupMs) out.push(m.t);
+    if (last && m.t - last.end <= gapMs) last.end = Math.max(last.end, m.t);
+    else out.push({ start: m.t, end: m.t });
   }
   return out;
 }
