@@ -269,6 +269,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     /** Messages dropped by the rate limit since the last one let through. */
     flood: number;
     lastLimitNotice: number;
+    lastCameraRequest: number;
   }
   const clients = new Map<WebSocket, Client>();
   let nextClientId = 1;
@@ -312,6 +313,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       frames: new TokenBucket(limits.wsFramesPerSecond, limits.wsFramesPerSecond),
       flood: 0,
       lastLimitNotice: 0,
+      lastCameraRequest: 0,
     };
     clients.set(ws, client);
     send(ws, hello(role));
@@ -391,6 +393,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   /** A player's browser offers its camera: the table is watched through it from now on. */
   function startBrowserCamera(ws: WebSocket, client: Client, msg: Extract<ClientMessage, { type: 'camera' }>): void {
     if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot change the camera' });
+    // Each change starts a new vision worker: one request per connection every 2 s is plenty.
+    const now = Date.now();
+    if (now - client.lastCameraRequest < 2000) return send(ws, { type: 'error', message: 'camera changes are limited to one every 2 s' });
+    client.lastCameraRequest = now;
     let cameraPath: string | undefined;
     if (msg.profile !== undefined) {
       try {

@@ -74,7 +74,8 @@ describe('LAN access', () => {
   });
 
   it('refuses HTTP requests without the token, or with a wrong one', async () => {
-    for (const headers of [{}, auth('wrong'), auth(PLAYER.slice(0, -1)), { 'x-vedette-token': '' }]) {
+    const attempts: Array<Record<string, string>> = [{}, auth('wrong'), auth(PLAYER.slice(0, -1)), { 'x-vedette-token': '' }];
+    for (const headers of attempts) {
       const res = await fetch(`${server.url}/api/health`, { headers });
       expect(res.status).toBe(401);
     }
