@@ -6,7 +6,7 @@ import { baseLabel, COMMON_BASES, parseBase } from '../print/base-sizes.ts';
 import { parseIds } from '../print/layout.ts';
 import { PAPER_NAMES, parsePaper } from '../print/paper.ts';
 import { boardSheetPdf, markerSheetPdf, referenceSheetPdf } from '../print/sheets.ts';
-import { MARKER_DICTIONARIES } from '../table/scenario.ts';
+import { DEFAULT_MARKER_DICTIONARY, MARKER_DICTIONARIES } from '../table/scenario.ts';
 
 export const DEFAULT_BOARD_SPEC = 'calibration/boards/vedette-7x9.json';
 
@@ -49,7 +49,7 @@ export function registerPrintCommand(program: Command): void {
     )
     .requiredOption('--base <size>', 'base size in mm: WIDTHxDEPTH (40x20) or DIAMETERround (60round)')
     .requiredOption('--ids <list>', 'marker ids, e.g. 10-69 or 0-3,7,12-15')
-    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, 'apriltag_36h11')
+    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, DEFAULT_MARKER_DICTIONARY)
     .option(
       '--marker-size <mm>',
       'marker side, black edge to black edge (default: largest that keeps the white quiet zone)',
@@ -90,7 +90,7 @@ export function registerPrintCommand(program: Command): void {
     .option('--ids <list>', 'marker ids', '0-3')
     .option('--size <mm>', 'marker side, black edge to black edge', '80')
     .option('--per-page <n>', 'at most this many per page (default: as many as fit)')
-    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, 'apriltag_36h11')
+    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, DEFAULT_MARKER_DICTIONARY)
     .option('--paper <name>', `paper: ${PAPER_NAMES.join(', ')}`, 'a4')
     .option('-o, --out <file.pdf>', 'output file', 'vedette-reference-markers.pdf')
     .action(
