@@ -114,7 +114,9 @@ export class Locator {
       .filter((d) => !this.references.has(d.id) && !this.markers.has(d.id))
       .map((d) => d.id);
     if (!table) return { table: null, bases: [], unknownIds };
-    const cornerSigmaPx = Math.max(table.rmsPx, this.options.minCornerSigmaPx);
+    // Corner noise as evidenced this frame (the table fit) and by the lens calibration's own
+    // residual: a poorly calibrated lens cannot measure better than it was calibrated.
+    const cornerSigmaPx = Math.max(table.rmsPx, this.camera.rmsPx ?? 0, this.options.minCornerSigmaPx);
     const bases: BasePose[] = [];
     for (const d of detections) {
       const spec = this.markers.get(d.id);
