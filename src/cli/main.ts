@@ -6,6 +6,7 @@ import { registerPrintCommand } from './print-command.ts';
 import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSourcesCommand } from './sources-command.ts';
+import { registerBattlesCommands } from './battles-command.ts';
 
 const program = new Command();
 program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
@@ -15,6 +16,7 @@ registerRulesCommand(program);
 registerCalibrateCommand(program);
 registerPrintCommand(program);
 registerSourcesCommand(program);
+registerBattlesCommands(program); // after serve: adds --data and serve's recording (issue #7)
 
 try {
   await program.parseAsync(process.argv);
