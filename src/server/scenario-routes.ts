@@ -11,6 +11,8 @@ import {
   type Scenario,
   type ScenarioFile,
 } from '../table/scenario.ts';
+import { syntheticTableExtras } from '../synth/table-extras.ts';
+import { markerBits } from '../synth/marker-bits.ts';
 import { badRequest } from './http-errors.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -29,6 +31,9 @@ import type { RouteContext } from './route-context.ts';
  *   POST /api/roster/base                 bind a marker to a unit's base; set base size, marker offset, height
  *   POST /api/terrain                     add or replace a terrain piece
  *   DELETE /api/terrain/:id               remove one
+ *   GET  /api/synthetic/bases             loose bases on the synthetic table (not in the scenario)
+ *   POST /api/synthetic/bases             synthetic camera only: press a new marked base onto the table
+ *   DELETE /api/synthetic/bases/:markerId take it away again
  *
  * File names are plain names inside the scenarios folder only (no paths, no `..`).
  */
@@ -140,6 +145,19 @@ export const terrainEditSchema = z.strictObject({
   line: z.array(point).min(2).max(200).optional(),
   heightMm: z.number().min(0).max(500).optional(),
   widthMm: z.number().positive().max(500).optional(),
+});
+
+/** A base pressed onto the synthetic table (millimetres): what a player does before binding its marker. */
+export const looseBaseSchema = z.strictObject({
+  markerId: z.number().int().min(0).max(100_000),
+  x: z.number().finite(),
+  y: z.number().finite(),
+  headingDeg: z.number().finite().min(-360).max(360).default(0),
+  widthMm: z.number().positive().max(300).default(40),
+  depthMm: z.number().positive().max(300).default(40),
+  markerSizeMm: z.number().positive().max(200).default(25),
+  markerHeightMm: z.number().min(0).max(100).default(3),
+  colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'colour: #rrggbb').optional(),
 });
 
 function fileName(dir: string, name: string | undefined): string | null {
@@ -282,6 +300,38 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     bases[edit.base] = next;
     unit.bases = bases;
     await apply(res, file);
+  });
+
+  // Loose bases on the synthetic table (dev and test use: real tables get real bases).
+  router.get('/api/synthetic/bases', (_req, res) => {
+    res.json({ synthetic: ctx.camera().source === 'synthetic', bases: syntheticTableExtras.looseBases });
+  });
+  router.post('/api/synthetic/bases', async (req: Request, res: Response) => {
+    const parsed = looseBaseSchema.safeParse(req.body);
+    if (!parsed.success) return void badRequest(res, 'bad base', parsed.error);
+    if (ctx.camera().source !== 'synthetic')
+      return void res.status(409).json({ error: 'only the synthetic camera has a table to put bases on: press a real base onto your table' });
+    const b = parsed.data;
+    const s = ctx.scenario();
+    if (b.x < 0 || b.y < 0 || b.x > s.table.widthMm || b.y > s.table.depthMm)
+      return void res.status(400).json({ error: `(${b.x}, ${b.y}) mm is off the ${s.table.widthMm} × ${s.table.depthMm} mm table` });
+    if (s.referenceMarkers.some((m) => m.id === b.markerId))
+      return void res.status(409).json({ error: `marker ${b.markerId} is a reference marker` });
+    const owner = s.units.find((u) => u.bases.some((x) => x.marker.id === b.markerId && x.pose));
+    if (owner) return void res.status(409).json({ error: `marker ${b.markerId} is already on the table, on a base of ${owner.name}` });
+    try {
+      await markerBits(s.markerDictionary, b.markerId);
+    } catch (err) {
+      return void res.status(400).json({ error: (err as Error).message });
+    }
+    syntheticTableExtras.putBase({ ...b, ...(b.colour ? { colour: b.colour } : {}) });
+    res.json({ ok: true, bases: syntheticTableExtras.looseBases });
+  });
+  router.delete('/api/synthetic/bases/:markerId', (req: Request, res: Response) => {
+    const id = Number(req.params['markerId']);
+    if (!Number.isInteger(id) || !syntheticTableExtras.removeBase(id))
+      return void res.status(404).json({ error: `no loose base with marker ${String(req.params['markerId'])}` });
+    res.json({ ok: true, bases: syntheticTableExtras.looseBases });
   });
 
   router.post('/api/terrain', async (req: Request, res: Response) => {

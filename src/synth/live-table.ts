@@ -1,6 +1,8 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
 import { syntheticCameraProfile, type SynthCamera } from './camera.ts';
+import { charucoBoardImage, paintBoard, type BoardImage, type BoardPose, type CalibrationBoardShow } from './charuco-board.ts';
+import { looseSceneBases, type LooseBase } from './loose-bases.ts';
 import type { MarkerBits } from './marker-bits.ts';
 import { blurRgb, gaussianKernel, Prng, quantiseWithNoise, type Rect } from './noise.ts';
 import { RENDER_DEFAULTS, type RenderOptions, type SynthFrame } from './render.ts';
@@ -10,6 +12,7 @@ import {
   placedBases,
   type BasePose,
   type PoseOverrides,
+  type SceneBase,
   type SynthScene,
 } from './scene.ts';
 import { Shader, type BaseBox } from './shade.ts';
@@ -24,6 +27,10 @@ export interface LiveTableOptions extends Omit<RenderOptions, 'poses'> {
   readonly periodMs?: number;
   /** Supersampling for the live frames (default 3: a little cheaper than renderScene's 4). */
   readonly supersampling?: number;
+  /** Marked bases on the table that the scenario does not know (see loose-bases.ts). */
+  readonly looseBases?: readonly LooseBase[];
+  /** A ChArUco board held over the table; pass its pose to `frameWithPoses` (see charuco-board.ts). */
+  readonly calibrationBoard?: CalibrationBoardShow;
 }
 
 /**
@@ -45,6 +52,10 @@ export class LiveSyntheticTable {
   private readonly movingUnitId: string | undefined;
   private readonly start: ReadonlyMap<number, BasePose>;
   private boxes = new Map<number, { pose: BasePose; box: BaseBox }>();
+  private extraBases: readonly SceneBase[] = [];
+  private boardImage: BoardImage | null = null;
+  /** The picture with the board painted in, for the last board pose drawn (recomputed when anything moves). */
+  private boardCache: { key: string; clean: Float32Array; blurred: Float32Array } | null = null;
 
   private constructor(
     readonly scenario: Scenario,
@@ -89,7 +100,22 @@ export class LiveSyntheticTable {
     camera: SynthCamera,
     options: LiveTableOptions = {},
   ): Promise<LiveSyntheticTable> {
-    return new LiveSyntheticTable(scenario, camera, await loadSceneBits(scenario), options);
+    const table = new LiveSyntheticTable(scenario, camera, await loadSceneBits(scenario), options);
+    if (options.looseBases) await table.setLooseBases(options.looseBases);
+    if (options.calibrationBoard) await table.setCalibrationBoard(options.calibrationBoard);
+    return table;
+  }
+
+  /** Replaces the loose bases on the table (drawn from the next frame on). */
+  async setLooseBases(bases: readonly LooseBase[]): Promise<void> {
+    const placed = new Set(placedBases(this.scenario).map((p) => p.base.marker.id));
+    this.extraBases = await looseSceneBases(this.scenario.markerDictionary, bases, placed);
+  }
+
+  /** Prints the board a calibration will be shown (null: no board); its pose is given per frame. */
+  async setCalibrationBoard(show: Pick<CalibrationBoardShow, 'spec'> | null): Promise<void> {
+    this.boardImage = show ? await charucoBoardImage(show.spec) : null;
+    this.boardCache = null;
   }
 
   /** Poses of the moving unit at `timeMs`: it advances along its facing and retires, smoothly. */
@@ -111,14 +137,16 @@ export class LiveSyntheticTable {
   }
 
   /** The picture at `timeMs` with its truth. Deterministic for (seed, timeMs). */
-  frame(timeMs: number): SynthFrame {
-    return this.frameWithPoses(this.posesAt(timeMs), Math.round(timeMs));
+  frame(timeMs: number, boardPose: BoardPose | null = null): SynthFrame {
+    return this.frameWithPoses(this.posesAt(timeMs), Math.round(timeMs), boardPose);
   }
 
   /** A frame with any bases moved (keyed by marker id); only what moved is redrawn. */
-  frameWithPoses(poses: PoseOverrides, noiseKey = 0): SynthFrame {
+  frameWithPoses(poses: PoseOverrides, noiseKey = 0, boardPose: BoardPose | null = null): SynthFrame {
     const { width, height } = this.camera;
-    const scene: SynthScene = buildScene(this.scenario, this.bits, poses);
+    const known: SynthScene = buildScene(this.scenario, this.bits, poses);
+    const scene: SynthScene =
+      this.extraBases.length === 0 ? known : { ...known, bases: [...known.bases, ...this.extraBases] };
     this.shader.setScene(scene);
     this.mask.fill(0);
     let dirty = false;
@@ -170,12 +198,35 @@ export class LiveSyntheticTable {
       });
     }
     const data = new Uint8Array(this.blurred.length);
+    if (dirty && this.boardCache) this.boardCache = { ...this.boardCache, key: '' };
     quantiseWithNoise(
-      this.blurred,
+      boardPose && this.boardImage ? this.withBoard(this.boardImage, boardPose) : this.blurred,
       data,
       this.o.noiseSigma,
       new Prng((this.o.seed * 1_000_003 + noiseKey) | 0),
     );
     return { image: { width, height, data }, truth: sceneTruth(this.camera, scene) };
+  }
+
+  /** The blurred picture with the board held at `pose` in front of everything (cached per pose). */
+  private withBoard(image: BoardImage, pose: BoardPose): Float32Array {
+    const key = JSON.stringify(pose);
+    if (this.boardCache?.key === key) return this.boardCache.blurred;
+    const { width, height } = this.camera;
+    const clean = this.boardCache?.clean ?? new Float32Array(this.clean.length);
+    const blurred = this.boardCache?.blurred ?? new Float32Array(this.clean.length);
+    clean.set(this.clean);
+    blurred.set(this.blurred);
+    const r = paintBoard(this.camera, image, pose, clean);
+    const pad = (this.kernel.length - 1) / 2;
+    if (r.x1 > r.x0 && r.y1 > r.y0)
+      blurRgb(clean, blurred, this.tmp, width, height, this.kernel, {
+        x0: Math.max(0, r.x0 - pad),
+        y0: Math.max(0, r.y0 - pad),
+        x1: Math.min(width, r.x1 + pad),
+        y1: Math.min(height, r.y1 + pad),
+      });
+    this.boardCache = { key, clean, blurred };
+    return blurred;
   }
 }

@@ -1,14 +1,16 @@
 import { beforeAll, afterAll, describe, expect, test } from 'vitest';
-import { boardLayout, parseBoardSpec, type BoardSpec } from '../../src/camera/calibration-board.ts';
+import { parseBoardSpec, type BoardSpec } from '../../src/camera/calibration-board.ts';
 import {
   CalibrationRefused,
   calibrateFromCharuco,
   type CalibrationView,
 } from '../../src/camera/calibration.ts';
+import { boardRotation, charucoBoardImage } from '../../src/synth/charuco-board.ts';
 import { loadOpenCV, type OpenCV } from '../../src/vision/opencv.ts';
 
 /**
- * Calibration against a camera whose truth we chose: OpenCV draws the board (`generateImage`),
+ * Calibration against a camera whose truth we chose: OpenCV draws the board (`generateImage`, via
+ * src/synth/charuco-board.ts),
  * and this file alone projects it through a pinhole camera (its own homography K·[r1 r2 t], no
  * code from src/camera) with `warpPerspective`. The calibrator must recover f, cx, cy, and must
  * refuse a set of square-on boards, which cannot determine focal length.
@@ -32,46 +34,17 @@ beforeAll(async () => {
     markerLength: 18,
     dictionary: 'aruco_6x6_250',
   });
-  const layout = boardLayout(spec);
-  const dictionary = cv.getPredefinedDictionary(cv.DICT_6X6_250);
-  const noIds = new cv.Mat();
-  const board = new cv.aruco_CharucoBoard(
-    new cv.Size(spec.squaresX, spec.squaresY),
-    25,
-    18,
-    dictionary,
-    noIds,
-  );
-  boardImage = new cv.Mat();
-  board.generateImage(new cv.Size(layout.widthMm * PX_PER_MM, layout.heightMm * PX_PER_MM), boardImage, 0, 1);
-  board.delete();
-  noIds.delete();
-  dictionary.delete();
+  // OpenCV's drawing of the board (src/synth/charuco-board.ts, shared with the synthetic camera).
+  const printed = await charucoBoardImage(spec, PX_PER_MM);
+  boardImage = new cv.Mat(printed.height, printed.width, cv.CV_8UC1);
+  (boardImage.data as Uint8Array).set(printed.data);
 });
 afterAll(() => boardImage?.delete());
 
 type M3 = number[][];
 const mul = (A: M3, B: M3): M3 =>
   A.map((row) => B[0]!.map((_, j) => row.reduce((s, v, k) => s + v * B[k]![j]!, 0)));
-function rotation(axDeg: number, ayDeg: number, azDeg: number): M3 {
-  const [a, b, c] = [axDeg, ayDeg, azDeg].map((d) => (d * Math.PI) / 180) as [number, number, number];
-  const Rx = [
-    [1, 0, 0],
-    [0, Math.cos(a), -Math.sin(a)],
-    [0, Math.sin(a), Math.cos(a)],
-  ];
-  const Ry = [
-    [Math.cos(b), 0, Math.sin(b)],
-    [0, 1, 0],
-    [-Math.sin(b), 0, Math.cos(b)],
-  ];
-  const Rz = [
-    [Math.cos(c), -Math.sin(c), 0],
-    [Math.sin(c), Math.cos(c), 0],
-    [0, 0, 1],
-  ];
-  return mul(Rz, mul(Rx, Ry));
-}
+const rotation = boardRotation;
 
 /** The board centred at t (mm, camera frame), rotated by (ax, ay, az) degrees, seen by the true camera. */
 function render(

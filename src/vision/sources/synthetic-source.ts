@@ -1,6 +1,8 @@
 import type { CameraProfile } from '../../camera/profile.ts';
 import { frameTable } from '../../synth/camera.ts';
+import { boardPoseIndex } from '../../synth/charuco-board.ts';
 import { LiveSyntheticTable } from '../../synth/live-table.ts';
+import { syntheticTableExtras } from '../../synth/table-extras.ts';
 import type { Scenario } from '../../table/scenario.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
 
@@ -23,6 +25,8 @@ export class SyntheticSource implements FrameSource {
   readonly name = 'synthetic table';
   private sequence = 0;
   private readonly startedAt = Date.now();
+  /** The version of the table extras (loose bases, calibration board) last loaded; −1 = none yet. */
+  private extrasVersion = -1;
 
   private constructor(
     private readonly table: LiveSyntheticTable,
@@ -43,10 +47,19 @@ export class SyntheticSource implements FrameSource {
   async next(): Promise<Frame> {
     const capturedAt = Date.now();
     const sequence = this.sequence++;
+    // Loose bases pressed onto the table and a calibration board held over it (table-extras.ts).
+    const extras = syntheticTableExtras;
+    if (extras.version !== this.extrasVersion) {
+      this.extrasVersion = extras.version;
+      await this.table.setLooseBases(extras.looseBases);
+      await this.table.setCalibrationBoard(extras.calibrationBoard);
+    }
+    const show = extras.calibrationBoard;
+    const boardPose = show ? (show.poses[boardPoseIndex(show, sequence)] ?? null) : null;
     // Still tables still get fresh sensor noise each frame, as a real camera would.
     const { image } = this.moving
-      ? this.table.frame(capturedAt - this.startedAt)
-      : this.table.frameWithPoses({}, sequence);
+      ? this.table.frame(capturedAt - this.startedAt, boardPose)
+      : this.table.frameWithPoses({}, sequence, boardPose);
     return { image: { ...image, channels: 3 }, capturedAt, sequence };
   }
 
