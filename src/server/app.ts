@@ -270,6 +270,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     flood: number;
     lastLimitNotice: number;
     lastCameraRequest: number;
+    /** This connection sends a browser camera: it is not sent the picture back. */
+    sendsCamera: boolean;
   }
   const clients = new Map<WebSocket, Client>();
   let nextClientId = 1;
@@ -314,6 +316,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       flood: 0,
       lastLimitNotice: 0,
       lastCameraRequest: 0,
+      sendsCamera: false,
     };
     clients.set(ws, client);
     send(ws, hello(role));
@@ -417,6 +420,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const sameCamera =
       current && sourceSpec.kind === 'browser' && current.width === msg.width && current.height === msg.height &&
       sourceSpec.cameraPath === cameraPath && (sourceSpec.hfovDeg ?? 60) === (msg.hfovDeg ?? 60);
+    client.sendsCamera = true;
     if (sameCamera) return void current.attach(client.id);
     const spec: SourceSpec = {
       kind: 'browser',
@@ -458,8 +462,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   loop.on('sourceStatus', () => broadcast(hello()));
   loop.on('frame', (frame) => {
-    for (const ws of clients.keys()) {
-      if (ws.readyState !== ws.OPEN) continue;
+    for (const [ws, client] of clients) {
+      if (ws.readyState !== ws.OPEN || client.sendsCamera) continue;
       // A slow browser misses frames rather than queueing them without bound.
       if (ws.bufferedAmount > maxBuffered) continue;
       ws.send(frame.jpeg, { binary: true });

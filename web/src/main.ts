@@ -14,6 +14,7 @@ import { render } from './render.ts';
 import { emptySelection, pick, resendFor, type Selection } from './selection.ts';
 import { describeConnection, FpsMeter, formatDetection, formatFps } from './status.ts';
 import { installTestHook } from './test-hook.ts';
+import { mountCameraButton } from './camera-sender.ts';
 import type { AskResponse } from '../../src/server/referee-routes.ts';
 import type { ScenarioFile } from '../../src/table/scenario.ts';
 import { api } from './api.ts';
@@ -481,6 +482,8 @@ updateMeasurement();
 updateStatus();
 window.setInterval(updateStatus, 500);
 connection.start();
+// A player's phone or laptop can be the camera (issue #8): its own button and socket, see camera-sender.ts.
+mountCameraButton(document.querySelector('header.bar'));
 
 installTestHook({
   get lastState() {

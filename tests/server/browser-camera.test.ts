@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startServer, type RunningServer, type ServerStatus } from '../../src/server/app.ts';
+import type { MeasurementView } from '../../src/server/protocol.ts';
+import { frameTable } from '../../src/synth/camera.ts';
+import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
+import { distanceBetween, measuredUnits } from '../../src/table/measured-units.ts';
+import { parseScenarioText } from '../../src/table/scenario.ts';
+import { VisionPipeline } from '../../src/vision/pipeline.ts';
+
+/**
+ * A browser's camera, as web/src/camera-sender.ts sends it: a `camera` message, then JPEG frames
+ * as binary WebSocket messages. The server decodes them (sharp), watches the table through them,
+ * and other browsers see the picture and measure on it; the sender is not sent its picture back.
+ */
+
+const SCENARIO = 'scenarios/prestonpans-demo.json';
+const scenario = parseScenarioText(readFileSync(SCENARIO, 'utf8'));
+let server: RunningServer;
+let jpeg: Buffer;
+let directIn = 0;
+
+beforeAll(async () => {
+  const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
+  const { image } = table.frame(0);
+  jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  // The distance the pipeline measures on the uncompressed frame, to compare with.
+  const pipeline = await VisionPipeline.create(table.profile, scenario);
+  const result = pipeline.process({ image: { ...image, channels: 3 }, capturedAt: 0, sequence: 0 });
+  directIn = distanceBetween(measuredUnits(scenario, result.bases), 'lees', 'camerons')!.distanceIn;
+  pipeline.dispose();
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    scenarioPath: SCENARIO,
+    source: { kind: 'synthetic', moving: false },
+    record: false,
+    loop: { minIntervalMs: 200 },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+type Message = { type: string; [k: string]: unknown };
+
+function open(): Promise<{ ws: WebSocket; messages: Message[]; pictures: () => number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(server.url.replace('http', 'ws') + '/live');
+    const messages: Message[] = [];
+    let pictures = 0;
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) pictures++;
+      else messages.push(JSON.parse(data.toString()) as Message);
+    });
+    ws.once('open', () => resolve({ ws, messages, pictures: () => pictures }));
+    ws.once('error', reject);
+  });
+}
+
+async function until(what: string, test: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await test()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const status = async () => (await (await fetch(`${server.url}/api/status`)).json()) as ServerStatus;
+
+describe('the browser camera', () => {
+  it('is watched through, measured on, and reported when it goes away', async () => {
+    const camera = await open();
+    camera.ws.send(JSON.stringify({ type: 'camera', width: 1920, height: 1080, profile: 'synthetic-1080p' }));
+    await until('the switch to the browser camera', async () => (await status()).source.name === 'browser camera');
+    expect((await status()).source.state).toBe('connecting');
+
+    // Frames, a little faster than the pipeline takes them (latest wins).
+    const sender = setInterval(() => camera.ws.send(jpeg, { binary: true }), 100);
+    const viewer = await open();
+    viewer.ws.send(JSON.stringify({ type: 'measure', a: 'lees', b: 'camerons' }));
+    let measured: MeasurementView | null = null;
+    await until('a valid measurement through the browser camera', () => {
+      const state = viewer.messages.filter((m) => m.type === 'state').at(-1);
+      measured = (state?.['measurement'] as MeasurementView | null) ?? null;
+      return measured?.valid === true;
+    });
+    const s = await status();
+    expect(s.source.state).toBe('live');
+    expect(s.camera).toMatchObject({ name: 'synthetic-1080p', kind: 'synthetic', width: 1920, height: 1080 });
+    expect(viewer.pictures()).toBeGreaterThan(0);
+    expect(camera.pictures()).toBe(0);
+    expect(Math.abs(measured!.distanceIn - directIn)).toBeLessThan(0.01);
+
+    // A frame of the wrong kind is refused with a reason.
+    camera.ws.send(Buffer.from('not a jpeg'), { binary: true });
+    await until('the refusal', () => camera.messages.some((m) => m.type === 'error' && /JPEG/.test(String(m['message']))));
+
+    // The phone walks away: the camera state says so; a new sender brings it back.
+    clearInterval(sender);
+    camera.ws.close();
+    await until('the loss to be reported', async () => (await status()).source.state === 'retrying');
+    expect((await status()).source.error).toMatch(/disconnected/);
+    const again = await open();
+    again.ws.send(JSON.stringify({ type: 'camera', width: 1920, height: 1080, profile: 'synthetic-1080p' }));
+    const sender2 = setInterval(() => again.ws.send(jpeg, { binary: true }), 150);
+    await until('frames again', async () => (await status()).source.state === 'live');
+    clearInterval(sender2);
+    const after = await status();
+    console.log(
+      `browser camera: ${after.frames.framesIn} frames in, ${after.frames.framesProcessed} processed, ${after.frames.framesDropped} dropped; ` +
+        `latency mean ${after.frames.latencyMs.mean?.toFixed(0)} ms; distance ${measured!.distanceIn.toFixed(3)} in (uncompressed ${directIn.toFixed(3)} in)`,
+    );
+    again.ws.close();
+    viewer.ws.close();
+  });
+
+  it('estimates a camera without a profile, flagged as an estimate', async () => {
+    const camera = await open();
+    camera.ws.send(JSON.stringify({ type: 'camera', width: 640, height: 480 }));
+    await until('the estimated camera', async () => (await status()).camera.kind === 'estimate');
+    expect((await status()).camera).toMatchObject({ width: 640, height: 480 });
+    // A profile must fit the picture it is used for.
+    const other = await open();
+    other.ws.send(JSON.stringify({ type: 'camera', width: 1280, height: 720, profile: 'synthetic-1080p' }));
+    await until('the size mismatch', () => other.messages.some((m) => m.type === 'error' && /is for 1920×1080/.test(String(m['message']))));
+    // And changes are limited: a second request at once is refused.
+    other.ws.send(JSON.stringify({ type: 'camera', width: 640, height: 480 }));
+    await until('the limit', () => other.messages.some((m) => m.type === 'error' && /limited to one every 2 s/.test(String(m['message']))));
+    other.ws.close();
+    camera.ws.close();
+  });
+});
