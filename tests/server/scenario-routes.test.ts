@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioRoutes, scenarioToFile } from '../../src/server/scenario-routes.ts';
+import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
 
@@ -75,5 +76,43 @@ describe('scenario routes', () => {
     const invalid = await call(`${server.url}/api/scenarios/broken`, 'PUT', { name: 'x' });
     expect(invalid.status).toBe(400);
     expect(existsSync(join(dir, 'broken.json'))).toBe(false);
+  });
+});
+
+describe('loose bases on the synthetic table', () => {
+  const ctx = new FakeContext(scenario, frameFromFile(scenario));
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => void (server = await serve(scenarioRoutes(ctx, { dir: mkdtempSync(join(tmpdir(), 'vedette-loose-')) }))));
+  afterAll(async () => {
+    syntheticTableExtras.clear();
+    await server.close();
+  });
+
+  it('presses a new base onto the table, lists it, takes it away', async () => {
+    const r = await call(`${server.url}/api/synthetic/bases`, 'POST', { markerId: 77, x: 600, y: 450, headingDeg: 0 });
+    expect(r.status).toBe(200);
+    expect(syntheticTableExtras.looseBases).toEqual([
+      { markerId: 77, x: 600, y: 450, headingDeg: 0, widthMm: 40, depthMm: 40, markerSizeMm: 25, markerHeightMm: 3 },
+    ]);
+    expect((await call(`${server.url}/api/synthetic/bases`, 'GET')).json['bases']).toHaveLength(1);
+    expect((await call(`${server.url}/api/synthetic/bases/77`, 'DELETE')).status).toBe(200);
+    expect(syntheticTableExtras.looseBases).toEqual([]);
+    expect((await call(`${server.url}/api/synthetic/bases/77`, 'DELETE')).status).toBe(404);
+  });
+
+  it('refuses bad bodies, bases off the table, reference markers and markers already on the table', async () => {
+    for (const body of [{}, { markerId: -1, x: 1, y: 1 }, { markerId: 77, x: 'a', y: 1 }, { markerId: 77, x: 1, y: 1, extra: true }])
+      expect((await call(`${server.url}/api/synthetic/bases`, 'POST', body)).status, JSON.stringify(body)).toBe(400);
+    const off = await call(`${server.url}/api/synthetic/bases`, 'POST', { markerId: 77, x: -10, y: 50 });
+    expect(off.status).toBe(400);
+    expect(String(off.json['error'])).toMatch(/off the/);
+    expect((await call(`${server.url}/api/synthetic/bases`, 'POST', { markerId: 99_999, x: 10, y: 50 })).status).toBe(400);
+    const ref = scenario.referenceMarkers[0]!.id;
+    expect((await call(`${server.url}/api/synthetic/bases`, 'POST', { markerId: ref, x: 10, y: 50 })).status).toBe(409);
+    const placed = scenario.units[0]!.bases[0]!.marker.id;
+    const taken = await call(`${server.url}/api/synthetic/bases`, 'POST', { markerId: placed, x: 10, y: 50 });
+    expect(taken.status).toBe(409);
+    expect(String(taken.json['error'])).toMatch(/already on the table/);
+    expect(syntheticTableExtras.looseBases).toEqual([]);
   });
 });
