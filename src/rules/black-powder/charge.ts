@@ -1,6 +1,7 @@
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit, unitSeparation } from '../unit-distance.ts';
@@ -128,14 +129,9 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     asked: `can ${C} charge ${T}?`,
     answer,
     lean,
-    value: reach.value as number,
-    limit: reach.limit as number,
-    margin: reach.margin as number,
-    epsilon: reach.epsilon as number,
-    unit: 'in',
-    between: reach.between as readonly [Vec2, Vec2],
+    ...measuredBy(reach),
     reasons: [
-      ...(answer === 'yes' ? [`${C} can charge ${T}`] : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons)),
+      ...(answer === 'yes' ? [`${C} can charge ${T}`] : failingReasons(checks, 'notYes')),
       ...face.reasons,
     ],
     options: pick(ctx.options, 'rangeFrom', 'quarterReading', 'chargeFaceFrom'),

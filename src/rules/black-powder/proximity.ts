@@ -2,27 +2,18 @@ import { toLocal } from '../../geometry/frame.ts';
 import { corners, type OrientedRect } from '../../geometry/oriented-rect.ts';
 import { quarterOfPoint } from '../../geometry/quarters.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy } from '../engine/composite.ts';
+import { nearestEnemy } from '../engine/measure.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { unitSeparation } from '../unit-distance.ts';
 import { bpVerdict, inStr, lengthVerdict, type BpContext } from './context.ts';
 import { quarterBox } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
 
-/** The nearest enemy unit (commanders never count) and how far, edge to edge. */
-export function nearestEnemy(ctx: BpContext, unit: TableUnit, filter: (u: TableUnit) => boolean = () => true) {
-  let best: { enemy: TableUnit; mm: number; sigmaMm: number; from: Vec2; to: Vec2 } | undefined;
-  for (const e of enemiesOf(ctx.state, unit).filter(filter)) {
-    const s = unitSeparation(unit.bases, e.bases);
-    if (!best || s.distance < best.mm) best = { enemy: e, mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
-  }
-  return best;
-}
-
 /** Is an enemy unit within 12" (the proximity rule, initiative, and the "enemy close by" command penalty)? */
 export function enemyWithin12Verdict(ctx: BpContext, unit: TableUnit, filter: (u: TableUnit) => boolean = () => true, what = 'enemy unit'): Verdict {
-  const n = nearestEnemy(ctx, unit, filter);
+  // Commanders never count: they are not units.
+  const n = nearestEnemy(ctx.state, unit, filter);
   if (!n)
     return bpVerdict({ question: 'enemyWithin12', asked: `is any ${what} within 12" of ${unit.name}?`, answer: 'no', reasons: [`there is no ${what} on the table`] });
   return lengthVerdict(
@@ -33,7 +24,7 @@ export function enemyWithin12Verdict(ctx: BpContext, unit: TableUnit, filter: (u
       reasons: [`the nearest ${what} is ${n.enemy.name}, ${inStr(n.mm)} away`],
       facts: { nearest: n.enemy.name },
     },
-    { mm: n.mm, sigmaMm: n.sigmaMm, from: n.from, to: n.to },
+    n,
     'atMost',
     PROXIMITY,
   );
@@ -54,8 +45,7 @@ export function initiativeVerdict(ctx: BpContext, unit: TableUnit): Verdict {
     asked: `does ${unit.name} have the initiative?`,
     answer,
     lean,
-    ...(near.value !== undefined ? { value: near.value, limit: PROXIMITY, margin: near.margin as number, epsilon: near.epsilon as number, unit: 'in' } : {}),
-    ...(near.between ? { between: near.between } : {}),
+    ...measuredBy(near),
     reasons: [...near.reasons, ...(unit.disordered ? ordered.reasons : []), answer === 'yes' ? 'it may make one move without an order' : ''].filter(Boolean),
     checks: [near, ordered],
   });

@@ -5,9 +5,10 @@ import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
+import { enemiesNearestFirst } from '../engine/targets.ts';
 import { compare } from '../engine/threshold.ts';
 import { allOf, type OptionValue, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit, unitSeparation } from '../unit-distance.ts';
@@ -329,10 +330,15 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
 
 /** Every enemy the shooter could shoot (eligible), nearest first. */
 export function shootCandidates(ctx: BpContext, shooter: TableUnit): ShotAssessment[] {
-  return enemiesOf(ctx.state, shooter)
-    .map((t) => assessShot(ctx, shooter, t))
-    .filter((a) => a.eligible && a.range)
-    .sort((a, b) => (a.range?.mm ?? Infinity) - (b.range?.mm ?? Infinity));
+  return enemiesNearestFirst(
+    ctx.state,
+    shooter,
+    (t) => {
+      const a = assessShot(ctx, shooter, t);
+      return a.eligible && a.range ? a : undefined;
+    },
+    (a) => a.range?.mm ?? Infinity,
+  );
 }
 
 /**
@@ -389,30 +395,20 @@ export function shootVerdict(ctx: BpContext, shooter: TableUnit, target: TableUn
   const checks = [...shot.checks];
   if (shot.eligible && shot.range) checks.push(priorityVerdict(ctx, shot, shootCandidates(ctx, shooter)));
   const { answer, lean } = allOf(checks);
-  const failing = checks.filter((c) => c.answer !== 'yes');
   const reasons =
     answer === 'yes'
       ? [
           `${shooter.name} may shoot ${target.name}${shot.range ? ` at ${inStr(shot.range.mm)} (${shot.band})` : ''}`,
           shot.clear ? `${target.name} is a clear target` : `not a clear target (−1): ${shot.notClear.join('; ')}`,
         ]
-      : failing.flatMap((c) => c.reasons);
+      : failingReasons(checks, 'notYes');
   const rangeCheck = checks.find((c) => c.question === 'range');
   return bpVerdict({
     question: 'shoot',
     asked: `can ${shooter.name} shoot ${target.name}?`,
     answer,
     lean,
-    ...(rangeCheck
-      ? {
-          value: rangeCheck.value as number,
-          limit: rangeCheck.limit as number,
-          margin: rangeCheck.margin as number,
-          epsilon: rangeCheck.epsilon as number,
-          unit: 'in',
-          between: rangeCheck.between as readonly [Vec2, Vec2],
-        }
-      : {}),
+    ...measuredBy(rangeCheck),
     reasons: [...reasons, ...(answer === 'yes' && shot.facts.modifiers ? [`modifiers: ${String(shot.facts.modifiers)}`] : [])],
     options: pick(ctx.options, 'quarterReading', 'rangeFrom', 'halfMeasure', 'gapReading', 'woodsSightDepthIn'),
     facts: { ...shot.facts, notClear: shot.notClear.join('; ') },

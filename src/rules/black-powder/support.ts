@@ -1,6 +1,7 @@
 import type { QuarterName } from '../../geometry/quarters.ts';
 import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
@@ -57,13 +58,8 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     asked: `does ${f.name} support ${e.name}?`,
     answer,
     lean,
-    value: dist.value as number,
-    limit: SUPPORT_DISTANCE,
-    margin: dist.margin as number,
-    epsilon: dist.epsilon as number,
-    unit: 'in',
-    between: [s.onA, s.onB],
-    reasons: [`${(dist.value as number).toFixed(2)} in apart; ${quarter.reasons[0]}`, ...(answer === 'yes' ? [bonus] : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons))],
+    ...measuredBy(dist),
+    reasons: [`${(dist.value as number).toFixed(2)} in apart; ${quarter.reasons[0]}`, ...(answer === 'yes' ? [bonus] : failingReasons(checks, 'notYes'))],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
     facts: { quarter: q ?? 'none' },
     checks,

@@ -6,6 +6,7 @@ import { degToRad } from '../../geometry/angle.ts';
 import { add, normalize, rotate, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { quarterTooClose } from '../engine/quarter-call.ts';
@@ -138,18 +139,8 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     asked: `can ${charger.name} charge ${target.name}?`,
     answer,
     lean,
-    ...(reach.value !== undefined
-      ? {
-          value: reach.value,
-          limit: move,
-          margin: reach.margin as number,
-          epsilon: reach.epsilon as number,
-          unit: 'in',
-          between: reach.between as readonly [Vec2, Vec2],
-        }
-      : {}),
-    reasons:
-      answer === 'yes' ? reach.reasons : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons),
+    ...measuredBy(reach),
+    reasons: answer === 'yes' ? reach.reasons : failingReasons(checks, 'notYes'),
     options: pick(ctx.options, 'chargePivot'),
     facts: {
       ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}),
@@ -169,7 +160,11 @@ export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender:
   const q = quarterOfPoint(defender.box, attacker.leader, ctx.options.quarterReading);
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
   const d = inches(q.rayDistance);
-  const close = quarterTooClose(q, d, epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))));
+  const close = quarterTooClose(
+    q,
+    d,
+    epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))),
+  );
   return d3Verdict({
     question: 'attackFace',
     asked: `which face of ${defender.name} does ${attacker.name} attack?`,

@@ -1,5 +1,6 @@
 import type { Commander } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit } from '../unit-distance.ts';
@@ -83,7 +84,7 @@ export function joinVerdict(ctx: D3Context, k: Commander, unit: TableUnit): Verd
     lean,
     reasons:
       answer === 'no'
-        ? [kind, dist].filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons([kind, dist])
         : [...dist.reasons, 'joining halves its hits (rounded up), once per unit per game'],
     checks: [kind, dist],
   });

@@ -1,6 +1,7 @@
 import { toLocal, frameFromFront, type Frame } from '../../geometry/frame.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { d3Verdict, inches, troopOf, type D3Context } from './context.ts';
@@ -192,10 +193,7 @@ export function deploymentVerdict(
     asked: `does ${side} follow the deployment conventions?`,
     answer,
     lean,
-    reasons:
-      answer === 'yes'
-        ? ['every deployment convention is met']
-        : checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons),
+    reasons: answer === 'yes' ? ['every deployment convention is met'] : failingReasons(checks),
     options: pick(ctx.options, 'deployMeasure', 'lineGapIn'),
     facts: {
       firstLine: first.map((d) => d.unit.name).join(', '),

@@ -5,6 +5,7 @@ import { bearingDeg } from '../../geometry/cone.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
 import { quarterPolygon } from '../../geometry/quarters.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { separation, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { compare } from '../engine/threshold.ts';
@@ -167,15 +168,10 @@ export function musketVerdict(
     asked: `can ${shooter.name} shoot ${target.name}?`,
     answer,
     lean,
-    value: range.value as number,
-    limit: MUSKET_RANGE,
-    margin: range.margin as number,
-    epsilon: range.epsilon as number,
-    unit: 'in',
-    between: [m.from, m.to],
+    ...measuredBy(range),
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : [
             `${inStr(m.mm)} from the front centre: roll a D3 for hits${mods.length ? ` (${mods.join(', ')})` : ''}`,
           ],
@@ -310,7 +306,7 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
     between: [m.from, m.to],
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : d6 === undefined
           ? [
               `${inStr(m.mm)}: a D6 of ${minRoll ?? '(none)'} or more reaches${penalised ? ` (−${COVER_DIE_PENALTY} on the die: ${target.name} is in ${cover.label})` : ''}`,

@@ -7,8 +7,10 @@ import { ZONE_REACH } from '../../geometry/quarters.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { separation, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
+import { enemiesNearestFirst } from '../engine/targets.ts';
 import { epsilonFor } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { cm, cmStr, isLightHorse, lengthVerdict, otsVerdict, seenShare, type OtsContext } from './context.ts';
@@ -98,10 +100,15 @@ export interface SeenEnemy {
 
 /** Enemies the shooter can see, nearest first, each with whether it is directly ahead. */
 export function visibleEnemies(ctx: OtsContext, shooter: TableUnit): SeenEnemy[] {
-  return enemiesOf(ctx.state, shooter)
-    .filter((e) => seenShare(ctx, shooter, e).share > 0)
-    .map((e) => ({ unit: e, gap: separation(shooter.bases, e.bases), ahead: aheadVerdict(ctx, shooter, e) }))
-    .sort((a, b) => a.gap.mm - b.gap.mm);
+  return enemiesNearestFirst(
+    ctx.state,
+    shooter,
+    (e) =>
+      seenShare(ctx, shooter, e).share > 0
+        ? { unit: e, gap: separation(shooter.bases, e.bases), ahead: aheadVerdict(ctx, shooter, e) }
+        : undefined,
+    (s) => s.gap.mm,
+  );
 }
 
 /**
@@ -166,15 +173,10 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
     asked: `can ${S} shoot ${T}?`,
     answer,
     lean,
-    value: range.value as number,
-    limit: MUSKET_RANGE,
-    margin: range.margin as number,
-    epsilon: range.epsilon as number,
-    unit: 'cm',
-    between: [g.from, g.to],
+    ...measuredBy(range),
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : [`${cmStr(g.mm)}: ${band} range, hits on ${band === 'short' ? 4 : 5}+`],
     options: pick(ctx.options, 'ahead', 'targetChoice', 'sightBlockers'),
     facts: { band, hitOn: band === 'short' ? 4 : 5 },
@@ -292,7 +294,7 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
     between: [g.from, g.to],
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : [`${cmStr(g.mm)}: ${band} range, ${spec?.dice ?? 0}D6 per gun${mods ? `, ${mods}` : ''}`],
     options: pick(ctx.options, 'artilleryArc', 'mortarMinimum', 'sightBlockers'),
     facts: { band, dice: spec?.dice ?? 0, gun: spec?.type ?? 'none' },

@@ -1,8 +1,9 @@
 import type { Commander } from '../../table/table-state.ts';
-import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy } from '../engine/composite.ts';
 import { separation } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
+import { enemiesNearestFirst } from '../engine/targets.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import { visibleFractionBy } from '../../geometry/visibility.ts';
@@ -19,9 +20,12 @@ import { INITIATIVE_RANGE } from './tables.ts';
 
 /** Initiative: not confused, and an enemy unit it can actually see within 30 cm. */
 export function initiativeVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
-  const seen = enemiesOf(ctx.state, unit)
-    .map((e) => ({ e, m: separation(unit.bases, e.bases), share: seenShare(ctx, unit, e) }))
-    .sort((a, b) => a.m.mm - b.m.mm);
+  const seen = enemiesNearestFirst(
+    ctx.state,
+    unit,
+    (e) => ({ e, m: separation(unit.bases, e.bases), share: seenShare(ctx, unit, e) }),
+    (s) => s.m.mm,
+  );
   const visible = seen.filter((s) => s.share.share > 0);
   const nearestSeenMm = visible[0]?.m.mm ?? Infinity;
   const hidden = seen.filter((s) => s.share.share === 0 && s.m.mm <= nearestSeenMm);
@@ -70,16 +74,7 @@ export function initiativeVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
     asked: `may ${unit.name} act on initiative?`,
     answer,
     lean,
-    ...(near.value !== undefined
-      ? {
-          value: near.value,
-          limit: INITIATIVE_RANGE,
-          margin: near.margin as number,
-          epsilon: near.epsilon as number,
-          unit: 'cm',
-        }
-      : {}),
-    ...(near.between ? { between: near.between } : {}),
+    ...measuredBy(near),
     reasons: [
       ...near.reasons,
       ...(unit.disordered ? calm.reasons : []),

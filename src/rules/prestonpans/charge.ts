@@ -2,6 +2,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { quarterOfPoint, type QuarterName } from '../../geometry/quarters.ts';
 import { normalize, sub, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { separation, translatedBases, unitCentroid, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
 import { quarterTooClose } from '../engine/quarter-call.ts';
@@ -131,16 +132,11 @@ export function chargeVerdict(
     asked: `can ${C} charge ${T}?`,
     answer,
     lean,
-    value: reach.value as number,
-    limit: moves.charge,
-    margin: reach.margin as number,
-    epsilon: reach.epsilon as number,
-    unit: 'in',
-    between: [gap.from, gap.to],
+    ...measuredBy(reach),
     reasons: [
       ...(answer === 'yes'
         ? [`${C} reaches ${T}: ${inStr(gap.mm)} within its ${moves.charge}" charge`]
-        : checks.filter((c) => c.answer !== 'yes').flatMap((c) => c.reasons)),
+        : failingReasons(checks, 'notYes')),
       ...(lean === 'no' && problems.length === 0
         ? [
             `a failed charge: ${C} makes a normal ${moves.normal}" move instead and must stop at least ${APPROACH_LIMIT}" short, ending ${failedEndGap.toFixed(1)} in from ${T}`,

@@ -1,3 +1,4 @@
+import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
@@ -107,15 +108,10 @@ export function musketVerdict(
     asked: `can ${shooter.name} shoot ${target.name}?`,
     answer,
     lean,
-    value: range.value as number,
-    limit: MUSKET_RANGE,
-    margin: range.margin as number,
-    epsilon: range.epsilon as number,
-    unit: 'in',
-    between: [gap.from, gap.to],
+    ...measuredBy(range),
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : [
             `${inStr(gap.mm)}: ${b.band} range${b.hitOn ? `, hits on ${b.hitOn}+` : ''}`,
             `${dice} dice (${front} front-rank bases)`,
@@ -205,7 +201,7 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
     between: [eye, aim],
     reasons:
       answer === 'no'
-        ? checks.filter((c) => c.answer === 'no').flatMap((c) => c.reasons)
+        ? failingReasons(checks)
         : [`range is unlimited: ${CANNON_DICE}D6, hits on 6; 4 hits in one turn silence a cannon`],
     options: pick(ctx.options, 'inFront', 'cannonBlockedBy'),
     facts: { dice: CANNON_DICE, hitOn: 6, ...(g ? { gapIn: inches(g.width) } : {}) },
