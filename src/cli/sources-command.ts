@@ -56,9 +56,9 @@ export function formatSourcesReport(r: SourcesReport): string {
     out.push(`  ${d.path}`);
     for (const f of d.formats) out.push(`      ${f}`);
   }
-  if (r.devices.length > 0) {
-    out.push(`  use: vedette serve --webcam ${r.devices[0]!.path} --size 1920x1080 --fps 30 --input-format mjpeg --camera my-camera.json`);
-  }
+  out.push(
+    `  use: vedette serve --webcam ${r.devices[0]?.path ?? '/dev/video0'} --size 1920x1080 --fps 30 --input-format mjpeg --camera my-camera.json`,
+  );
   out.push(
     '',
     'Network cameras and phone camera apps:',
