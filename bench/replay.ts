@@ -28,21 +28,31 @@ const roster = rosterOf(scenario);
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { mean: xs.reduce((a, b) => a + b, 0) / xs.length, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: s[s.length - 1]! };
+  return {
+    mean: xs.reduce((a, b) => a + b, 0) / xs.length,
+    p50: q(0.5),
+    p95: q(0.95),
+    p99: q(0.99),
+    max: s[s.length - 1]!,
+  };
 };
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
 // One real picture of the table as the camera frame (1080p JPEG, as the live loop makes).
 const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
 const picture = table.frameWithPoses({}, 1).image;
-const jpeg = await sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+const jpeg = await sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 3 } })
+  .jpeg({ quality: 80 })
+  .toBuffer();
 
 const dir = mkdtempSync(join(tmpdir(), 'vedette-bench-replay-'));
 try {
   const startedAt = Date.UTC(2026, 0, 1, 10);
   const battle = new SyntheticBattle(roster, startedAt, hours * 3_600_000, { seed: 1 });
   const n = battle.frameCount;
-  console.log(`battle: ${hours} h at 10 Hz = ${n} frames, ${roster.units.reduce((s, u) => s + u.bases.length, 0)} bases, ${battle.scheduledMoves} unit moves scheduled`);
+  console.log(
+    `battle: ${hours} h at 10 Hz = ${n} frames, ${roster.units.reduce((s, u) => s + u.bases.length, 0)} bases, ${battle.scheduledMoves} unit moves scheduled`,
+  );
 
   // Reference: making the frames alone (the synthetic tracker's output), same process.
   let t0 = performance.now();
@@ -70,8 +80,12 @@ try {
   const size = statSync(join(dir, STORE_FILE)).size;
   const s = store.battle(rec.battleId);
   const f = stats(perFrame);
-  console.log(`recorded: ${s.moves} base moves, ${store.snapshots(rec.battleId).length} pictures, ${store.keyframes(rec.battleId).length} keyframes`);
-  console.log(`file: ${(size / 1024 / 1024).toFixed(2)} MiB (${(size / hours / 1024 / 1024).toFixed(2)} MiB per hour)`);
+  console.log(
+    `recorded: ${s.moves} base moves, ${store.snapshots(rec.battleId).length} pictures, ${store.keyframes(rec.battleId).length} keyframes`,
+  );
+  console.log(
+    `file: ${(size / 1024 / 1024).toFixed(2)} MiB (${(size / hours / 1024 / 1024).toFixed(2)} MiB per hour)`,
+  );
   console.log(
     `recorder per frame: mean ${ms(f.mean)}, p99 ${ms(f.p99)}, max ${ms(f.max)}; frames over the 100 ms budget: ${over} of ${n} (dropped: 0, every frame was recorded)`,
   );
@@ -81,7 +95,10 @@ try {
   );
 
   // Seeks: keyframe + moves (the store) against the reference of replaying every move from the start.
-  const moments = Array.from({ length: seeks }, (_, k) => startedAt + Math.floor(((k * 0.618034) % 1) * hours * 3_600_000));
+  const moments = Array.from(
+    { length: seeks },
+    (_, k) => startedAt + Math.floor(((k * 0.618034) % 1) * hours * 3_600_000),
+  );
   const all = store.db.prepare('SELECT * FROM moves WHERE battle_id = ? AND t <= ? ORDER BY t, id');
   for (const t of moments.slice(0, 10)) store.seek(rec.battleId, t); // warm
   const seekTimes = moments.map((t) => {
@@ -106,9 +123,15 @@ try {
   cold.close();
   const sk = stats(seekTimes);
   const nv = stats(naiveTimes);
-  console.log(`seek (${seeks} moments): mean ${ms(sk.mean)}, p95 ${ms(sk.p95)}, max ${ms(sk.max)} (target ≤ 100 ms)`);
-  console.log(`reference seek replaying every move from the start: mean ${ms(nv.mean)}, max ${ms(nv.max)}; ratio keyframe/reference ${(sk.mean / nv.mean).toFixed(3)}`);
-  console.log(`open the file and seek once: ${ms(coldMs)}; whole replay data for the page (${data.moves.length} moves, JSON ${(JSON.stringify(data).length / 1024).toFixed(0)} KiB): ${ms(replayMs)}`);
+  console.log(
+    `seek (${seeks} moments): mean ${ms(sk.mean)}, p95 ${ms(sk.p95)}, max ${ms(sk.max)} (target ≤ 100 ms)`,
+  );
+  console.log(
+    `reference seek replaying every move from the start: mean ${ms(nv.mean)}, max ${ms(nv.max)}; ratio keyframe/reference ${(sk.mean / nv.mean).toFixed(3)}`,
+  );
+  console.log(
+    `open the file and seek once: ${ms(coldMs)}; whole replay data for the page (${data.moves.length} moves, JSON ${(JSON.stringify(data).length / 1024).toFixed(0)} KiB): ${ms(replayMs)}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -3,7 +3,14 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveDataDir, setRecordingDefaults } from '../record/live-recording.ts';
 import { BattleStore, STORE_FILE } from '../record/store.ts';
-import { battleJson, BATTLE_FILE_EXTENSION, exportBattleFile, importBattleFile, movesCsv, rulingsCsv } from '../record/transfer.ts';
+import {
+  battleJson,
+  BATTLE_FILE_EXTENSION,
+  exportBattleFile,
+  importBattleFile,
+  movesCsv,
+  rulingsCsv,
+} from '../record/transfer.ts';
 import { startReplayServer } from '../server/battle-routes.ts';
 import { formatDuration } from '../record/format.ts';
 
@@ -22,12 +29,17 @@ function dataDirOf(cmd: Command): string {
 function openStore(cmd: Command, mustExist = true): BattleStore {
   const dir = dataDirOf(cmd);
   if (mustExist && !existsSync(resolve(dir, STORE_FILE)))
-    throw new Error(`no battles recorded in ${dir} yet (record with \`vedette serve\`, or point --data at another folder)`);
+    throw new Error(
+      `no battles recorded in ${dir} yet (record with \`vedette serve\`, or point --data at another folder)`,
+    );
   return BattleStore.inDataDir(dir);
 }
 
 export function registerBattlesCommands(program: Command): void {
-  program.option('--data <dir>', 'data folder for recorded battles (default .vedette/ here, or $VEDETTE_DATA)');
+  program.option(
+    '--data <dir>',
+    'data folder for recorded battles (default .vedette/ here, or $VEDETTE_DATA)',
+  );
   // `vedette serve` records every battle into the data folder unless told not to.
   const serve = program.commands.find((c) => c.name() === 'serve');
   if (serve) {
@@ -50,7 +62,8 @@ export function registerBattlesCommands(program: Command): void {
         if (battles.length === 0) return void console.log('No battles recorded yet.');
         for (const b of battles) {
           const when = new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' ');
-          const state = b.endedAt === null ? ' (not stopped: the recorder ended abruptly, or is still recording)' : '';
+          const state =
+            b.endedAt === null ? ' (not stopped: the recorder ended abruptly, or is still recording)' : '';
           const imported = b.importedFrom ? ` [imported from ${b.importedFrom}]` : '';
           console.log(
             `#${b.id}  ${when}  ${formatDuration(b.lastEventAt - b.startedAt)}  ${b.name} — ${b.scenario}; ${b.moves} moves, ${b.turns} turns, ${b.rulings} rulings${imported}${state}`,
@@ -71,8 +84,14 @@ export function registerBattlesCommands(program: Command): void {
       const store = openStore(cmd);
       const battle = store.findBattle(ref);
       store.close();
-      const server = await startReplayServer({ dataDir: dataDirOf(cmd), port: Number(opts.port), host: opts.host });
-      console.log(`Replaying #${battle.id} "${battle.name}" — open ${server.url}/replay.html?battle=${battle.id}`);
+      const server = await startReplayServer({
+        dataDir: dataDirOf(cmd),
+        port: Number(opts.port),
+        host: opts.host,
+      });
+      console.log(
+        `Replaying #${battle.id} "${battle.name}" — open ${server.url}/replay.html?battle=${battle.id}`,
+      );
       const shutdown = () => void server.close().then(() => process.exit(0));
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
@@ -80,7 +99,9 @@ export function registerBattlesCommands(program: Command): void {
 
   program
     .command('export')
-    .description(`write a battle to one portable file (${BATTLE_FILE_EXTENSION}), or its moves and rulings as JSON/CSV`)
+    .description(
+      `write a battle to one portable file (${BATTLE_FILE_EXTENSION}), or its moves and rulings as JSON/CSV`,
+    )
     .argument('<battle>', 'battle number, uid, name, or "last"')
     .option('--format <format>', 'battle | json | csv (moves and rulings, two files)', 'battle')
     .option('-o, --out <file>', 'output file (csv: the stem; default battle-<n>…)')
@@ -93,7 +114,9 @@ export function registerBattlesCommands(program: Command): void {
           case 'battle': {
             const out = opts.out ?? `${stem}${BATTLE_FILE_EXTENSION}`;
             const { bytes } = exportBattleFile(store, battle.id, out);
-            console.log(`wrote ${out} (${(bytes / 1024).toFixed(0)} KiB): battle #${battle.id} "${battle.name}"`);
+            console.log(
+              `wrote ${out} (${(bytes / 1024).toFixed(0)} KiB): battle #${battle.id} "${battle.name}"`,
+            );
             break;
           }
           case 'json': {

@@ -113,7 +113,10 @@ export class LiveRecording {
 
   /** Ends the battle being recorded (if any) and starts a new one. */
   start(name?: string): BattleSummary {
-    if (!this.store || !this.ctx) throw new RecordingOffError('recording is off on this server (start it with `vedette serve`, which records into --data)');
+    if (!this.store || !this.ctx)
+      throw new RecordingOffError(
+        'recording is off on this server (start it with `vedette serve`, which records into --data)',
+      );
     void this.stop();
     const scenario = this.ctx.scenario();
     const camera = this.ctx.camera();
@@ -122,7 +125,13 @@ export class LiveRecording {
     this.cameraOfBattle = camera;
     this.recorder = BattleRecorder.start(
       this.store,
-      { name: name ?? `${scenario.name} — ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')}`, roster: rosterOf(scenario), camera, startedAt },
+      {
+        name:
+          name ?? `${scenario.name} — ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')}`,
+        roster: rosterOf(scenario),
+        camera,
+        startedAt,
+      },
       this.options ? this.options.recorder : {},
     );
     return this.store.battle(this.recorder.battleId);
@@ -150,7 +159,12 @@ export class LiveRecording {
         this.store.setCamera(this.recorder.battleId, camera);
       }
       const r = frame.snapshot.result;
-      this.recorder.onFrame({ at: r.capturedAt, bases: r.bases, pose: r.located.table?.pose ?? null, jpeg: frame.jpeg });
+      this.recorder.onFrame({
+        at: r.capturedAt,
+        bases: r.bases,
+        pose: r.located.table?.pose ?? null,
+        jpeg: frame.jpeg,
+      });
     } catch (err) {
       // Recording must never take the live picture down.
       console.error(`recorder: ${err instanceof Error ? err.message : String(err)}`);
@@ -158,7 +172,11 @@ export class LiveRecording {
   }
 
   /** The server answered a rules question: keep it with the battle. */
-  ruling(verdict: Verdict, question: string, options?: Readonly<Record<string, string | number | boolean>>): void {
+  ruling(
+    verdict: Verdict,
+    question: string,
+    options?: Readonly<Record<string, string | number | boolean>>,
+  ): void {
     this.recorder?.ruling(verdict, question, options);
   }
 
@@ -181,13 +199,24 @@ export class LiveRecording {
       value: m.distanceIn,
       unit: 'in',
       between: [m.from, m.to],
-      reasons: [`${m.distanceIn.toFixed(2)} in ± ${m.uncertaintyIn.toFixed(2)}${m.valid ? '' : ' (not measured this frame)'}`],
+      reasons: [
+        `${m.distanceIn.toFixed(2)} in ± ${m.uncertaintyIn.toFixed(2)}${m.valid ? '' : ' (not measured this frame)'}`,
+      ],
       facts: { uncertaintyIn: m.uncertaintyIn, valid: m.valid },
     });
     this.recorder.ruling(v, `distance ${m.a} ${m.b}`);
   }
 
-  mark(battleId: number, input: { kind: 'turn' | 'phase'; t?: number; side?: string | null; phase?: string | null; label?: string }): MarkRecord {
+  mark(
+    battleId: number,
+    input: {
+      kind: 'turn' | 'phase';
+      t?: number;
+      side?: string | null;
+      phase?: string | null;
+      label?: string;
+    },
+  ): MarkRecord {
     if (!this.store) throw new RecordingOffError('recording is off on this server');
     if (this.recorder && this.recorder.battleId === battleId) return this.recorder.mark(input);
     // A battle already over: number the mark from the ones it has.

@@ -114,6 +114,7 @@ export class BattleRecorder {
   }
 
   private inferTurn(side: string, movingSince: number, at: number): void {
+    // `at`: when the move settled; the turn is marked from when the unit started moving.
     const last = this.lastMove;
     this.lastMove = { side, at };
     if (this.playerTurns > 0) return;
@@ -129,7 +130,6 @@ export class BattleRecorder {
       source: 'inferred',
       label: `Turn ${this.inferredTurns} · ${sideName} (inferred)`,
     });
-    void at;
   }
 
   /** A small copy of the picture, made off the frame path (one at a time; a busy encoder skips). */
@@ -142,9 +142,15 @@ export class BattleRecorder {
       .toBuffer({ resolveWithObject: true })
       .then(({ data, info }) => {
         if (!this.store.db.open) return;
-        this.store.addSnapshot(this.battleId, { t: frame.at, width: info.width, height: info.height, pose: frame.pose ?? null }, data);
+        this.store.addSnapshot(
+          this.battleId,
+          { t: frame.at, width: info.width, height: info.height, pose: frame.pose ?? null },
+          data,
+        );
       })
-      .catch((err: unknown) => console.error(`recorder: picture not kept: ${err instanceof Error ? err.message : String(err)}`))
+      .catch((err: unknown) =>
+        console.error(`recorder: picture not kept: ${err instanceof Error ? err.message : String(err)}`),
+      )
       .finally(() => {
         this.snapshotBusy = false;
         this.pendingSnapshots.delete(job);
@@ -153,12 +159,20 @@ export class BattleRecorder {
   }
 
   /** A turn or phase marked by the players. */
-  mark(input: { kind: 'turn' | 'phase'; t?: number; side?: string | null; phase?: string | null; label?: string }): MarkRecord {
+  mark(input: {
+    kind: 'turn' | 'phase';
+    t?: number;
+    side?: string | null;
+    phase?: string | null;
+    label?: string;
+  }): MarkRecord {
     const t = input.t ?? (this.lastAt || Date.now());
     let mark: MarkRecord;
     if (input.kind === 'turn') {
       this.playerTurns++;
-      const sideName = input.side ? (this.roster.sides.find((s) => s.id === input.side)?.name ?? input.side) : null;
+      const sideName = input.side
+        ? (this.roster.sides.find((s) => s.id === input.side)?.name ?? input.side)
+        : null;
       mark = {
         t,
         kind: 'turn',
@@ -184,7 +198,12 @@ export class BattleRecorder {
   }
 
   /** A ruling given now (or at `t`), with the question and the poses it was computed from. */
-  ruling(verdict: Verdict, question: string, options?: Readonly<Record<string, string | number | boolean>>, t?: number): number {
+  ruling(
+    verdict: Verdict,
+    question: string,
+    options?: Readonly<Record<string, string | number | boolean>>,
+    t?: number,
+  ): number {
     return this.store.addRuling(this.battleId, {
       t: t ?? (this.lastAt || Date.now()),
       inputs: { question, ...(options ? { options } : {}), poses: this.lastPoses.map(stripSeen) },
@@ -192,7 +211,12 @@ export class BattleRecorder {
     });
   }
 
-  annotate(text: string, at: { x: number; y: number } | null = null, author: string | null = null, t?: number): number {
+  annotate(
+    text: string,
+    at: { x: number; y: number } | null = null,
+    author: string | null = null,
+    t?: number,
+  ): number {
     return this.store.addAnnotation(this.battleId, { t: t ?? (this.lastAt || Date.now()), text, at, author });
   }
 
@@ -208,5 +232,12 @@ export class BattleRecorder {
 }
 
 function stripSeen(p: RecordedPose): RecordedPose {
-  return { markerId: p.markerId, x: p.x, y: p.y, headingDeg: p.headingDeg, sigmaMm: p.sigmaMm, sigmaHeadingDeg: p.sigmaHeadingDeg };
+  return {
+    markerId: p.markerId,
+    x: p.x,
+    y: p.y,
+    headingDeg: p.headingDeg,
+    sigmaMm: p.sigmaMm,
+    sigmaHeadingDeg: p.sigmaHeadingDeg,
+  };
 }

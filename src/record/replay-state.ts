@@ -18,7 +18,10 @@ export function movesUpTo(moves: readonly MoveRecord[], t: number): number {
 }
 
 /** Applies moves (already filtered to (keyframe.t, t]) to a keyframe's poses. */
-export function applyMoves(start: readonly RecordedPose[], moves: Iterable<MoveRecord>): Map<number, RecordedPose> {
+export function applyMoves(
+  start: readonly RecordedPose[],
+  moves: Iterable<MoveRecord>,
+): Map<number, RecordedPose> {
   const poses = new Map<number, RecordedPose>(start.map((p) => [p.markerId, p]));
   for (const m of moves) poses.set(m.markerId, poseOf(m));
   return poses;
@@ -36,7 +39,11 @@ export function poseOf(m: RecordedPose): RecordedPose {
 }
 
 /** The settled pose of every base at t, from the initial keyframe and all moves (sorted). */
-export function stateAt(initial: KeyframeRecord, moves: readonly MoveRecord[], t: number): Map<number, RecordedPose> {
+export function stateAt(
+  initial: KeyframeRecord,
+  moves: readonly MoveRecord[],
+  t: number,
+): Map<number, RecordedPose> {
   const end = movesUpTo(moves, t);
   const start = movesUpTo(moves, initial.t);
   return applyMoves(initial.t <= t ? initial.poses : [], moves.slice(initial.t <= t ? start : 0, end));

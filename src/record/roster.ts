@@ -14,7 +14,12 @@ export function rosterOf(scenario: Scenario): BattleRoster {
       name: u.name,
       side: u.side,
       type: u.type,
-      bases: u.bases.map((b) => ({ markerId: b.marker.id, widthMm: b.widthMm, depthMm: b.depthMm, topMm: b.marker.heightMm })),
+      bases: u.bases.map((b) => ({
+        markerId: b.marker.id,
+        widthMm: b.widthMm,
+        depthMm: b.depthMm,
+        topMm: b.marker.heightMm,
+      })),
     })),
   };
 }

@@ -101,7 +101,15 @@ const MIGRATIONS: ReadonlyArray<{ readonly version: number; readonly sql: string
   },
 ];
 
-export const TABLES = ['battles', 'marks', 'moves', 'keyframes', 'rulings', 'annotations', 'snapshots'] as const;
+export const TABLES = [
+  'battles',
+  'marks',
+  'moves',
+  'keyframes',
+  'rulings',
+  'annotations',
+  'snapshots',
+] as const;
 
 export class BattleFileError extends Error {
   override name = 'BattleFileError';
@@ -124,17 +132,29 @@ export function readMeta(db: Database.Database): { format: string; version: numb
 export function migrate(db: Database.Database, format: string): void {
   const meta = readMeta(db);
   if (meta === null) {
-    const others = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
-    if (others.n > 0) throw new BattleFileError('this SQLite file is not a Vedette battle file (it has other tables and no format marker)');
+    const others = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as {
+      n: number;
+    };
+    if (others.n > 0)
+      throw new BattleFileError(
+        'this SQLite file is not a Vedette battle file (it has other tables and no format marker)',
+      );
     db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('format', format, 'schema_version', '0');
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
+      'format',
+      format,
+      'schema_version',
+      '0',
+    );
   } else if (meta.format !== format) {
     throw new BattleFileError(`this file is a "${meta.format || 'unknown'}" file, not a "${format}" file`);
   }
   const current = readMeta(db)!.version;
   if (!Number.isInteger(current)) throw new BattleFileError('the file\u2019s schema version is not a number');
   if (current > SCHEMA_VERSION)
-    throw new BattleFileError(`written by a newer Vedette (schema version ${current}; this one reads up to ${SCHEMA_VERSION})`);
+    throw new BattleFileError(
+      `written by a newer Vedette (schema version ${current}; this one reads up to ${SCHEMA_VERSION})`,
+    );
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {

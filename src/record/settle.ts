@@ -22,7 +22,13 @@ export interface SettleOptions {
   readonly minTurnDeg: number;
 }
 
-export const DEFAULT_SETTLE_OPTIONS: SettleOptions = { toleranceMm: 2, toleranceDeg: 2, frames: 5, minMoveMm: 3, minTurnDeg: 3 };
+export const DEFAULT_SETTLE_OPTIONS: SettleOptions = {
+  toleranceMm: 2,
+  toleranceDeg: 2,
+  frames: 5,
+  minMoveMm: 3,
+  minTurnDeg: 3,
+};
 
 export interface PoseSample extends RecordedPose {
   readonly seen: boolean;
@@ -55,7 +61,12 @@ interface BaseTrack {
   leftAt: number | null;
 }
 
-function outside(a: RecordedPose, b: { x: number; y: number; headingDeg: number }, mm: number, deg: number): boolean {
+function outside(
+  a: RecordedPose,
+  b: { x: number; y: number; headingDeg: number },
+  mm: number,
+  deg: number,
+): boolean {
   return Math.hypot(a.x - b.x, a.y - b.y) > mm || Math.abs(wrapDegrees(a.headingDeg - b.headingDeg)) > deg;
 }
 
@@ -82,7 +93,11 @@ export class SettleDetector {
         track = newWindow(s, at, null, null);
         this.tracks.set(s.markerId, track);
       } else if (outside(s, track.anchor, this.options.toleranceMm, this.options.toleranceDeg)) {
-        const leftAt = track.leftAt ?? (track.settled && outside(s, track.settled, this.options.minMoveMm, this.options.minTurnDeg) ? at : null);
+        const leftAt =
+          track.leftAt ??
+          (track.settled && outside(s, track.settled, this.options.minMoveMm, this.options.minTurnDeg)
+            ? at
+            : null);
         track = newWindow(s, at, track.settled, leftAt);
         this.tracks.set(s.markerId, track);
       } else {
@@ -123,7 +138,12 @@ export class SettleDetector {
   }
 }
 
-function newWindow(s: RecordedPose, at: number, settled: RecordedPose | null, leftAt: number | null): BaseTrack {
+function newWindow(
+  s: RecordedPose,
+  at: number,
+  settled: RecordedPose | null,
+  leftAt: number | null,
+): BaseTrack {
   return {
     anchor: s,
     anchorAt: at,

@@ -202,7 +202,9 @@ export class BattleStore {
         `INSERT INTO rulings (battle_id, t, ruleset, question, asked, answer, inputs_json, verdict_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertAnnotation: db.prepare('INSERT INTO annotations (battle_id, t, text, x, y, author) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertAnnotation: db.prepare(
+        'INSERT INTO annotations (battle_id, t, text, x, y, author) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       insertSnapshot: db.prepare(
         'INSERT INTO snapshots (battle_id, t, width, height, pose_json, jpeg) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -267,7 +269,11 @@ export class BattleStore {
   }
 
   setCamera(battleId: number, camera: CameraProfile): void {
-    this.enqueue(() => this.db.prepare('UPDATE battles SET camera_json = ? WHERE id = ?').run(JSON.stringify(camera), battleId));
+    this.enqueue(() =>
+      this.db
+        .prepare('UPDATE battles SET camera_json = ? WHERE id = ?')
+        .run(JSON.stringify(camera), battleId),
+    );
   }
 
   addMove(battleId: number, m: MoveRecord): void {
@@ -297,7 +303,16 @@ export class BattleStore {
 
   addMark(battleId: number, m: MarkRecord): number {
     this.flush();
-    const info = this.stmt.insertMark.run(battleId, Math.round(m.t), m.kind, m.turn, m.phase, m.side, m.source, m.label);
+    const info = this.stmt.insertMark.run(
+      battleId,
+      Math.round(m.t),
+      m.kind,
+      m.turn,
+      m.phase,
+      m.side,
+      m.source,
+      m.label,
+    );
     return Number(info.lastInsertRowid);
   }
 
@@ -319,13 +334,22 @@ export class BattleStore {
 
   addAnnotation(battleId: number, a: AnnotationRecord): number {
     this.flush();
-    const info = this.stmt.insertAnnotation.run(battleId, Math.round(a.t), a.text, a.at?.x ?? null, a.at?.y ?? null, a.author);
+    const info = this.stmt.insertAnnotation.run(
+      battleId,
+      Math.round(a.t),
+      a.text,
+      a.at?.x ?? null,
+      a.at?.y ?? null,
+      a.author,
+    );
     return Number(info.lastInsertRowid);
   }
 
   addSnapshot(battleId: number, s: Omit<SnapshotInfo, 'id'>, jpeg: Buffer): void {
     const pose = s.pose ? JSON.stringify(s.pose) : null;
-    this.enqueue(() => this.stmt.insertSnapshot.run(battleId, Math.round(s.t), s.width, s.height, pose, jpeg));
+    this.enqueue(() =>
+      this.stmt.insertSnapshot.run(battleId, Math.round(s.t), s.width, s.height, pose, jpeg),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -357,7 +381,8 @@ export class BattleStore {
     if (!hit) hit = all.find((b) => b.uid === needle || (needle.length >= 8 && b.uid.startsWith(needle)));
     if (!hit) {
       const named = all.filter((b) => b.name.toLowerCase() === needle.toLowerCase());
-      if (named.length > 1) throw new BattleNotFoundError(`${named.length} battles are called "${ref}": give its number`);
+      if (named.length > 1)
+        throw new BattleNotFoundError(`${named.length} battles are called "${ref}": give its number`);
       hit = named[0];
     }
     if (!hit) throw new BattleNotFoundError(`no battle "${ref}" (see \`vedette battles\`)`);
@@ -367,8 +392,11 @@ export class BattleStore {
   /** The settled pose of every base at t: the keyframe at or before t, then the moves after it. */
   seek(battleId: number, t: number): SeekResult {
     this.flushIfWritable();
-    const key = this.stmt.keyframeAtOrBefore.get(battleId, t) as { t: number; poses_json: string } | undefined;
-    const rows = (key ? this.stmt.movesBetween.all(battleId, key.t, t) : this.stmt.movesUpTo.all(battleId, t)) as Row[];
+    const key = this.stmt.keyframeAtOrBefore.get(battleId, t) as
+      { t: number; poses_json: string } | undefined;
+    const rows = (
+      key ? this.stmt.movesBetween.all(battleId, key.t, t) : this.stmt.movesUpTo.all(battleId, t)
+    ) as Row[];
     const poses = applyMoves(key ? decodePoses(key.poses_json) : [], rows.map(moveFromRow));
     return {
       t,
@@ -380,31 +408,39 @@ export class BattleStore {
 
   moves(battleId: number): MoveRecord[] {
     this.flushIfWritable();
-    return (this.db.prepare('SELECT * FROM moves WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]).map(moveFromRow);
+    return (
+      this.db.prepare('SELECT * FROM moves WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]
+    ).map(moveFromRow);
   }
 
   keyframes(battleId: number): KeyframeRecord[] {
     this.flushIfWritable();
-    return (this.db.prepare('SELECT t, poses_json FROM keyframes WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]).map(
-      (r) => ({ t: num(r['t']), poses: decodePoses(String(r['poses_json'])) }),
-    );
+    return (
+      this.db
+        .prepare('SELECT t, poses_json FROM keyframes WHERE battle_id = ? ORDER BY t, id')
+        .all(battleId) as Row[]
+    ).map((r) => ({ t: num(r['t']), poses: decodePoses(String(r['poses_json'])) }));
   }
 
   marks(battleId: number): MarkRecord[] {
     this.flushIfWritable();
-    return (this.db.prepare('SELECT * FROM marks WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]).map(markFromRow);
+    return (
+      this.db.prepare('SELECT * FROM marks WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]
+    ).map(markFromRow);
   }
 
   rulings(battleId: number): RulingRecord[] {
     this.flushIfWritable();
-    return (this.db.prepare('SELECT * FROM rulings WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]).map(rulingFromRow);
+    return (
+      this.db.prepare('SELECT * FROM rulings WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]
+    ).map(rulingFromRow);
   }
 
   annotations(battleId: number): AnnotationRecord[] {
     this.flushIfWritable();
-    return (this.db.prepare('SELECT * FROM annotations WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]).map(
-      annotationFromRow,
-    );
+    return (
+      this.db.prepare('SELECT * FROM annotations WHERE battle_id = ? ORDER BY t, id').all(battleId) as Row[]
+    ).map(annotationFromRow);
   }
 
   snapshots(battleId: number): SnapshotInfo[] {
@@ -418,9 +454,9 @@ export class BattleStore {
 
   snapshotJpeg(battleId: number, snapshotId: number): Buffer | null {
     this.flushIfWritable();
-    const r = this.db.prepare('SELECT jpeg FROM snapshots WHERE battle_id = ? AND id = ?').get(battleId, snapshotId) as
-      | { jpeg: Buffer }
-      | undefined;
+    const r = this.db
+      .prepare('SELECT jpeg FROM snapshots WHERE battle_id = ? AND id = ?')
+      .get(battleId, snapshotId) as { jpeg: Buffer } | undefined;
     return r?.jpeg ?? null;
   }
 
@@ -432,7 +468,9 @@ export class BattleStore {
       .get(battleId) as { t: number; poses_json: string } | undefined;
     return {
       battle,
-      initial: first ? { t: num(first.t), poses: decodePoses(first.poses_json) } : { t: battle.startedAt, poses: [] },
+      initial: first
+        ? { t: num(first.t), poses: decodePoses(first.poses_json) }
+        : { t: battle.startedAt, poses: [] },
       moves: this.moves(battleId),
       marks: this.marks(battleId),
       rulings: this.rulings(battleId),

@@ -104,7 +104,7 @@ export class SyntheticBattle {
       const dist = 20 + rng.next() * 130;
       const dh = rng.next() < 0.3 ? (rng.next() - 0.5) * 40 : 0;
       const lead = poses.get(u.markers[0]!)!;
-      let dir = ((lead.headingDeg + (rng.next() - 0.5) * 60) * Math.PI) / 180;
+      const dir = ((lead.headingDeg + (rng.next() - 0.5) * 60) * Math.PI) / 180;
       let dx = -Math.sin(dir) * dist;
       let dy = Math.cos(dir) * dist;
       // Stay on the table: turn back if the unit would leave it.
@@ -112,7 +112,6 @@ export class SyntheticBattle {
       const cy = u.markers.reduce((s, m) => s + poses.get(m)!.y, 0) / u.markers.length;
       if (cx + dx < 100 || cx + dx > widthMm - 100) dx = -dx;
       if (cy + dy < 100 || cy + dy > depthMm - 100) dy = -dy;
-      dir = 0;
       const move: ScheduledMove = { unitIndex: i, start: t, end: t + this.o.moveDurationMs, dx, dy, dh };
       this.moves.push(move);
       poses = this.applyMove(poses, move, 1);
@@ -124,7 +123,11 @@ export class SyntheticBattle {
     return Math.floor(this.durationMs / this.frameIntervalMs) + 1;
   }
 
-  private applyMove(poses: Map<number, RecordedPose>, m: ScheduledMove, f: number): Map<number, RecordedPose> {
+  private applyMove(
+    poses: Map<number, RecordedPose>,
+    m: ScheduledMove,
+    f: number,
+  ): Map<number, RecordedPose> {
     const markers = this.units[m.unitIndex]!.markers;
     const cx = markers.reduce((s, id) => s + poses.get(id)!.x, 0) / markers.length;
     const cy = markers.reduce((s, id) => s + poses.get(id)!.y, 0) / markers.length;

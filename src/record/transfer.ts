@@ -4,7 +4,15 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { cameraProfileSchema } from '../camera/profile.ts';
 import { rosterSchema } from './roster.ts';
-import { BattleFileError, EXPORT_FORMAT, migrate, readMeta, SCHEMA_VERSION, STORE_FORMAT, TABLES } from './schema.ts';
+import {
+  BattleFileError,
+  EXPORT_FORMAT,
+  migrate,
+  readMeta,
+  SCHEMA_VERSION,
+  STORE_FORMAT,
+  TABLES,
+} from './schema.ts';
 import type { BattleStore } from './store.ts';
 import type { BattleDetail, MoveRecord, RulingRecord } from './types.ts';
 
@@ -21,7 +29,8 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** Writes one battle to a new file. Refuses to overwrite. */
 export function exportBattleFile(store: BattleStore, battleId: number, outFile: string): { bytes: number } {
   store.battle(battleId); // exists, or throws
-  if (existsSync(outFile)) throw new BattleFileError(`${outFile} already exists: choose another name or remove it`);
+  if (existsSync(outFile))
+    throw new BattleFileError(`${outFile} already exists: choose another name or remove it`);
   store.flush();
   const out = new Database(outFile);
   try {
@@ -53,13 +62,22 @@ const verdictSchema: z.ZodType<unknown> = z.lazy(() =>
     options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
     checks: z.array(verdictSchema),
-    between: z.tuple([z.strictObject({ x: finite, y: finite }), z.strictObject({ x: finite, y: finite })]).optional(),
+    between: z
+      .tuple([z.strictObject({ x: finite, y: finite }), z.strictObject({ x: finite, y: finite })])
+      .optional(),
   }),
 );
 const inputsSchema = z.looseObject({
   question: z.string(),
   poses: z.array(
-    z.strictObject({ markerId: z.number().int(), x: finite, y: finite, headingDeg: finite, sigmaMm: finite, sigmaHeadingDeg: finite }),
+    z.strictObject({
+      markerId: z.number().int(),
+      x: finite,
+      y: finite,
+      headingDeg: finite,
+      sigmaMm: finite,
+      sigmaHeadingDeg: finite,
+    }),
   ),
 });
 
@@ -75,7 +93,9 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new BattleFileError(`damaged: ${what}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`);
+    throw new BattleFileError(
+      `damaged: ${what}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+    );
   }
   return r.data;
 }
@@ -84,12 +104,14 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 export function validateBattleFile(file: string): { db: Database.Database; uid: string; name: string } {
   if (!existsSync(file)) throw new BattleFileError(`${file} does not exist`);
   const size = statSync(file).size;
-  if (size < 512) throw new BattleFileError(`not a Vedette battle file: ${size} bytes is too small to be one`);
+  if (size < 512)
+    throw new BattleFileError(`not a Vedette battle file: ${size} bytes is too small to be one`);
   const fd = openSync(file, 'r');
   const head = Buffer.alloc(16);
   readSync(fd, head, 0, 16, 0);
   closeSync(fd);
-  if (head.toString('latin1') !== SQLITE_MAGIC) throw new BattleFileError('not a Vedette battle file: it is not an SQLite database');
+  if (head.toString('latin1') !== SQLITE_MAGIC)
+    throw new BattleFileError('not a Vedette battle file: it is not an SQLite database');
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -106,11 +128,18 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
     } catch (err) {
       throw new BattleFileError(`damaged: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!meta) throw new BattleFileError('not a Vedette battle file: an SQLite database without a Vedette format marker');
+    if (!meta)
+      throw new BattleFileError(
+        'not a Vedette battle file: an SQLite database without a Vedette format marker',
+      );
     if (meta.format === STORE_FORMAT)
-      throw new BattleFileError('this is a whole battle store (battles.db), not one exported battle: use `vedette export` to make one');
-    if (meta.format !== EXPORT_FORMAT) throw new BattleFileError(`not a Vedette battle file: its format is "${meta.format}"`);
-    if (!Number.isInteger(meta.version) || meta.version < 1) throw new BattleFileError('damaged: the schema version is missing');
+      throw new BattleFileError(
+        'this is a whole battle store (battles.db), not one exported battle: use `vedette export` to make one',
+      );
+    if (meta.format !== EXPORT_FORMAT)
+      throw new BattleFileError(`not a Vedette battle file: its format is "${meta.format}"`);
+    if (!Number.isInteger(meta.version) || meta.version < 1)
+      throw new BattleFileError('damaged: the schema version is missing');
     if (meta.version > SCHEMA_VERSION)
       throw new BattleFileError(
         `made by a newer Vedette (battle file version ${meta.version}; this one reads up to ${SCHEMA_VERSION}): update Vedette to import it`,
@@ -120,16 +149,22 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
       if (!has) throw new BattleFileError(`damaged: table "${table}" is missing`);
     }
     const battles = db.prepare('SELECT * FROM battles').all() as Array<Record<string, unknown>>;
-    if (battles.length !== 1) throw new BattleFileError(`damaged: a battle file holds one battle, this one holds ${battles.length}`);
+    if (battles.length !== 1)
+      throw new BattleFileError(`damaged: a battle file holds one battle, this one holds ${battles.length}`);
     const b = battles[0]!;
     const id = Number(b['id']);
     check(rosterSchema, parseJson(b['roster_json'], 'the roster'), 'the roster');
-    if (b['camera_json'] !== null) check(cameraProfileSchema, parseJson(b['camera_json'], 'the camera profile'), 'the camera profile');
-    if (!Number.isSafeInteger(Number(b['started_at']))) throw new BattleFileError('damaged: the start time is not a time');
+    if (b['camera_json'] !== null)
+      check(cameraProfileSchema, parseJson(b['camera_json'], 'the camera profile'), 'the camera profile');
+    if (!Number.isSafeInteger(Number(b['started_at'])))
+      throw new BattleFileError('damaged: the start time is not a time');
     for (const table of TABLES) {
       if (table === 'battles') continue;
-      const stray = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE battle_id <> ?`).get(id) as { n: number };
-      if (stray.n > 0) throw new BattleFileError(`damaged: ${stray.n} ${table} belong to no battle in the file`);
+      const stray = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE battle_id <> ?`).get(id) as {
+        n: number;
+      };
+      if (stray.n > 0)
+        throw new BattleFileError(`damaged: ${stray.n} ${table} belong to no battle in the file`);
     }
     const badMoves = db
       .prepare(
@@ -137,10 +172,16 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
            OR typeof(y) NOT IN ('real', 'integer') OR typeof(heading_deg) NOT IN ('real', 'integer')`,
       )
       .get() as { n: number };
-    if (badMoves.n > 0) throw new BattleFileError(`damaged: ${badMoves.n} moves have a time or position that is not a number`);
-    for (const k of db.prepare('SELECT id, poses_json FROM keyframes').iterate() as IterableIterator<{ id: number; poses_json: string }>)
+    if (badMoves.n > 0)
+      throw new BattleFileError(`damaged: ${badMoves.n} moves have a time or position that is not a number`);
+    for (const k of db.prepare('SELECT id, poses_json FROM keyframes').iterate() as IterableIterator<{
+      id: number;
+      poses_json: string;
+    }>)
       check(z.array(poseRow), parseJson(k.poses_json, `keyframe ${k.id}`), `keyframe ${k.id}`);
-    for (const r of db.prepare('SELECT id, inputs_json, verdict_json FROM rulings').iterate() as IterableIterator<{
+    for (const r of db
+      .prepare('SELECT id, inputs_json, verdict_json FROM rulings')
+      .iterate() as IterableIterator<{
       id: number;
       inputs_json: string;
       verdict_json: string;
@@ -148,7 +189,11 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
       check(verdictSchema, parseJson(r.verdict_json, `ruling ${r.id}`), `ruling ${r.id}`);
       check(inputsSchema, parseJson(r.inputs_json, `ruling ${r.id} inputs`), `ruling ${r.id} inputs`);
     }
-    const badJpeg = db.prepare("SELECT count(*) AS n FROM snapshots WHERE typeof(jpeg) <> 'blob' OR substr(jpeg, 1, 2) <> x'FFD8'").get() as {
+    const badJpeg = db
+      .prepare(
+        "SELECT count(*) AS n FROM snapshots WHERE typeof(jpeg) <> 'blob' OR substr(jpeg, 1, 2) <> x'FFD8'",
+      )
+      .get() as {
       n: number;
     };
     if (badJpeg.n > 0) throw new BattleFileError(`damaged: ${badJpeg.n} pictures are not JPEG`);
@@ -165,10 +210,11 @@ function columns(db: Database.Database, table: string): string[] {
 
 /** Imports an exported battle into the store; returns the new battle. Nothing is written unless all of it is good. */
 export function importBattleFile(store: BattleStore, file: string): BattleDetail {
-  const { db, uid, name } = validateBattleFile(file);
+  const { db, uid } = validateBattleFile(file);
   db.close();
   const existing = store.listBattles().find((b) => b.uid === uid);
-  if (existing) throw new BattleFileError(`this battle is already here as #${existing.id} ("${existing.name}")`);
+  if (existing)
+    throw new BattleFileError(`this battle is already here as #${existing.id} ("${existing.name}")`);
   store.flush();
   const main = store.db;
   main.prepare('ATTACH DATABASE ? AS imp').run(file);
@@ -176,20 +222,25 @@ export function importBattleFile(store: BattleStore, file: string): BattleDetail
     const newId = main.transaction(() => {
       const cols = columns(main, 'battles').filter((c) => c !== 'id' && c !== 'imported_from');
       const info = main
-        .prepare(`INSERT INTO main.battles (${cols.join(', ')}, imported_from) SELECT ${cols.join(', ')}, ? FROM imp.battles`)
+        .prepare(
+          `INSERT INTO main.battles (${cols.join(', ')}, imported_from) SELECT ${cols.join(', ')}, ? FROM imp.battles`,
+        )
         .run(basename(file));
       const id = Number(info.lastInsertRowid);
       for (const table of TABLES) {
         if (table === 'battles') continue;
         const c = columns(main, table).filter((x) => x !== 'id' && x !== 'battle_id');
-        main.prepare(`INSERT INTO main.${table} (battle_id, ${c.join(', ')}) SELECT ?, ${c.join(', ')} FROM imp.${table} ORDER BY id`).run(id);
+        main
+          .prepare(
+            `INSERT INTO main.${table} (battle_id, ${c.join(', ')}) SELECT ?, ${c.join(', ')} FROM imp.${table} ORDER BY id`,
+          )
+          .run(id);
       }
       return id;
     })();
     return store.battle(newId);
   } finally {
     main.exec('DETACH DATABASE imp');
-    void name;
   }
 }
 
@@ -227,7 +278,21 @@ function csv(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>)
 export function movesCsv(battle: BattleDetail, moves: readonly MoveRecord[]): string {
   const unitName = new Map(battle.roster.units.map((u) => [u.id, u.name]));
   return csv(
-    ['t_ms', 'elapsed_s', 'unit_id', 'unit', 'marker_id', 'x_mm', 'y_mm', 'heading_deg', 'sigma_mm', 'from_x_mm', 'from_y_mm', 'from_heading_deg', 'moving_since_ms'],
+    [
+      't_ms',
+      'elapsed_s',
+      'unit_id',
+      'unit',
+      'marker_id',
+      'x_mm',
+      'y_mm',
+      'heading_deg',
+      'sigma_mm',
+      'from_x_mm',
+      'from_y_mm',
+      'from_heading_deg',
+      'moving_since_ms',
+    ],
     moves.map((m) => [
       m.t,
       ((m.t - battle.startedAt) / 1000).toFixed(1),
@@ -248,7 +313,20 @@ export function movesCsv(battle: BattleDetail, moves: readonly MoveRecord[]): st
 
 export function rulingsCsv(battle: BattleDetail, rulings: readonly RulingRecord[]): string {
   return csv(
-    ['t_ms', 'elapsed_s', 'ruleset', 'question', 'asked', 'answer', 'lean', 'value', 'limit', 'margin', 'unit', 'reasons'],
+    [
+      't_ms',
+      'elapsed_s',
+      'ruleset',
+      'question',
+      'asked',
+      'answer',
+      'lean',
+      'value',
+      'limit',
+      'margin',
+      'unit',
+      'reasons',
+    ],
     rulings.map((r) => [
       r.t,
       ((r.t - battle.startedAt) / 1000).toFixed(1),

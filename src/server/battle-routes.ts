@@ -8,7 +8,14 @@ import { z } from 'zod';
 import { LiveRecording, RecordingOffError } from '../record/live-recording.ts';
 import { BattleFileError } from '../record/schema.ts';
 import { BattleNotFoundError, type BattleStore } from '../record/store.ts';
-import { battleJson, BATTLE_FILE_EXTENSION, exportBattleFile, importBattleFile, movesCsv, rulingsCsv } from '../record/transfer.ts';
+import {
+  battleJson,
+  BATTLE_FILE_EXTENSION,
+  exportBattleFile,
+  importBattleFile,
+  movesCsv,
+  rulingsCsv,
+} from '../record/transfer.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
 
 /**
@@ -53,7 +60,9 @@ const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 function isVerdict(v: unknown): v is Verdict {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return typeof o['ruleset'] === 'string' && typeof o['asked'] === 'string' && typeof o['answer'] === 'string';
+  return (
+    typeof o['ruleset'] === 'string' && typeof o['asked'] === 'string' && typeof o['answer'] === 'string'
+  );
 }
 
 /** Records the server's answers to rules and distance questions (observes their JSON replies). */
@@ -73,7 +82,9 @@ function rulingObserver(recording: LiveRecording) {
             recording.ruling(
               b['verdict'],
               [q['question'], q['a'], q['b']].filter((x) => typeof x === 'string').join(' '),
-              typeof opts === 'object' && opts !== null ? (opts as Record<string, string | number | boolean>) : undefined,
+              typeof opts === 'object' && opts !== null
+                ? (opts as Record<string, string | number | boolean>)
+                : undefined,
             );
           } else if (distance && typeof b['distanceIn'] === 'number' && typeof b['a'] === 'string') {
             recording.measurement(b as Parameters<LiveRecording['measurement']>[0]);
@@ -133,7 +144,8 @@ export function battleRoutes(recording: LiveRecording): Router {
     '/api/battles',
     handle(async (req, res) => {
       const body = startSchema.safeParse(req.body ?? {});
-      if (!body.success) return void res.status(400).json({ error: `bad request: ${body.error.issues[0]?.message}` });
+      if (!body.success)
+        return void res.status(400).json({ error: `bad request: ${body.error.issues[0]?.message}` });
       await recording.stop();
       res.status(201).json(recording.start(body.data.name));
     }),
@@ -176,7 +188,8 @@ export function battleRoutes(recording: LiveRecording): Router {
     handle((req, res) => {
       const id = battleId(req);
       const t = Number(req.query['t']);
-      if (!Number.isFinite(t)) return void res.status(400).json({ error: 'give the moment as ?t=<epoch ms>' });
+      if (!Number.isFinite(t))
+        return void res.status(400).json({ error: 'give the moment as ?t=<epoch ms>' });
       res.json(storeOf().seek(id, t));
     }),
   );
@@ -192,7 +205,8 @@ export function battleRoutes(recording: LiveRecording): Router {
     '/api/battles/:id/marks',
     handle((req, res) => {
       const body = markSchema.safeParse(req.body);
-      if (!body.success) return void res.status(400).json({ error: `bad mark: ${body.error.issues[0]?.message}` });
+      if (!body.success)
+        return void res.status(400).json({ error: `bad mark: ${body.error.issues[0]?.message}` });
       const d = body.data;
       res.status(201).json(
         recording.mark(battleId(req), {
@@ -209,7 +223,8 @@ export function battleRoutes(recording: LiveRecording): Router {
     '/api/battles/:id/annotations',
     handle((req, res) => {
       const body = annotationSchema.safeParse(req.body);
-      if (!body.success) return void res.status(400).json({ error: `bad annotation: ${body.error.issues[0]?.message}` });
+      if (!body.success)
+        return void res.status(400).json({ error: `bad annotation: ${body.error.issues[0]?.message}` });
       const id = battleId(req);
       const d = body.data;
       const store = storeOf();
@@ -218,7 +233,12 @@ export function battleRoutes(recording: LiveRecording): Router {
       const newId =
         live && live.battleId === id && d.t === undefined
           ? live.annotate(d.text, at, d.author ?? null)
-          : store.addAnnotation(id, { t: d.t ?? store.battle(id).lastEventAt, text: d.text, at, author: d.author ?? null });
+          : store.addAnnotation(id, {
+              t: d.t ?? store.battle(id).lastEventAt,
+              text: d.text,
+              at,
+              author: d.author ?? null,
+            });
       res.status(201).json({ id: newId });
     }),
   );
@@ -236,7 +256,10 @@ export function battleRoutes(recording: LiveRecording): Router {
           try {
             const file = join(dir, `${stem}${BATTLE_FILE_EXTENSION}`);
             exportBattleFile(store, id, file);
-            res.attachment(`${stem}${BATTLE_FILE_EXTENSION}`).type('application/vnd.sqlite3').send(readFileSync(file));
+            res
+              .attachment(`${stem}${BATTLE_FILE_EXTENSION}`)
+              .type('application/vnd.sqlite3')
+              .send(readFileSync(file));
           } finally {
             rmSync(dir, { recursive: true, force: true });
           }
@@ -245,11 +268,19 @@ export function battleRoutes(recording: LiveRecording): Router {
         case 'json':
           return void res.attachment(`${stem}.json`).json(battleJson(store, id));
         case 'moves.csv':
-          return void res.attachment(`${stem}-moves.csv`).type('text/csv').send(movesCsv(battle, store.moves(id)));
+          return void res
+            .attachment(`${stem}-moves.csv`)
+            .type('text/csv')
+            .send(movesCsv(battle, store.moves(id)));
         case 'rulings.csv':
-          return void res.attachment(`${stem}-rulings.csv`).type('text/csv').send(rulingsCsv(battle, store.rulings(id)));
+          return void res
+            .attachment(`${stem}-rulings.csv`)
+            .type('text/csv')
+            .send(rulingsCsv(battle, store.rulings(id)));
         default:
-          return void res.status(400).json({ error: `unknown format "${format}": battle, json, moves.csv or rulings.csv` });
+          return void res
+            .status(400)
+            .json({ error: `unknown format "${format}": battle, json, moves.csv or rulings.csv` });
       }
     }),
   );
@@ -277,7 +308,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   app.use(battleRoutes(recording));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
-  else app.get('/', (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'));
+  else
+    app.get(
+      '/',
+      (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'),
+    );
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     const status = (err as { status?: number }).status ?? 500;
     res.status(status).json({ error: err.message });

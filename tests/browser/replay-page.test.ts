@@ -33,7 +33,9 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
 const haveChromium = existsSync(CHROMIUM);
 const requireAll = process.env['VEDETTE_REQUIRE_ALL'] === '1';
 if (!haveChromium && !requireAll) {
-  console.warn(`\n*** SKIPPING the replay browser test: ${CHROMIUM} is missing. Install it with \`apt-get install chromium\`. ***\n`);
+  console.warn(
+    `\n*** SKIPPING the replay browser test: ${CHROMIUM} is missing. Install it with \`apt-get install chromium\`. ***\n`,
+  );
 }
 
 const LAUNCH_ARGS = [
@@ -89,25 +91,49 @@ async function recordBattle(dataDir: string): Promise<Recorded> {
   const h = (lead.headingDeg * Math.PI) / 180;
   const store = BattleStore.inDataDir(dataDir);
   const startedAt = Date.UTC(2026, 0, 1, 12);
-  const rec = BattleRecorder.start(store, { name: 'Replay test', roster: rosterOf(scenario), camera: table.profile, startedAt });
+  const rec = BattleRecorder.start(store, {
+    name: 'Replay test',
+    roster: rosterOf(scenario),
+    camera: table.profile,
+    startedAt,
+  });
   const truth: Recorded['truth'] = [];
   let rulingAt = 0;
   try {
     for (const [i, s] of SCHEDULE.entries()) {
       const poses: Record<number, BasePose> = {};
-      for (const [id, p] of Object.entries(start)) poses[Number(id)] = { x: p.x - s * Math.sin(h), y: p.y + s * Math.cos(h), headingDeg: p.headingDeg };
+      for (const [id, p] of Object.entries(start))
+        poses[Number(id)] = { x: p.x - s * Math.sin(h), y: p.y + s * Math.cos(h), headingDeg: p.headingDeg };
       const frame = table.frameWithPoses(poses, i);
-      truth.push(new Map(frame.truth.bases.map((b) => [b.markerId, { ...b.centreMm, headingDeg: b.headingDeg }])));
+      truth.push(
+        new Map(frame.truth.bases.map((b) => [b.markerId, { ...b.centreMm, headingDeg: b.headingDeg }])),
+      );
       const at = startedAt + i * FRAME_MS;
-      const result = pipeline.process({ image: { ...frame.image, channels: 3 }, capturedAt: at, sequence: i });
-      const jpeg = await sharp(frame.image.data, { raw: { width: frame.image.width, height: frame.image.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+      const result = pipeline.process({
+        image: { ...frame.image, channels: 3 },
+        capturedAt: at,
+        sequence: i,
+      });
+      const jpeg = await sharp(frame.image.data, {
+        raw: { width: frame.image.width, height: frame.image.height, channels: 3 },
+      })
+        .jpeg({ quality: 80 })
+        .toBuffer();
       rec.onFrame({ at, bases: result.bases, pose: result.located.table?.pose ?? null, jpeg });
       if (i === 28) {
         // A player asks how far the Camerons are from Lee's, as the live page would.
         const d = distanceBetween(measuredUnits(scenario, result.bases), 'lees', MOVING)!;
         rulingAt = at;
         rec.ruling(
-          verdict({ ruleset: 'measure', question: 'distance', asked: "distance from Lee's to the Camerons", answer: 'yes', value: d.distanceIn, unit: 'in', between: [d.from, d.to] }),
+          verdict({
+            ruleset: 'measure',
+            question: 'distance',
+            asked: "distance from Lee's to the Camerons",
+            answer: 'yes',
+            value: d.distanceIn,
+            unit: 'in',
+            between: [d.from, d.to],
+          }),
           `distance lees ${MOVING}`,
         );
       }
@@ -130,11 +156,17 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
   const dataDir = mkdtempSync(join(tmpdir(), 'vedette-replay-'));
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1): apt-get install chromium`);
+    if (!haveChromium)
+      throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1): apt-get install chromium`);
     ensureWebBuilt();
     mkdirSync(ARTIFACTS, { recursive: true });
     recorded = await recordBattle(dataDir);
-    server = await startReplayServer({ dataDir, port: 0, host: '127.0.0.1', webRoot: join(ROOT, 'web/dist') });
+    server = await startReplayServer({
+      dataDir,
+      port: 0,
+      host: '127.0.0.1',
+      webRoot: join(ROOT, 'web/dist'),
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
     page = await (await browser.newContext({ viewport: { width: 1400, height: 860 } })).newPage();
     page.on('pageerror', (err) => errors.push(err.message));
@@ -155,11 +187,18 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
     return page.evaluate((id) => window.__vedetteReplay!.basesOf(id), MOVING);
   }
 
-  function worstError(shown: ReadonlyArray<{ markerId: number; x: number; y: number }> | null, frame: number): number {
+  function worstError(
+    shown: ReadonlyArray<{ markerId: number; x: number; y: number }> | null,
+    frame: number,
+  ): number {
     expect(shown).not.toBeNull();
     const truth = recorded.truth[frame]!;
-    expect(shown!.length).toBe([...truth.keys()].filter((id) => shown!.some((b) => b.markerId === id)).length);
-    return Math.max(...shown!.map((b) => Math.hypot(b.x - truth.get(b.markerId)!.x, b.y - truth.get(b.markerId)!.y)));
+    expect(shown!.length).toBe(
+      [...truth.keys()].filter((id) => shown!.some((b) => b.markerId === id)).length,
+    );
+    return Math.max(
+      ...shown!.map((b) => Math.hypot(b.x - truth.get(b.markerId)!.x, b.y - truth.get(b.markerId)!.y)),
+    );
   }
 
   it('shows the Camerons where they really stood at chosen moments', async () => {
@@ -170,7 +209,9 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
     for (const frame of [20, SCHEDULE.length - 1]) {
       const t = recorded.startedAt + frame * FRAME_MS;
       const err = worstError(await showAt(t), frame);
-      console.log(`replay at +${frame * FRAME_MS} ms: Camerons' bases within ${err.toFixed(2)} mm of the truth (tolerance ${tolerance} mm)`);
+      console.log(
+        `replay at +${frame * FRAME_MS} ms: Camerons' bases within ${err.toFixed(2)} mm of the truth (tolerance ${tolerance} mm)`,
+      );
       expect(err).toBeLessThanOrEqual(tolerance);
     }
     // Mid-advance (frame 10) the replay shows where they last stood (frame 7): settled moves only.
@@ -181,7 +222,11 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
 
   it('re-shows the ruling over the kept picture, steps move by move, plays', async () => {
     await showAt(recorded.rulingAt + 500);
-    await page.waitForFunction(() => window.__vedetteReplay?.pictureDrawn === true && window.__vedetteReplay.shownRuling !== null, undefined, WAIT);
+    await page.waitForFunction(
+      () => window.__vedetteReplay?.pictureDrawn === true && window.__vedetteReplay.shownRuling !== null,
+      undefined,
+      WAIT,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'replay-page-ruling.png') });
     expect(await page.locator('#rulings li.current').count()).toBe(1);
     expect(await page.locator('.mark.turn:not(.inferred)').count()).toBe(1); // the players' mark
@@ -193,7 +238,11 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
     const stops: number[] = [];
     for (let i = 0; i < 3; i++) {
       await page.click('#next');
-      await page.waitForFunction((prev) => (window.__vedetteReplay?.drawnAt ?? 0) > prev, stops[stops.length - 1] ?? recorded.startedAt, WAIT);
+      await page.waitForFunction(
+        (prev) => (window.__vedetteReplay?.drawnAt ?? 0) > prev,
+        stops[stops.length - 1] ?? recorded.startedAt,
+        WAIT,
+      );
       stops.push((await page.evaluate(() => window.__vedetteReplay!.drawnAt))!);
     }
     console.log(`steps land at +${stops.map((s) => s - recorded.startedAt).join(', +')} ms`);
@@ -203,7 +252,13 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
     await showAt(recorded.startedAt);
     await page.selectOption('#speed', '10');
     await page.click('#play');
-    await page.waitForFunction(() => window.__vedetteReplay?.playing === false && window.__vedetteReplay.drawnAt === window.__vedetteReplay.end, undefined, WAIT);
+    await page.waitForFunction(
+      () =>
+        window.__vedetteReplay?.playing === false &&
+        window.__vedetteReplay.drawnAt === window.__vedetteReplay.end,
+      undefined,
+      WAIT,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'replay-page-end.png') });
     expect(errors).toEqual([]);
   });

@@ -21,9 +21,13 @@ interface Event {
 
 describe('crash safety', () => {
   it('loses at most the last second of events to SIGKILL', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/record/fixtures/crash-recorder.ts', dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'tests/record/fixtures/crash-recorder.ts', dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const events: Event[] = [];
     let battleId = -1;
     let buffer = '';
@@ -41,7 +45,10 @@ describe('crash safety', () => {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     // Let it record for a few seconds (moves every 0.7 s, rulings every 0.5 s), then kill it.
     const deadline = Date.now() + 40_000;
-    while (Date.now() < deadline && (battleId < 0 || events.filter((e) => e.kind === 'MOVE' && e.t > events[0]!.t + 4000).length < 5))
+    while (
+      Date.now() < deadline &&
+      (battleId < 0 || events.filter((e) => e.kind === 'MOVE' && e.t > events[0]!.t + 4000).length < 5)
+    )
       await new Promise((r) => setTimeout(r, 50));
     // Kill at a moment unrelated to the flush cadence.
     await new Promise((r) => setTimeout(r, 137));
@@ -57,7 +64,9 @@ describe('crash safety', () => {
     const rulings = store.rulings(battleId);
     const storedMoves = new Set(moves.map((m) => `${m.t}/${m.markerId}`));
     const storedRulings = new Set(rulings.map((r) => r.t));
-    const missing = events.filter((e) => (e.kind === 'MOVE' ? !storedMoves.has(`${e.t}/${e.key}`) : !storedRulings.has(e.t)));
+    const missing = events.filter((e) =>
+      e.kind === 'MOVE' ? !storedMoves.has(`${e.t}/${e.key}`) : !storedRulings.has(e.t),
+    );
     const lastStored = Math.max(battle.lastEventAt, ...moves.map((m) => m.t));
     console.log(
       `crash: ${events.length} events reported, ${events.length - missing.length} stored, ${missing.length} missing; ` +

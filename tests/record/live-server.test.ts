@@ -30,7 +30,11 @@ const json = async <T>(path: string, init?: RequestInit): Promise<{ status: numb
   return { status: res.status, body: (await res.json()) as T };
 };
 const post = (path: string, body: unknown) =>
-  json<Record<string, unknown>>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  json<Record<string, unknown>>(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('recording in the live server', () => {
   it('records rulings, marks and notes with the battle being watched', { timeout: 120_000 }, async () => {
@@ -39,7 +43,9 @@ describe('recording in the live server', () => {
     expect((await fetch(`${server.url}/api/distance?a=lees&b=camerons`)).status).toBe(200);
     expect((await post('/api/battles/current/marks', { kind: 'turn', side: 'hanoverian' })).status).toBe(201);
     expect((await post('/api/battles/current/marks', { kind: 'sideways' })).status).toBe(400);
-    expect((await post('/api/battles/current/annotations', { text: 'Cope looks worried', x: 100, y: 200 })).status).toBe(201);
+    expect(
+      (await post('/api/battles/current/annotations', { text: 'Cope looks worried', x: 100, y: 200 })).status,
+    ).toBe(201);
     // Frames keep coming: wait for the bases to settle (5 frames) and be recorded.
     let replay: ReplayData | null = null;
     for (let i = 0; i < 600; i++) {
@@ -47,7 +53,11 @@ describe('recording in the live server', () => {
       if (replay.moves.length >= 27) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(replay!.rulings[0]!.verdict).toMatchObject({ ruleset: 'measure', question: 'distance', unit: 'in' });
+    expect(replay!.rulings[0]!.verdict).toMatchObject({
+      ruleset: 'measure',
+      question: 'distance',
+      unit: 'in',
+    });
     expect(replay!.rulings[0]!.inputs.poses.length).toBeGreaterThan(20);
     expect(replay!.marks.map((m) => m.label)).toEqual(['Turn 1 · Hanoverian (Cope)']);
     expect(replay!.annotations[0]!.text).toBe('Cope looks worried');
@@ -58,12 +68,22 @@ describe('recording in the live server', () => {
     expect((await json('/api/battles/1/state?t=soon')).status).toBe(400);
 
     // Export the battle and offer it back: refused, it is already here.
-    const file = Buffer.from(await (await fetch(`${server.url}/api/battles/1/export?format=battle`)).arrayBuffer());
+    const file = Buffer.from(
+      await (await fetch(`${server.url}/api/battles/1/export?format=battle`)).arrayBuffer(),
+    );
     expect(file.subarray(0, 15).toString()).toBe('SQLite format 3');
-    const again = await json<{ error: string }>('/api/battles/import', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: file });
+    const again = await json<{ error: string }>('/api/battles/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: file,
+    });
     expect(again.status).toBe(422);
     expect(again.body.error).toMatch(/already here as #1/);
-    const junk = await json<{ error: string }>('/api/battles/import', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(4096, 7) });
+    const junk = await json<{ error: string }>('/api/battles/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(4096, 7),
+    });
     expect(junk.body.error).toMatch(/not an SQLite database/);
 
     // A new battle ends the first.

@@ -18,7 +18,8 @@ describe('settle detector', () => {
   it('emits a base’s first rest after N frames, at the mean pose', () => {
     const d = new SettleDetector({ frames: 5, toleranceMm: 2, toleranceDeg: 2 });
     const out = [];
-    for (let i = 0; i < 5; i++) out.push(...d.update(i * 100, [at(100 + wobble(i, 0.5), 50, wobble(i + 3, 0.5))]));
+    for (let i = 0; i < 5; i++)
+      out.push(...d.update(i * 100, [at(100 + wobble(i, 0.5), 50, wobble(i + 3, 0.5))]));
     expect(out).toHaveLength(1);
     expect(out[0]!.t).toBe(400);
     expect(out[0]!.from).toBeNull();
@@ -30,7 +31,9 @@ describe('settle detector', () => {
     let moves = 0;
     for (let i = 0; i < 10_000; i++) {
       const outlier = i % 997 === 0 ? 3 : 0; // a misread now and then
-      moves += d.update(i * 100, [at(100 + wobble(i, 0.8) + outlier, 50 + wobble(i + 7, 0.8), wobble(i + 1, 0.9))]).length;
+      moves += d.update(i * 100, [
+        at(100 + wobble(i, 0.8) + outlier, 50 + wobble(i + 7, 0.8), wobble(i + 1, 0.9)),
+      ]).length;
     }
     expect(moves).toBe(1); // the first settle only
   });

@@ -80,8 +80,23 @@ describe('battle store', () => {
   it('keeps rulings with their inputs, marks and annotations', () => {
     const store = BattleStore.inDataDir(tempDir());
     const rec = BattleRecorder.start(store, { name: 'rulings', roster, camera: null, startedAt: 1000 });
-    rec.onFrame({ at: 1000, bases: [{ markerId: 10, x: 1, y: 2, headingDeg: 0, sigmaMm: 0.1, sigmaHeadingDeg: 0.1, seen: true }] });
-    const v = verdict({ ruleset: 'prestonpans', question: 'range', asked: 'is A in range of B?', answer: 'yes', value: 5, limit: 6, unit: 'in', between: [{ x: 1, y: 2 }, { x: 3, y: 4 }] });
+    rec.onFrame({
+      at: 1000,
+      bases: [{ markerId: 10, x: 1, y: 2, headingDeg: 0, sigmaMm: 0.1, sigmaHeadingDeg: 0.1, seen: true }],
+    });
+    const v = verdict({
+      ruleset: 'prestonpans',
+      question: 'range',
+      asked: 'is A in range of B?',
+      answer: 'yes',
+      value: 5,
+      limit: 6,
+      unit: 'in',
+      between: [
+        { x: 1, y: 2 },
+        { x: 3, y: 4 },
+      ],
+    });
     rec.ruling(v, "is 'A' in range of 'B'?", { strict: true });
     rec.mark({ kind: 'turn', side: 'jacobite' });
     rec.mark({ kind: 'phase', phase: 'shooting' });
@@ -92,7 +107,11 @@ describe('battle store', () => {
     expect(r.inputs.options).toEqual({ strict: true });
     const marks = store.marks(rec.battleId);
     expect(marks.map((m) => m.label)).toEqual(['Turn 1 · Jacobite (Prince Charles)', 'shooting']);
-    expect(store.annotations(rec.battleId)[0]).toMatchObject({ text: 'Camerons waver', at: { x: 10, y: 20 }, author: 'Ann' });
+    expect(store.annotations(rec.battleId)[0]).toMatchObject({
+      text: 'Camerons waver',
+      at: { x: 10, y: 20 },
+      author: 'Ann',
+    });
     expect(store.findBattle('rulings').id).toBe(rec.battleId);
     expect(() => store.findBattle('nope')).toThrow(/no battle "nope"/);
     store.close();

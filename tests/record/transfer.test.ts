@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +17,13 @@ import { BattleRecorder } from '../../src/record/recorder.ts';
 import { rosterOf } from '../../src/record/roster.ts';
 import { BattleStore, STORE_FILE } from '../../src/record/store.ts';
 import { SyntheticBattle } from '../../src/record/synthetic-battle.ts';
-import { battleJson, exportBattleFile, importBattleFile, movesCsv, rulingsCsv } from '../../src/record/transfer.ts';
+import {
+  battleJson,
+  exportBattleFile,
+  importBattleFile,
+  movesCsv,
+  rulingsCsv,
+} from '../../src/record/transfer.ts';
 import { verdict } from '../../src/rules/engine/verdict.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 
@@ -21,16 +35,42 @@ let battleId = 0;
 
 beforeAll(async () => {
   const store = BattleStore.inDataDir(sourceDir);
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#335533' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#335533' } })
+    .jpeg()
+    .toBuffer();
   const startedAt = 1_750_000_000_000;
   const battle = new SyntheticBattle(roster, startedAt, 5 * 60_000, { seed: 11, turnMs: 60_000 });
-  const rec = BattleRecorder.start(store, { name: 'Prestonpans, club night', roster, camera: null, startedAt });
+  const rec = BattleRecorder.start(store, {
+    name: 'Prestonpans, club night',
+    roster,
+    camera: null,
+    startedAt,
+  });
   battleId = rec.battleId;
   for (let i = 0; i < battle.frameCount; i++) {
     const f = battle.frame(i);
     const settled = rec.onFrame({ ...f, jpeg });
     if (settled.length > 0) await new Promise((r) => setTimeout(r, 5)); // let the picture be kept
-    if (i % 600 === 300) rec.ruling(verdict({ ruleset: 'prestonpans', question: 'charge', asked: "can 'Camerons' charge 'Lee's'?", answer: 'borderline', lean: 'no', value: 11.9, limit: 12, margin: -0.1, unit: 'in', reasons: ['too close to call, "really"'], between: [{ x: 1, y: 2 }, { x: 3, y: 4 }] }), "can 'Camerons' charge 'Lee's'?");
+    if (i % 600 === 300)
+      rec.ruling(
+        verdict({
+          ruleset: 'prestonpans',
+          question: 'charge',
+          asked: "can 'Camerons' charge 'Lee's'?",
+          answer: 'borderline',
+          lean: 'no',
+          value: 11.9,
+          limit: 12,
+          margin: -0.1,
+          unit: 'in',
+          reasons: ['too close to call, "really"'],
+          between: [
+            { x: 1, y: 2 },
+            { x: 3, y: 4 },
+          ],
+        }),
+        "can 'Camerons' charge 'Lee's'?",
+      );
   }
   rec.annotate('the Highland charge', { x: 900, y: 600 }, 'Ann');
   await rec.stop();
@@ -67,14 +107,46 @@ describe('export and import', () => {
   const refusals: Array<[string, (file: string) => void, RegExp]> = [
     ['a text file', (f) => writeFileSync(f, 'name,x,y\n'.repeat(100)), /not an SQLite database/],
     ['an empty file', (f) => writeFileSync(f, ''), /too small/],
-    ['a truncated file', (f) => (copyFileSync(exported, f), truncateSync(f, Math.floor(statSync(exported).size / 3))), /damaged/],
-    ['another program’s database', (f) => new Database(f).exec('CREATE TABLE t (a); INSERT INTO t VALUES (1);').close(), /without a Vedette format marker/],
+    [
+      'a truncated file',
+      (f) => (copyFileSync(exported, f), truncateSync(f, Math.floor(statSync(exported).size / 3))),
+      /damaged/,
+    ],
+    [
+      'another program’s database',
+      (f) => new Database(f).exec('CREATE TABLE t (a); INSERT INTO t VALUES (1);').close(),
+      /without a Vedette format marker/,
+    ],
     ['the whole store', (f) => copyFileSync(join(sourceDir, STORE_FILE), f), /whole battle store/],
-    ['a newer version', (f) => edit(f, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"), /newer Vedette.*version 99/],
-    ['a broken roster', (f) => edit(f, "UPDATE battles SET roster_json = '{\"units\": ['"), /damaged: the roster is not valid JSON/],
-    ['a ruling with no answer', (f) => edit(f, `UPDATE rulings SET verdict_json = json_set(verdict_json, '$.answer', 'maybe')`), /damaged: ruling \d+: answer/],
-    ['a move off the map', (f) => edit(f, "UPDATE moves SET x = 'left' WHERE id = (SELECT min(id) FROM moves)"), /damaged: 1 moves/],
-    ['two battles', (f) => edit(f, "INSERT INTO battles (uid, name, scenario, ruleset, roster_json, started_at) SELECT uid || 'x', name, scenario, ruleset, roster_json, started_at FROM battles"), /holds 2/],
+    [
+      'a newer version',
+      (f) => edit(f, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
+      /newer Vedette.*version 99/,
+    ],
+    [
+      'a broken roster',
+      (f) => edit(f, 'UPDATE battles SET roster_json = \'{"units": [\''),
+      /damaged: the roster is not valid JSON/,
+    ],
+    [
+      'a ruling with no answer',
+      (f) => edit(f, `UPDATE rulings SET verdict_json = json_set(verdict_json, '$.answer', 'maybe')`),
+      /damaged: ruling \d+: answer/,
+    ],
+    [
+      'a move off the map',
+      (f) => edit(f, "UPDATE moves SET x = 'left' WHERE id = (SELECT min(id) FROM moves)"),
+      /damaged: 1 moves/,
+    ],
+    [
+      'two battles',
+      (f) =>
+        edit(
+          f,
+          "INSERT INTO battles (uid, name, scenario, ruleset, roster_json, started_at) SELECT uid || 'x', name, scenario, ruleset, roster_json, started_at FROM battles",
+        ),
+      /holds 2/,
+    ],
   ];
   for (const [what, make, reason] of refusals) {
     it(`refuses ${what} with the reason, and writes nothing`, () => {
@@ -94,7 +166,9 @@ describe('export and import', () => {
     expect(json.format).toBe('vedette-battle-json');
     expect(json.moves.length).toBe(battle.moves);
     const moves = movesCsv(battle, store.moves(battleId)).trim().split('\n');
-    expect(moves[0]).toBe('t_ms,elapsed_s,unit_id,unit,marker_id,x_mm,y_mm,heading_deg,sigma_mm,from_x_mm,from_y_mm,from_heading_deg,moving_since_ms');
+    expect(moves[0]).toBe(
+      't_ms,elapsed_s,unit_id,unit,marker_id,x_mm,y_mm,heading_deg,sigma_mm,from_x_mm,from_y_mm,from_heading_deg,moving_since_ms',
+    );
     expect(moves.length).toBe(battle.moves + 1);
     const rulings = rulingsCsv(battle, store.rulings(battleId)).trim().split('\n');
     expect(rulings[1]).toContain("can 'Camerons' charge 'Lee's'?,borderline,no,11.900,12,-0.100,in");
@@ -103,12 +177,17 @@ describe('export and import', () => {
   });
 
   it('works from the command line: battles, export, import', () => {
-    const cli = (...args: string[]) => execFileSync(process.execPath, ['bin/vedette.js', ...args], { encoding: 'utf8' });
-    expect(cli('--data', sourceDir, 'battles')).toMatch(/^#1 .* 5 min 00 s\s+Prestonpans, club night — Prestonpans .*\d+ moves, \d+ turns, \d+ rulings/m);
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, ['bin/vedette.js', ...args], { encoding: 'utf8' });
+    expect(cli('--data', sourceDir, 'battles')).toMatch(
+      /^#1 .* 5 min 00 s\s+Prestonpans, club night — Prestonpans .*\d+ moves, \d+ turns, \d+ rulings/m,
+    );
     const out = join(dir, 'cli.vedette-battle');
     expect(cli('--data', sourceDir, 'export', 'last', '--out', out)).toMatch(/wrote .*cli\.vedette-battle/);
     expect(cli('import', out, '--data', join(dir, 'c'))).toMatch(/imported as #1 "Prestonpans, club night"/);
-    expect(cli('--data', sourceDir, 'export', '1', '--format', 'csv', '--out', join(dir, 'x'))).toMatch(/x-moves\.csv and .*x-rulings\.csv/);
+    expect(cli('--data', sourceDir, 'export', '1', '--format', 'csv', '--out', join(dir, 'x'))).toMatch(
+      /x-moves\.csv and .*x-rulings\.csv/,
+    );
     let refused = '';
     try {
       cli('import', join(dir, 'nothing-here.vedette-battle'), '--data', join(dir, 'c'));

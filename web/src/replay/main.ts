@@ -76,7 +76,10 @@ async function showList(): Promise<void> {
     const a = document.createElement('a');
     a.href = `?battle=${b.id}`;
     a.textContent = `#${b.id} ${b.name}`;
-    li.append(a, ` — ${b.scenario}, ${formatElapsed(b.lastEventAt - b.startedAt)}, ${b.moves} moves, ${b.rulings} rulings`);
+    li.append(
+      a,
+      ` — ${b.scenario}, ${formatElapsed(b.lastEventAt - b.startedAt)}, ${b.moves} moves, ${b.rulings} rulings`,
+    );
     ol.append(li);
   }
   if (list.battles.length === 0) box.append('No battles recorded yet.');
@@ -154,7 +157,8 @@ function draw(): void {
   dom.clock.textContent = `${formatElapsed(t - model.start)} / ${formatElapsed(model.end - model.start)}`;
   dom.where.textContent = [frame.turn?.label, frame.phase?.label].filter(Boolean).join(' · ');
   dom.scrub.value = String(Math.round(((t - model.start) / (model.end - model.start)) * SCRUB_STEPS));
-  for (const li of dom.rulings.children) li.classList.toggle('current', Number((li as HTMLElement).dataset['id']) === frame.ruling?.id);
+  for (const li of dom.rulings.children)
+    li.classList.toggle('current', Number((li as HTMLElement).dataset['id']) === frame.ruling?.id);
 }
 
 function seek(next: number): void {
@@ -279,7 +283,9 @@ installReplayHook({
   },
   basesOf(unitId: string) {
     const u = drawn?.units.find((x) => x.id === unitId);
-    return u ? u.bases.map((b) => ({ markerId: b.markerId, x: b.x, y: b.y, headingDeg: b.headingDeg })) : null;
+    return u
+      ? u.bases.map((b) => ({ markerId: b.markerId, x: b.x, y: b.y, headingDeg: b.headingDeg }))
+      : null;
   },
   get shownRuling() {
     return drawn?.ruling?.id ?? null;
@@ -310,4 +316,6 @@ async function start(): Promise<void> {
   requestDraw();
 }
 
-start().catch((err: unknown) => notice(`Cannot show this battle: ${err instanceof Error ? err.message : String(err)}`));
+start().catch((err: unknown) =>
+  notice(`Cannot show this battle: ${err instanceof Error ? err.message : String(err)}`),
+);

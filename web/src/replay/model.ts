@@ -1,6 +1,12 @@
 import type { MeasurementView, StateMessage, UnitView } from '../../../src/server/protocol.ts';
 import { moveSteps, stateAt, trailsAt } from '../../../src/record/replay-state.ts';
-import type { MarkRecord, RecordedPose, ReplayData, RulingRecord, SnapshotInfo } from '../../../src/record/types.ts';
+import type {
+  MarkRecord,
+  RecordedPose,
+  ReplayData,
+  RulingRecord,
+  SnapshotInfo,
+} from '../../../src/record/types.ts';
 
 /**
  * The replay's headless model: what the table looked like at a moment of a recorded battle,
@@ -16,7 +22,11 @@ export interface ReplayFrame {
   readonly t: number;
   readonly units: readonly UnitView[];
   /** Each base's settled positions so far, with its unit's colour. */
-  readonly trails: ReadonlyArray<{ readonly markerId: number; readonly colour: string; readonly points: ReadonlyArray<{ x: number; y: number }> }>;
+  readonly trails: ReadonlyArray<{
+    readonly markerId: number;
+    readonly colour: string;
+    readonly points: ReadonlyArray<{ x: number; y: number }>;
+  }>;
   readonly ruling: RulingRecord | null;
   readonly snapshot: SnapshotInfo | null;
   /** The turn (and phase) under way. */
@@ -79,7 +89,14 @@ export class ReplayModel {
           },
         ];
       });
-      if (bases.length > 0) units.push({ id: u.id, name: u.name, side: u.side, colour: sideColour.get(u.side) ?? '#888888', bases });
+      if (bases.length > 0)
+        units.push({
+          id: u.id,
+          name: u.name,
+          side: u.side,
+          colour: sideColour.get(u.side) ?? '#888888',
+          bases,
+        });
     }
     const ruling = lastAtOrBefore(this.data.rulings, t);
     const snapshot = lastAtOrBefore(this.data.snapshots, t) ?? this.data.snapshots[0] ?? null;
@@ -93,8 +110,14 @@ export class ReplayModel {
       })),
       ruling: ruling && t - ruling.t <= RULING_SHOWN_MS ? ruling : null,
       snapshot,
-      turn: lastAtOrBefore(this.data.marks.filter((m) => m.kind === 'turn'), t),
-      phase: lastAtOrBefore(this.data.marks.filter((m) => m.kind === 'phase'), t),
+      turn: lastAtOrBefore(
+        this.data.marks.filter((m) => m.kind === 'turn'),
+        t,
+      ),
+      phase: lastAtOrBefore(
+        this.data.marks.filter((m) => m.kind === 'phase'),
+        t,
+      ),
     };
   }
 

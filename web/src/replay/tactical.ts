@@ -13,8 +13,16 @@ export interface TableView {
   readonly depthMm: number;
 }
 
-export function fitTable(cssWidth: number, cssHeight: number, table: { widthMm: number; depthMm: number }, margin = 12): TableView {
-  const scale = Math.max(0.01, Math.min((cssWidth - 2 * margin) / table.widthMm, (cssHeight - 2 * margin) / table.depthMm));
+export function fitTable(
+  cssWidth: number,
+  cssHeight: number,
+  table: { widthMm: number; depthMm: number },
+  margin = 12,
+): TableView {
+  const scale = Math.max(
+    0.01,
+    Math.min((cssWidth - 2 * margin) / table.widthMm, (cssHeight - 2 * margin) / table.depthMm),
+  );
   return {
     scale,
     ox: (cssWidth - table.widthMm * scale) / 2,
@@ -44,8 +52,10 @@ export function drawTactical(
   ctx.fillRect(v.ox, v.oy, table.widthMm * v.scale, table.depthMm * v.scale);
   ctx.strokeStyle = 'rgba(255,255,255,0.08)';
   ctx.lineWidth = 1;
-  for (let x = 152.4; x < table.widthMm; x += 152.4) line(ctx, tableToCss(v, { x, y: 0 }), tableToCss(v, { x, y: table.depthMm }));
-  for (let y = 152.4; y < table.depthMm; y += 152.4) line(ctx, tableToCss(v, { x: 0, y }), tableToCss(v, { x: table.widthMm, y }));
+  for (let x = 152.4; x < table.widthMm; x += 152.4)
+    line(ctx, tableToCss(v, { x, y: 0 }), tableToCss(v, { x, y: table.depthMm }));
+  for (let y = 152.4; y < table.depthMm; y += 152.4)
+    line(ctx, tableToCss(v, { x: 0, y }), tableToCss(v, { x: table.widthMm, y }));
   ctx.strokeStyle = 'rgba(255,255,255,0.5)';
   ctx.strokeRect(v.ox, v.oy, table.widthMm * v.scale, table.depthMm * v.scale);
 
@@ -96,7 +106,10 @@ export function drawTactical(
         line(ctx, fr, fl);
       }
     }
-    const mid = unit.bases.reduce((s, b) => ({ x: s.x + b.x / unit.bases.length, y: s.y + b.y / unit.bases.length }), { x: 0, y: 0 });
+    const mid = unit.bases.reduce(
+      (s, b) => ({ x: s.x + b.x / unit.bases.length, y: s.y + b.y / unit.bases.length }),
+      { x: 0, y: 0 },
+    );
     const c = tableToCss(v, mid);
     ctx.font = `500 11px ${FONT}`;
     ctx.textAlign = 'center';

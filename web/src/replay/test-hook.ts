@@ -13,7 +13,9 @@ export interface ReplayTestHook {
   /** Jumps to a moment (epoch ms) and draws it. */
   seek(t: number): void;
   /** The bases of a unit as drawn now (table mm), or null when it is not on the table. */
-  basesOf(unitId: string): ReadonlyArray<{ markerId: number; x: number; y: number; headingDeg: number }> | null;
+  basesOf(
+    unitId: string,
+  ): ReadonlyArray<{ markerId: number; x: number; y: number; headingDeg: number }> | null;
   /** The ruling re-shown now (its id), the kept picture drawn (its id) and whether it has loaded. */
   readonly shownRuling: number | null;
   readonly shownSnapshot: number | null;
