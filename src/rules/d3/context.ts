@@ -1,9 +1,8 @@
-import { containsPoint } from '../../geometry/polygon.ts';
-import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
+import { firstHider } from '../engine/sight-hider.ts';
 import { fromPoint, type Measured } from '../engine/measure.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
 import { DEFAULT_POLICY } from '../engine/threshold.ts';
@@ -65,26 +64,10 @@ export function sightHider(
   exclude: ReadonlySet<string>,
 ): Hider | undefined {
   const kinds = ctx.options.sightBlockers;
-  for (const t of ctx.state.terrain) {
-    if (!t.polygon) continue;
-    const blocks = t.kind === 'building' || (kinds === 'buildingsUnitsWoods' && t.kind === 'wood');
-    if (!blocks || containsPoint(t.polygon, eye) || containsPoint(t.polygon, p)) continue;
-    const o = sightObstructions(eye, p, [makeBlocker(t.id, t.label, t.polygon)], true)[0];
-    if (o) return { id: t.id, label: t.label, fromMm: o.fromMm, toMm: o.toMm };
-  }
-  if (kinds !== 'buildings') {
-    for (const u of ctx.state.units) {
-      if (exclude.has(u.id)) continue;
-      const o = sightObstructions(
-        eye,
-        p,
-        u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)),
-        true,
-      )[0];
-      if (o) return { id: u.id, label: u.name, fromMm: o.fromMm, toMm: o.toMm };
-    }
-  }
-  return undefined;
+  return firstHider(ctx.state, eye, p, exclude, {
+    terrain: (t) => t.kind === 'building' || (kinds === 'buildingsUnitsWoods' && t.kind === 'wood'),
+    units: kinds !== 'buildings',
+  });
 }
 
 /** Share of `target` visible from `eye`. */

@@ -1,9 +1,8 @@
-import { containsPoint } from '../../geometry/polygon.ts';
-import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { visibleFractionBy, type Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
+import { firstHider } from '../engine/sight-hider.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
 import type { ThresholdPolicy } from '../engine/threshold.ts';
 import { OTS_OPTION_SPECS, type OtsOptions } from './options.ts';
@@ -39,7 +38,7 @@ export const fullMoveOf = (u: Pick<TableUnit, 'type'>): number => FULL_MOVE[move
 /** Unit strength: hits that remove one stand (scenario `strength`, default 3). */
 export const strengthOf = (u: Pick<TableUnit, 'strength'>): number => u.strength ?? 3;
 
-/** What hides p from eye, by option sightBlockers. */
+/** What hides p from eye, by option sightBlockers (terrain marked as blocking sight; also units). */
 export function sightHider(
   ctx: OtsContext,
   eye: Vec2,
@@ -48,24 +47,10 @@ export function sightHider(
 ): Hider | undefined {
   const mode = ctx.options.sightBlockers;
   if (mode === 'nothing') return undefined;
-  for (const t of ctx.state.terrain) {
-    if (!t.polygon || !t.blocksSight || containsPoint(t.polygon, eye) || containsPoint(t.polygon, p))
-      continue;
-    const o = sightObstructions(eye, p, [makeBlocker(t.id, t.label, t.polygon)], true)[0];
-    if (o) return { id: t.id, label: t.label, fromMm: o.fromMm, toMm: o.toMm };
-  }
-  if (mode === 'unitsAndTerrain')
-    for (const u of ctx.state.units) {
-      if (exclude.has(u.id)) continue;
-      const o = sightObstructions(
-        eye,
-        p,
-        u.allPolygons.map((poly) => makeBlocker(u.id, u.name, poly)),
-        true,
-      )[0];
-      if (o) return { id: u.id, label: u.name, fromMm: o.fromMm, toMm: o.toMm };
-    }
-  return undefined;
+  return firstHider(ctx.state, eye, p, exclude, {
+    terrain: (t) => t.blocksSight,
+    units: mode === 'unitsAndTerrain',
+  });
 }
 
 /**
