@@ -14,12 +14,12 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Two pages: the live table (index.html) and battle replay (replay.html, issue #7).
+    // Three pages, all built: the live table (index.html), battle replay (replay.html, issue #7)
+    // and the streamer overlay (overlay.html, issue #6).
     rolldownOptions: {
       input: {
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
         replay: fileURLToPath(new URL('./web/replay.html', import.meta.url)),
-        // The streamer page: overlays only, transparent (issue #6).
         overlay: fileURLToPath(new URL('./web/overlay.html', import.meta.url)),
       },
     },

@@ -242,7 +242,7 @@ describe.skipIf(!haveChromium && !requireAll)('live page in chromium', { timeout
     );
     expect(m.selection).toEqual(['lees', 'camerons']);
     expect([m.a, m.b].sort()).toEqual(['camerons', 'lees']);
-    expect(m.text).toMatch(/^\d+\.\d\d in ± \d\.\d\d$/);
+    expect(m.text).toMatch(/^edge to edge \d+\.\d\d in ± \d\.\d\d$/);
     expect(Math.abs(m.distanceIn - truth)).toBeLessThanOrEqual(0.1);
 
     // Clicking empty space (the picture's corner, away from every unit) clears the selection.

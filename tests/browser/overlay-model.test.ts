@@ -113,7 +113,7 @@ describe('buildOverlay', () => {
     expect(buildOverlay(state(), ['a']).measurement).toBeNull();
     expect(buildOverlay(state(), ['a', 'c']).measurement).toBeNull();
     const m = buildOverlay(state(), ['b', 'a']).measurement!;
-    expect(m.label).toBe('14.17 in ± 0.04');
+    expect(m.label).toBe('edge to edge 14.17 in ± 0.04');
     const from = projectTablePoint(camera, pose, { x: 740, y: 420, z: 3 })!;
     expect(m.path[0]!.u).toBeCloseTo(from.u, 9);
     expect(m.path[0]!.v).toBeCloseTo(from.v, 9);
@@ -154,10 +154,10 @@ describe('hit-testing', () => {
 });
 
 describe('formatDistance', () => {
-  it('rounds the value to 0.1 in and the uncertainty up, at least 0.1', () => {
+  it('shows hundredths, the uncertainty rounded up, at least 0.01', () => {
     expect(formatDistance(7.256, 0.005)).toBe('7.26 in ± 0.01');
     expect(formatDistance(7.244, 0.111)).toBe('7.24 in ± 0.12');
     expect(formatDistance(0, 0)).toBe('0.00 in ± 0.01');
-    expect(formatDistance(12, 0.3)).toBe('12.0 in ± 0.3');
+    expect(formatDistance(12, 0.3)).toBe('12.00 in ± 0.30');
   });
 });

@@ -16,6 +16,11 @@ interface Summary {
   readonly last: SolveReport | null;
 }
 
+interface SyntheticBoard {
+  readonly synthetic: boolean;
+  readonly board: string | null;
+}
+
 export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   const board = h('select', { id: 'calib-board' });
   const capture = h('button', { type: 'button', id: 'calib-capture' }, 'Capture view');
@@ -26,6 +31,15 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   const status = h('p', { class: 'message', id: 'calib-message' });
   const result = h('div', { id: 'calib-result' });
   const views = h('ul', { class: 'list', id: 'calib-views' });
+  // The synthetic camera has no one to hold a board: it can be shown one that moves by itself.
+  const testBoard = h('button', { type: 'button', id: 'calib-synthetic-board', hidden: true }, 'Hold up a test board');
+  let showingTestBoard = false;
+  const setTestBoard = (s: SyntheticBoard) => {
+    testBoard.hidden = !s.synthetic;
+    showingTestBoard = s.board !== null;
+    testBoard.textContent = showingTestBoard ? 'Put the test board away' : 'Hold up a test board (synthetic camera)';
+    testBoard.setAttribute('aria-pressed', String(showingTestBoard));
+  };
 
   function show(s: Summary): void {
     if (s.boards.length && board.options.length === 0) board.replaceChildren(...s.boards.map((b) => h('option', { value: b }, b)));
@@ -37,7 +51,12 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
         const text = r
           ? `${r.cornersFound} corners · ${r.status}${r.rmsPx !== null ? ` · RMS ${r.rmsPx.toFixed(2)} px` : ''}${r.problem ? ` — ${r.problem}` : ''}`
           : 'not analysed yet';
-        return h('li', { 'data-view': i }, h('span', {}, v.name), h('span', { class: 'muted' }, text));
+        return h(
+          'li',
+          { 'data-view': i, 'data-frame': v.frame ?? '', 'data-status': r?.status ?? 'captured' },
+          h('span', {}, v.name),
+          h('span', { class: 'muted' }, text),
+        );
       }),
     );
     result.replaceChildren();
@@ -55,6 +74,14 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
               h('dd', { id: 'calib-coverage' }, `${Math.round((last.coverage ?? 0) * 100)} % of the image`),
               h('dt', {}, 'Tilt spread'),
               h('dd', {}, `${(last.tiltSpreadDeg ?? 0).toFixed(0)}°`),
+              ...(last.profile
+                ? [
+                    h('dt', {}, 'Focal length'),
+                    h('dd', { id: 'calib-focal' }, `fx ${last.profile.fx.toFixed(1)} · fy ${last.profile.fy.toFixed(1)} px`),
+                    h('dt', {}, 'Centre'),
+                    h('dd', { id: 'calib-centre' }, `${last.profile.cx.toFixed(1)}, ${last.profile.cy.toFixed(1)} px`),
+                  ]
+                : []),
             )
           : h('p', { class: 'message', 'data-kind': 'error', id: 'calib-refusal' }, `Refused (${last.refusal?.reason}): ${last.refusal?.message}`),
         ...last.warnings.map((w) => h('p', { class: 'muted' }, w)),
@@ -66,12 +93,27 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
 
   async function run(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<void> {
     try {
-      show(await api<Summary>(method, path, body));
-      message(status, '');
+      const s = await api<Summary & { markersFound?: number }>(method, path, body);
+      show(s);
+      if (s.markersFound !== undefined) message(status, `Captured: ${s.markersFound} board markers in view.`, 'ok');
+      else message(status, '');
     } catch (err) {
       message(status, (err as Error).message, 'error');
     }
   }
+
+  testBoard.addEventListener('click', async () => {
+    try {
+      setTestBoard(
+        await api<SyntheticBoard>('POST', '/api/calibration/synthetic-board', { board: showingTestBoard ? null : board.value || null }).then(
+          (r) => ({ synthetic: true, board: r.board }),
+        ),
+      );
+      message(status, showingTestBoard ? 'The test board moves to a new place every few frames: capture a view at each.' : '');
+    } catch (err) {
+      message(status, (err as Error).message, 'error');
+    }
+  });
 
   board.addEventListener('change', () => void run('POST', '/api/calibration/board', { board: board.value }));
   capture.addEventListener('click', () => void run('POST', '/api/calibration/capture'));
@@ -92,6 +134,7 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   root.append(
     h('p', { class: 'muted' }, 'Hold the printed board in front of the camera in 10–20 places: near the corners, tilted different ways. Capture each.'),
     h('label', { class: 'field' }, 'Board', board),
+    testBoard,
     h('div', { class: 'row' }, capture, reset),
     solve,
     views,
@@ -103,6 +146,7 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   const refresh = async () => {
     const s = await api<Summary>('GET', '/api/calibration');
     show(s);
+    setTestBoard(await api<SyntheticBoard>('GET', '/api/calibration/synthetic-board'));
     if (!s.board && s.boards[0]) await run('POST', '/api/calibration/board', { board: board.value || s.boards[0] });
   };
   return { refresh: () => void refresh().catch((err: Error) => message(status, err.message, 'error')) };

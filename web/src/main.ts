@@ -23,7 +23,14 @@ import { mountRefereePanel } from './referee-panel.ts';
 import { mountRosterPanel } from './roster-panel.ts';
 import { mountScenarioPanel } from './scenario-panel.ts';
 import { projectShapes, type ProjectedShape } from './shape-projection.ts';
-import { buildTableOverlays, defaultToggles, type OverlayToggles, type TableShape } from './table-overlays.ts';
+import {
+  buildTableOverlays,
+  defaultToggles,
+  distanceWithheld,
+  verdictDistance,
+  type OverlayToggles,
+  type TableShape,
+} from './table-overlays.ts';
 import { cssToTable, fitTable, hitTestTable, renderTactical, tableToCss, type TacticalViewport } from './tactical.ts';
 import { mountTerrainPanel } from './terrain-panel.ts';
 import { cssToImage, fitContain, imageToCss, type Viewport } from './viewport.ts';
@@ -52,6 +59,7 @@ const dom = {
   error: element('status-error', HTMLSpanElement),
   hint: element('hint', HTMLParagraphElement),
   measurement: element('measurement', HTMLOutputElement),
+  ruled: element('ruled-distance', HTMLOutputElement),
   clear: element('clear', HTMLButtonElement),
   views: element('views', HTMLDivElement),
   tacticalStage: element('tactical-stage', HTMLElement),
@@ -194,6 +202,11 @@ const connection = new LiveConnection({
 function currentModel(): OverlayModel | null {
   if (modelDirty) {
     model = shown ? buildOverlay(shown.state, selection) : null;
+    // One distance line at a time: while the referee's answer draws its own distance (measured
+    // as the ruleset says), or withholds it (a charge not yet declared), the plain edge-to-edge
+    // line is not drawn over it.
+    if (model?.measurement && (distanceWithheld(answer, selection) || verdictDistance(answer, selection)))
+      model = { ...model, measurement: null };
     modelDirty = false;
   }
   return model;
@@ -202,7 +215,9 @@ function currentModel(): OverlayModel | null {
 function currentShapes(): { table: TableShape[]; live: ProjectedShape[] } {
   if (shapesDirty) {
     const state = shown?.state ?? lastState;
-    tableShapes = state ? buildTableOverlays({ state, scenario: scenarioFile, selection, answer, toggles }) : [];
+    tableShapes = state
+      ? buildTableOverlays({ state, scenario: scenarioFile, selection, answer, toggles, rulesetNames: referee.rulesetNames() })
+      : [];
     liveShapes = state?.pose ? projectShapes(state.camera, state.pose, tableShapes) : [];
     shapesDirty = false;
   }
@@ -340,17 +355,35 @@ function updateMeasurement(): void {
     dom.hint.textContent = `${unitName(a)} selected — pick a second unit.`;
   } else dom.hint.textContent = `${unitName(a)} ↔ ${unitName(b)}`;
 
-  if (a !== undefined && b !== undefined && m && measurementMatches(m, selection)) {
+  const withheld = distanceWithheld(answer, selection);
+  const ruled = verdictDistance(answer, selection, referee.rulesetNames());
+  dom.ruled.hidden = !ruled && !withheld;
+  dom.ruled.textContent = withheld
+    ? 'Distance withheld until the charge is declared'
+    : ruled
+      ? `Referee: ${ruled.text}`
+      : '';
+  if (withheld) {
+    // Nothing on the page may give the distance away (not even a data attribute).
+    el.dataset['valid'] = 'false';
+    el.dataset['withheld'] = 'true';
+    for (const key of ['a', 'b', 'distanceIn', 'uncertaintyIn']) delete el.dataset[key];
+    el.textContent = '';
+    el.title = '';
+    el.classList.remove('stale');
+  } else if (a !== undefined && b !== undefined && m && measurementMatches(m, selection)) {
+    delete el.dataset['withheld'];
     el.dataset['valid'] = String(m.valid);
     el.dataset['a'] = m.a;
     el.dataset['b'] = m.b;
     el.dataset['distanceIn'] = String(m.distanceIn);
     el.dataset['uncertaintyIn'] = String(m.uncertaintyIn);
     el.textContent =
-      formatDistance(m.distanceIn, m.uncertaintyIn) + (m.valid ? '' : ' (not measured this frame)');
-    el.title = m.text;
+      `edge to edge ${formatDistance(m.distanceIn, m.uncertaintyIn)}` + (m.valid ? '' : ' (not measured this frame)');
+    el.title = `${m.text} — the shortest gap between the two units' nearest bases`;
     el.classList.toggle('stale', !m.valid);
   } else {
+    delete el.dataset['withheld'];
     el.dataset['valid'] = 'false';
     for (const key of ['a', 'b', 'distanceIn', 'uncertaintyIn']) delete el.dataset[key];
     el.textContent = a !== undefined && b !== undefined ? 'measuring…' : '';
@@ -394,7 +427,9 @@ function updateNotice(): void {
 const referee = mountRefereePanel((res) => {
   answer = res;
   shapesDirty = true;
+  modelDirty = true;
   requestRender();
+  updateMeasurement();
 });
 function panel(name: string): HTMLElement {
   const el = document.querySelector<HTMLElement>(`[data-panel="${name}"]`);

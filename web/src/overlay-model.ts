@@ -224,7 +224,8 @@ export function buildOverlay(
         a: m.a,
         b: m.b,
         path,
-        label: formatDistance(m.distanceIn, m.uncertaintyIn),
+        // Always edge to edge between the nearest bases: a verdict may measure otherwise.
+        label: `edge to edge ${formatDistance(m.distanceIn, m.uncertaintyIn)}`,
         labelAt: mid ?? path[Math.floor(path.length / 2)] ?? { u: 0, v: 0 },
         valid: m.valid,
         distanceIn: m.distanceIn,

@@ -1,6 +1,7 @@
 import type { AskResponse, RulesetInfo } from '../../src/server/referee-routes.ts';
 import { api, ApiError } from './api.ts';
 import { h } from './dom.ts';
+import { measuredFromPhrase } from './table-overlays.ts';
 import { verdictCard } from './verdict-card.ts';
 
 /**
@@ -14,7 +15,9 @@ export interface RefereePanel {
   /** The scenario's ruleset (after a scenario is loaded). */
   setScenarioRuleset(id: string): void;
   readonly answer: AskResponse | null;
-  ask(question: string): Promise<void>;
+  ask(question: string, declare?: boolean): Promise<void>;
+  /** Ruleset names by id (for labels). */
+  rulesetNames(): Readonly<Record<string, string>>;
 }
 
 export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void): RefereePanel {
@@ -87,20 +90,42 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
       return;
     }
     const c = verdictCard(res.verdict, res.caution);
+    const v = res.verdict;
+    const name = rulesets.find((r) => r.id === v.ruleset)?.name ?? v.ruleset;
     card.hidden = false;
     card.dataset['answer'] = c.tone;
-    card.dataset['question'] = res.verdict.question;
+    card.dataset['question'] = v.question;
+    card.dataset['withheld'] = String(v.hiddenUntilDeclared === true);
+    // The ruleset's distance is not always the edge-to-edge gap shown under the picture: say how it was taken.
+    const measured =
+      v.value !== undefined && v.between && !v.hiddenUntilDeclared
+        ? h(
+            'p',
+            { class: 'measured-from', id: 'verdict-measured-from' },
+            `Value measured ${measuredFromPhrase(v)}, as ${name} says; the edge-to-edge figure under the picture is the plain gap between the nearest bases.`,
+          )
+        : '';
+    const declare =
+      v.hiddenUntilDeclared && v.question === 'charge'
+        ? h(
+            'button',
+            { type: 'button', class: 'primary', id: 'declare-charge', onclick: () => void ask('charge', true) },
+            'Declare charge',
+          )
+        : '';
     card.append(
       h('h2', {}, h('span', { class: 'icon', 'aria-hidden': 'true' }, c.icon), h('span', { class: 'word' }, c.headline)),
-      h('p', { class: 'asked' }, `${c.asked} — ${res.verdict.ruleset}, frame ${res.frame}`),
+      h('p', { class: 'asked' }, `${c.asked} — ${name}, frame ${res.frame}`),
       h('dl', {}, ...c.numbers.flatMap((n) => [h('dt', {}, n.label), h('dd', { 'data-number': n.label }, n.value)])),
+      measured,
       h('ul', { class: 'reasons' }, ...c.reasons.map((r) => h('li', {}, r))),
       c.note ? h('p', { class: 'note' }, c.note) : '',
+      declare,
     );
     onAnswer(res);
   }
 
-  async function ask(question: string): Promise<void> {
+  async function ask(question: string, declare = false): Promise<void> {
     if (!a || !b) return;
     const r = rulesets.find((x) => x.id === select.value);
     const options = Object.fromEntries(chosen.get(select.value) ?? []);
@@ -110,7 +135,7 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
       question,
       a,
       b,
-      ...(declared.checked ? { declared: true } : {}),
+      ...(declared.checked || declare ? { declared: true } : {}),
     };
     // Right after a scenario change the camera has not processed a frame yet (503): wait for it.
     for (let attempt = 0; ; attempt++) {
@@ -172,5 +197,8 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
       return answer;
     },
     ask,
+    rulesetNames() {
+      return Object.fromEntries(rulesets.map((r) => [r.id, r.name]));
+    },
   };
 }

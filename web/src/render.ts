@@ -1,7 +1,8 @@
 import type { Pixel } from '../../src/camera/projection.ts';
 import type { MeasurementOverlay, OverlayModel, UnitOverlay } from './overlay-model.ts';
 import type { ProjectedShape } from './shape-projection.ts';
-import { drawShapes } from './shape-render.ts';
+import { placeLabel, type LabelRect } from './label-layout.ts';
+import { drawShapeLabels, drawShapes, type PlacedShape } from './shape-render.ts';
 import { imageToCss, pictureRect, type CssPoint, type Viewport } from './viewport.ts';
 
 /**
@@ -46,36 +47,24 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
   ctx.rect(rect.x, rect.y, rect.width, rect.height);
   ctx.clip();
   if (model.tableOutline) drawTableOutline(ctx, vp, model.tableOutline);
-  if (input.shapes && input.shapes.length > 0) {
-    const placed = input.shapes.map((s) => ({
-      shape: s.shape,
-      css: s.points.map((p) => imageToCss(vp, p)),
-      labelCss: s.labelAt ? imageToCss(vp, s.labelAt) : null,
-    }));
-    drawShapes(ctx, placed, { terrainFill: false });
-  }
+  const shapes: PlacedShape[] = (input.shapes ?? []).map((s) => ({
+    shape: s.shape,
+    css: s.points.map((p) => imageToCss(vp, p)),
+    labelCss: s.labelAt ? imageToCss(vp, s.labelAt) : null,
+  }));
+  if (shapes.length > 0) drawShapes(ctx, shapes, { terrainFill: false, labels: false });
   // Unselected first so selected units sit on top.
   const ordered = [...model.units].sort((a, b) => Number(a.selected) - Number(b.selected));
   for (const unit of ordered) drawUnit(ctx, vp, unit, unit.id === input.hover);
   if (model.measurement) drawMeasurementLine(ctx, vp, model.measurement);
   ctx.restore();
 
-  // Labels: the distance first, then selected units, then the rest, each moved up out of the
-  // way of labels already placed when it can be.
-  const placed: Rect[] = [];
+  // Labels, most important first, each moved out of the way of labels already placed: the
+  // distances, the referee's overlays (reach, terrain), then selected units, then the rest.
+  const placed: LabelRect[] = [];
   if (model.measurement) drawMeasurementLabel(ctx, vp, model.measurement, placed);
+  drawShapeLabels(ctx, shapes, placed, { width: vp.cssWidth, height: vp.cssHeight });
   for (const unit of [...ordered].reverse()) drawUnitLabel(ctx, vp, unit, placed);
-}
-
-interface Rect {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
-
-function overlaps(a: Rect, b: Rect): boolean {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 function tracePolygon(
@@ -136,25 +125,14 @@ function pill(
   vp: Viewport,
   anchor: CssPoint,
   text: string,
-  placed: Rect[],
+  placed: LabelRect[],
   opts: { font: string; fg: string; bg: string; border: string | null; height: number; above: boolean },
 ): void {
   ctx.font = opts.font;
   const padX = 6;
   const w = ctx.measureText(text).width + padX * 2;
   const h = opts.height;
-  const clampX = (x: number) => Math.max(2, Math.min(vp.cssWidth - w - 2, x));
-  const clampY = (y: number) => Math.max(2, Math.min(vp.cssHeight - h - 2, y));
-  const x = clampX(anchor.x - w / 2);
-  const y0 = opts.above ? anchor.y - h - 6 : anchor.y - h / 2;
-  // Try the natural place, then step up (labels above their unit) or alternate up/down.
-  const candidates: Rect[] = [];
-  for (let k = 0; k < 5; k++) {
-    const dy = opts.above ? -k * (h + 2) : (k % 2 === 0 ? 1 : -1) * Math.ceil(k / 2) * (h + 2);
-    candidates.push({ x, y: clampY(y0 + dy), w, h });
-  }
-  const rect = candidates.find((c) => !placed.some((p) => overlaps(c, p))) ?? candidates[0]!;
-  placed.push(rect);
+  const rect = placeLabel(anchor, w, h, placed, { above: opts.above, width: vp.cssWidth, height: vp.cssHeight });
   ctx.beginPath();
   ctx.roundRect(rect.x, rect.y, w, h, h / 2);
   setColour(ctx, 'fillStyle', opts.bg);
@@ -170,7 +148,7 @@ function pill(
   ctx.fillText(text, rect.x + w / 2, rect.y + h / 2 + 0.5);
 }
 
-function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay, placed: Rect[]): void {
+function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay, placed: LabelRect[]): void {
   const text = unit.unseen ? `${unit.name} (not seen)` : unit.name;
   pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
@@ -210,7 +188,7 @@ function drawMeasurementLabel(
   ctx: CanvasRenderingContext2D,
   vp: Viewport,
   m: MeasurementOverlay,
-  placed: Rect[],
+  placed: LabelRect[],
 ): void {
   pill(ctx, vp, imageToCss(vp, m.labelAt), m.valid ? m.label : `${m.label} (stale)`, placed, {
     font: `700 15px ${FONT}`,

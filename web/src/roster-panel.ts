@@ -86,7 +86,7 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
 
   root.append(
     h('p', { class: 'muted' }, 'Press a new base to the table: its marker appears here when the camera sees it.'),
-    h('div', { class: 'field' }, 'Markers seen but not bound', unknown),
+    h('div', { class: 'field' }, 'Unrecognised markers (seen but not bound)', unknown),
     h('label', { class: 'field' }, 'Marker id', markerInput),
     h('label', { class: 'field' }, 'Unit', unitSelect),
     h('label', { class: 'field' }, 'Base', baseSelect),
@@ -111,7 +111,21 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
         ...(m.unknownIds.length === 0
           ? [h('span', { class: 'muted' }, m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound')]
           : m.unknownIds.map((id) =>
-              h('button', { type: 'button', class: 'chip', 'data-marker': id, onclick: () => void (markerInput.value = String(id)) }, `marker ${id}`),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'chip',
+                  'data-marker': id,
+                  title: `Marker ${id} is on the table but on no base: bind it below`,
+                  onclick: () => {
+                    markerInput.value = String(id);
+                    // A marker nobody owns is usually a new base: offer "+ new base".
+                    if (baseSelect.options.length > 0) baseSelect.value = baseSelect.options[baseSelect.options.length - 1]!.value;
+                  },
+                },
+                `marker ${id} · unrecognised`,
+              ),
             )),
       );
     } catch {

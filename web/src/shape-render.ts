@@ -1,3 +1,4 @@
+import { placeLabel, type LabelRect } from './label-layout.ts';
 import type { CssPoint } from './viewport.ts';
 import type { OverlayKind, TableShape, Tone } from './table-overlays.ts';
 
@@ -48,7 +49,12 @@ function trace(ctx: CanvasRenderingContext2D, pts: readonly CssPoint[], closed: 
   if (closed) ctx.closePath();
 }
 
-export function drawShapes(ctx: CanvasRenderingContext2D, placed: readonly PlacedShape[], opts: { terrainFill: boolean }): void {
+/** Draws the shapes; their labels too unless `labels` is false (then call `drawShapeLabels`). */
+export function drawShapes(
+  ctx: CanvasRenderingContext2D,
+  placed: readonly PlacedShape[],
+  opts: { terrainFill: boolean; labels?: boolean },
+): void {
   const sorted = [...placed].sort((a, b) => ORDER[a.shape.kind] - ORDER[b.shape.kind]);
   for (const { shape, css } of sorted) {
     if (css.length < 2) continue;
@@ -121,7 +127,36 @@ export function drawShapes(ctx: CanvasRenderingContext2D, placed: readonly Place
     }
     ctx.restore();
   }
-  // Labels last, on top.
+  if (opts.labels !== false) {
+    const { width, height } = ctx.canvas.getBoundingClientRect();
+    drawShapeLabels(ctx, placed, [], { width: width || ctx.canvas.width, height: height || ctx.canvas.height });
+  }
+}
+
+/** Label order: the verdict's distance first, then reach bands, zones and terrain. */
+const LABEL_ORDER: Record<OverlayKind, number> = {
+  measure: 0,
+  charge: 1,
+  range: 2,
+  command: 3,
+  proximity: 4,
+  quarter: 5,
+  terrain: 6,
+  los: 7,
+  shadow: 8,
+};
+
+/**
+ * Draws the shapes' labels, each moved out of the way of the labels in `taken` (and of each
+ * other); the rectangles used are added to `taken`.
+ */
+export function drawShapeLabels(
+  ctx: CanvasRenderingContext2D,
+  placed: readonly PlacedShape[],
+  taken: LabelRect[],
+  area: { readonly width: number; readonly height: number },
+): void {
+  const sorted = [...placed].sort((a, b) => LABEL_ORDER[a.shape.kind] - LABEL_ORDER[b.shape.kind]);
   for (const { shape, labelCss } of sorted) {
     if (!shape.label || !labelCss || shape.kind === 'los' || shape.kind === 'shadow') continue;
     const big = shape.kind === 'measure';
@@ -129,8 +164,9 @@ export function drawShapes(ctx: CanvasRenderingContext2D, placed: readonly Place
     const text = shape.label;
     const w = ctx.measureText(text).width + 12;
     const h = big ? 24 : 19;
+    const r = placeLabel(labelCss, w, h, taken, { above: false, width: area.width, height: area.height });
     ctx.beginPath();
-    ctx.roundRect(labelCss.x - w / 2, labelCss.y - h / 2, w, h, h / 2);
+    ctx.roundRect(r.x, r.y, w, h, h / 2);
     ctx.fillStyle = 'rgba(15, 17, 20, 0.85)';
     ctx.fill();
     const colour = shape.kind === 'terrain' ? '#e9ecef' : TONE_COLOUR[shape.tone];
@@ -140,6 +176,6 @@ export function drawShapes(ctx: CanvasRenderingContext2D, placed: readonly Place
     ctx.fillStyle = colour;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillText(text, labelCss.x, labelCss.y + 0.5);
+    ctx.fillText(text, r.x + w / 2, r.y + h / 2 + 0.5);
   }
 }

@@ -5,6 +5,7 @@ import type { Polygon } from '../../src/geometry/polygon.ts';
 import { quarterPolygon } from '../../src/geometry/quarters.ts';
 import { shadowPieces } from '../../src/geometry/shadow.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
+import type { Verdict } from '../../src/rules/engine/verdict.ts';
 import type { AskResponse } from '../../src/server/referee-routes.ts';
 import type { StateMessage, UnitView } from '../../src/server/protocol.ts';
 import type { ScenarioFile } from '../../src/table/scenario.ts';
@@ -65,6 +66,46 @@ export interface TableOverlayInput {
   readonly selection: readonly string[];
   readonly answer: AskResponse | null;
   readonly toggles: OverlayToggles;
+  /** Ruleset names by id, for labels ("Black Powder"); the id is shown when missing. */
+  readonly rulesetNames?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Where the verdict's distance was measured from, in words, read from the options the ruleset
+ * consulted (Black Powder's rangeFrom, Prestonpans' measureFrom). The page's plain measurement is
+ * always edge to edge between the nearest bases, so the two can differ and must say which is which.
+ */
+export function measuredFromPhrase(v: Pick<Verdict, 'options' | 'question'>): string {
+  const from = v.options['rangeFrom'] ?? v.options['measureFrom'];
+  if (from === 'leaderBase') return "from the leader's base";
+  if (from === 'leaderPoint') return 'from the leader';
+  if (from === 'frontCentre') return 'from the front centre';
+  if (from === 'footprint') return 'edge to edge, whole unit';
+  return v.question === 'command' ? 'from the commander' : 'as the rules measure it';
+}
+
+/** The verdict is about the two units picked now (A, and B when there is one). */
+export function answerMatches(answer: AskResponse | null, selection: readonly string[]): answer is AskResponse {
+  const [aId, bId] = selection;
+  return !!answer?.subject && answer.subject.id === aId && (bId === undefined || answer.object?.id === bId);
+}
+
+/** The rules forbid knowing the distance yet (Prestonpans before a charge is declared). */
+export function distanceWithheld(answer: AskResponse | null, selection: readonly string[]): boolean {
+  return answerMatches(answer, selection) && answer.verdict.hiddenUntilDeclared === true;
+}
+
+/** The verdict's own distance and what it was measured from, or null when it gives none. */
+export function verdictDistance(
+  answer: AskResponse | null,
+  selection: readonly string[],
+  rulesetNames: Readonly<Record<string, string>> = {},
+): { value: number; unit: string; text: string } | null {
+  if (!answerMatches(answer, selection)) return null;
+  const v = answer.verdict;
+  if (v.hiddenUntilDeclared || !v.between || v.value === undefined || !v.unit) return null;
+  const name = rulesetNames[v.ruleset] ?? v.ruleset;
+  return { value: v.value, unit: v.unit, text: `${fmtIn(v.value, v.unit)} ${measuredFromPhrase(v)} (${name})` };
 }
 
 export const MM_PER_IN = 25.4;
@@ -167,7 +208,7 @@ function topOf(unit: UnitView | undefined): number {
 }
 
 export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
-  const { state, scenario, selection, answer, toggles } = input;
+  const { state, scenario, selection, answer, toggles, rulesetNames = {} } = input;
   const shapes: TableShape[] = [];
   const mm = fileMm(scenario);
 
@@ -205,7 +246,8 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
     const tone = toneOf(v.answer);
     const unitMm = UNIT_MM[v.unit ?? 'in'] ?? MM_PER_IN;
     // Reach: the limit swept around the base the ruleset measured from (or the whole unit).
-    if (toggles.reach && v.limit !== undefined && v.unit && (v.question === 'shoot' || v.question === 'charge' || v.question === 'command')) {
+    // Not while the distance is withheld: a reach ring would let players measure by eye.
+    if (toggles.reach && !v.hiddenUntilDeclared && v.limit !== undefined && v.unit && (v.question === 'shoot' || v.question === 'charge' || v.question === 'command')) {
       const kind: OverlayKind = v.question === 'shoot' ? 'range' : v.question === 'charge' ? 'charge' : 'command';
       const from = subject.measuredFrom ?? (kind === 'command' ? [subject.leader] : subject.outline);
       const ring = roundedOffset(from, v.limit * unitMm);
@@ -229,7 +271,7 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
     }
     if (v.between && !v.hiddenUntilDeclared) {
       const [p, q] = v.between;
-      const label = v.value !== undefined && v.unit ? fmtIn(v.value, v.unit) : v.answer;
+      const label = verdictDistance(answer, selection, rulesetNames)?.text ?? v.answer;
       shapes.push({
         kind: 'measure',
         closed: false,
