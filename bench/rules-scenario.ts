@@ -4,8 +4,7 @@
  * road. Deterministic (seeded), so every run and every test builds the same table.
  */
 import type { BaseSpec, Scenario, TerrainSpec, UnitSpec } from '../src/table/scenario.ts';
-
-const IN = 25.4;
+import { IN, twoSidedScenario } from '../tests/rules/fixtures.ts';
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run builds the same table. */
 export function rng(seed: number): () => number {
@@ -57,17 +56,5 @@ export function benchScenario(units = 60, seed = 7): Scenario {
     { id: 'wall', name: 'the wall', kind: 'obstacle', line: [{ x: 100 * IN, y: 36 * IN }, { x: 120 * IN, y: 36 * IN }] },
     { id: 'road', name: 'the road', kind: 'road', line: [{ x: 0, y: 36 * IN }, { x: 144 * IN, y: 36 * IN }], widthMm: 50 },
   ];
-  return {
-    name: 'bench',
-    ruleset: 'black-powder',
-    markerDictionary: 'apriltag_36h11',
-    table: { widthMm: 144 * IN, depthMm: 72 * IN },
-    referenceMarkers: [],
-    sides: [
-      { id: 'red', name: 'Red', colour: '#f00' },
-      { id: 'blue', name: 'Blue', colour: '#00f' },
-    ],
-    units: specs,
-    terrain,
-  };
+  return twoSidedScenario('bench', 'black-powder', { widthMm: 144 * IN, depthMm: 72 * IN }, specs, terrain);
 }

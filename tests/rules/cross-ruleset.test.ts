@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXACT_POLICY } from '../../src/rules/engine/threshold.ts';
 import { getRuleset, parseQuestion } from '../../src/rules/index.ts';
-import { rect, table } from './prestonpans/fixtures.ts';
+import { rect, table } from './fixtures.ts';
 
 /**
  * One table, four tabletop rulesets, one question: "can 'A' shoot 'B'?". A is an infantry line

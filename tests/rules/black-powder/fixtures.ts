@@ -1,11 +1,12 @@
-import type { Scenario, TerrainSpec, UnitSpec, BaseSpec, UnitAttributes } from '../../../src/table/scenario.ts';
-import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
+import type { TerrainSpec, UnitSpec, BaseSpec, UnitAttributes } from '../../../src/table/scenario.ts';
+import type { TableState } from '../../../src/table/table-state.ts';
 import { bpContext, type BpContext } from '../../../src/rules/black-powder/context.ts';
 import { EXACT_POLICY, type ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
 
-/** Test tables are written in inches, as the rules spec's worked examples are. */
-export const IN = 25.4;
+import { IN, twoSidedTable } from '../fixtures.ts';
+
+export { IN };
 let nextMarker = 100;
 
 export interface BoxOpts extends UnitAttributes {
@@ -58,22 +59,9 @@ export function piece(id: string, x: number, y: number, w: number, d: number, op
   return box(id, x - hw, x + hw, y - hd, y + hd, { ...opts, widths: [w] });
 }
 
-export function table(units: readonly UnitSpec[], terrain: readonly TerrainSpec[] = []): TableState {
-  const scenario: Scenario = {
-    name: 'test',
-    ruleset: 'black-powder',
-    markerDictionary: 'apriltag_36h11',
-    table: { widthMm: 144 * IN, depthMm: 72 * IN },
-    referenceMarkers: [],
-    sides: [
-      { id: 'red', name: 'Red', colour: '#f00' },
-      { id: 'blue', name: 'Blue', colour: '#00f' },
-    ],
-    units,
-    terrain,
-  };
-  return buildTableState(scenario);
-}
+/** A 12 ft × 6 ft Black Powder table. */
+export const table = (units: readonly UnitSpec[], terrain: readonly TerrainSpec[] = []): TableState =>
+  twoSidedTable('test', 'black-powder', { widthMm: 144 * IN, depthMm: 72 * IN }, units, terrain);
 
 export function ctxOf(state: TableState, options: Record<string, OptionValue> = {}, policy: ThresholdPolicy = EXACT_POLICY): BpContext {
   return bpContext(state, options, policy);

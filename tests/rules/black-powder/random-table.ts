@@ -1,8 +1,7 @@
-import type { BaseSpec, Scenario, TerrainSpec, UnitSpec } from '../../../src/table/scenario.ts';
-import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
+import type { BaseSpec, TerrainSpec, UnitSpec } from '../../../src/table/scenario.ts';
+import type { TableState } from '../../../src/table/table-state.ts';
 import { rng } from '../../../bench/rules-scenario.ts';
-
-const IN = 25.4;
+import { IN, twoSidedTable } from '../fixtures.ts';
 
 /**
  * A random Black Powder table from a seed: `units` units of 1–6 bases anywhere on a 72" × 48"
@@ -69,18 +68,5 @@ export function randomTable(seed: number, units = 24): TableState {
     });
     terrain.push({ id: `t${t}`, name: `${kind} ${t}`, kind, polygon, ...(kind === 'hill' ? { heightMm: 40 } : {}) });
   }
-  const scenario: Scenario = {
-    name: `random ${seed}`,
-    ruleset: 'black-powder',
-    markerDictionary: 'apriltag_36h11',
-    table: { widthMm: 72 * IN, depthMm: 48 * IN },
-    referenceMarkers: [],
-    sides: [
-      { id: 'red', name: 'Red', colour: '#f00' },
-      { id: 'blue', name: 'Blue', colour: '#00f' },
-    ],
-    units: specs,
-    terrain,
-  };
-  return buildTableState(scenario);
+  return twoSidedTable(`random ${seed}`, 'black-powder', { widthMm: 72 * IN, depthMm: 48 * IN }, specs, terrain);
 }

@@ -8,7 +8,7 @@ import { musketVerdict } from '../../../src/rules/d3/fire.ts';
 import { attackFaceVerdict, chargeVerdict } from '../../../src/rules/d3/charge.ts';
 import { deploymentVerdict } from '../../../src/rules/d3/deployment.ts';
 import { reachAlongPath } from '../../../src/rules/d3/movement.ts';
-import { area, IN, rect, table } from '../prestonpans/fixtures.ts';
+import { area, IN, rect, table } from '../fixtures.ts';
 
 const ctxOf = (
   units: Parameters<typeof table>[0],

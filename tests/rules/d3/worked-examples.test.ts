@@ -8,7 +8,7 @@ import { chargeVerdict, meleeRetreat } from '../../../src/rules/d3/charge.ts';
 import { commanderPoseVerdict, joinVerdict } from '../../../src/rules/d3/command.ts';
 import { deploymentVerdict } from '../../../src/rules/d3/deployment.ts';
 import { moveVerdict, reachAlongPath } from '../../../src/rules/d3/movement.ts';
-import { area, commander, IN, rect, table } from '../prestonpans/fixtures.ts';
+import { area, commander, IN, rect, table } from '../fixtures.ts';
 
 /** Spec §2.7: the shooter's front centre F = (0,0), facing +y. */
 const S = (opts: Parameters<typeof rect>[5] = {}) =>

@@ -7,7 +7,7 @@ import { otsContext } from '../../../src/rules/oer-the-sea/context.ts';
 import { aheadVerdict, artilleryVerdict, smallArmsVerdict } from '../../../src/rules/oer-the-sea/fire.ts';
 import { meleeResult, standsInContact, supportingStands } from '../../../src/rules/oer-the-sea/charge.ts';
 import { groupAllowance, groupVerdict, moveAllowance } from '../../../src/rules/oer-the-sea/movement.ts';
-import { CM, rect, table } from '../prestonpans/fixtures.ts';
+import { CM, rect, table } from '../fixtures.ts';
 
 const c = (o: Parameters<typeof rect>[5] = {}) => ({ scale: CM, ...o });
 const ctxOf = (units: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}) =>

@@ -17,7 +17,7 @@ import {
   moveAllowance,
 } from '../../../src/rules/oer-the-sea/movement.ts';
 import { findGun, gunBand, musketBand, type GunSpec } from '../../../src/rules/oer-the-sea/tables.ts';
-import { area, CM, rect, table } from '../prestonpans/fixtures.ts';
+import { area, CM, rect, table } from '../fixtures.ts';
 
 const c = (o: Parameters<typeof rect>[5] = {}) => ({ scale: CM, ...o });
 const ctxOf = (

@@ -12,7 +12,7 @@ import {
   musketVerdict,
 } from '../../../src/rules/prestonpans/shooting.ts';
 import { leadershipVerdict } from '../../../src/rules/prestonpans/command.ts';
-import { commander, IN, rect, table } from './fixtures.ts';
+import { commander, IN, rect, table } from '../fixtures.ts';
 
 const H = () => rect('H', 0, 10, 0, 2, { side: 'red', files: 5 });
 

@@ -17,7 +17,7 @@ import {
 } from '../../../src/rules/prestonpans/shooting.ts';
 import { leadershipVerdict } from '../../../src/rules/prestonpans/command.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
-import { commander, rect, table } from './fixtures.ts';
+import { commander, rect, table } from '../fixtures.ts';
 
 /** Spec §1.7: Hanoverian infantry H = [0,10]×[0,2] facing +y; Jacobites opposite, facing −y. */
 const H = () => rect('H', 0, 10, 0, 2, { side: 'red', files: 5 });

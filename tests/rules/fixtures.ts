@@ -1,18 +1,49 @@
-import type {
-  BaseSpec,
-  Scenario,
-  TerrainSpec,
-  UnitAttributes,
-  UnitSpec,
-} from '../../../src/table/scenario.ts';
-import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
+import type { BaseSpec, Scenario, TerrainSpec, UnitAttributes, UnitSpec } from '../../src/table/scenario.ts';
+import { buildTableState, type TableState } from '../../src/table/table-state.ts';
 
-/**
- * Test tables for the Jacobite rulesets, written in the spec's own unit (inches or cm): units as
- * axis-aligned rectangles [x0,x1]×[y0,y1], bases side by side along the frontage.
- */
+/** Test tables are written in the rules' own units, as the spec's worked examples are. */
 export const IN = 25.4;
 export const CM = 10;
+
+export interface TableSize {
+  readonly widthMm: number;
+  readonly depthMm: number;
+}
+
+/**
+ * A scenario with the two sides every rules test and benchmark uses (red and blue), no reference
+ * markers (poses come from the file), and the given units and terrain.
+ */
+export function twoSidedScenario(
+  name: string,
+  ruleset: string,
+  table: TableSize,
+  units: readonly UnitSpec[],
+  terrain: readonly TerrainSpec[] = [],
+): Scenario {
+  return {
+    name,
+    ruleset,
+    markerDictionary: 'apriltag_36h11',
+    table,
+    referenceMarkers: [],
+    sides: [
+      { id: 'red', name: 'Red', colour: '#f00' },
+      { id: 'blue', name: 'Blue', colour: '#00f' },
+    ],
+    units,
+    terrain,
+  };
+}
+
+/** The table state of such a scenario, as the rules read it. */
+export const twoSidedTable = (...args: Parameters<typeof twoSidedScenario>): TableState =>
+  buildTableState(twoSidedScenario(...args));
+
+/*
+ * Units for the Jacobite rulesets' tests (Prestonpans, D3, O'er the Sea), written in the spec's
+ * own unit (inches or cm): axis-aligned rectangles [x0,x1]×[y0,y1], bases in files and ranks.
+ */
 let nextMarker = 500;
 
 export interface RectOpts extends UnitAttributes {
@@ -69,26 +100,12 @@ export function commander(id: string, x: number, y: number, opts: RectOpts = {})
   return rect(id, x - 0.5, x + 0.5, y - 0.5, y + 0.5, { ...opts, type: 'commander', files: 1 });
 }
 
-export function table(
+/** A table big enough for any test (2000 in square), for the given ruleset (Prestonpans unless said). */
+export const table = (
   units: readonly UnitSpec[],
   terrain: readonly TerrainSpec[] = [],
   ruleset = 'prestonpans',
-): TableState {
-  const scenario: Scenario = {
-    name: 'test',
-    ruleset,
-    markerDictionary: 'apriltag_36h11',
-    table: { widthMm: 2000 * IN, depthMm: 2000 * IN },
-    referenceMarkers: [],
-    sides: [
-      { id: 'red', name: 'Red', colour: '#f00' },
-      { id: 'blue', name: 'Blue', colour: '#00f' },
-    ],
-    units,
-    terrain,
-  };
-  return buildTableState(scenario);
-}
+): TableState => twoSidedTable('test', ruleset, { widthMm: 2000 * IN, depthMm: 2000 * IN }, units, terrain);
 
 /** A terrain polygon from an axis-aligned rectangle in the given unit. */
 export function area(
