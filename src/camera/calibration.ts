@@ -1,5 +1,6 @@
 import type { RasterImage } from '../vision/image.ts';
 import { assertRaster } from '../vision/image.ts';
+import { toGrayMat } from '../vision/grey-mat.ts';
 import { loadOpenCV, type OpenCV } from '../vision/opencv.ts';
 import {
   BOARD_DICTIONARY_CONSTANTS,
@@ -492,17 +493,6 @@ function createBoard(
   };
 }
 
-function toGray(cv: OpenCV, image: RasterImage): OpenCV {
-  const type = image.channels === 1 ? cv.CV_8UC1 : image.channels === 3 ? cv.CV_8UC3 : cv.CV_8UC4;
-  const src = new cv.Mat(image.height, image.width, type);
-  src.data.set(image.data);
-  if (image.channels === 1) return src;
-  const gray = new cv.Mat();
-  cv.cvtColor(src, gray, image.channels === 3 ? cv.COLOR_RGB2GRAY : cv.COLOR_RGBA2GRAY);
-  src.delete();
-  return gray;
-}
-
 interface BoardDetection {
   readonly corners: Map<number, Point2>;
   readonly markerIds: number[];
@@ -562,7 +552,7 @@ function detectAll(cv: OpenCV, board: BoardSpec, views: readonly CalibrationView
   ];
   try {
     return views.map((v) => {
-      const gray = toGray(cv, v.image);
+      const gray = toGrayMat(cv, v.image);
       try {
         const d = detectBoard(cv, detector, gray);
         // Measured on the board when enough of it was found, else on the whole picture (a box
@@ -699,7 +689,7 @@ function diagnoseLayout(cv: OpenCV, board: BoardSpec, views: readonly Calibratio
     const { detector, delete: dispose } = createBoard(cv, alt);
     try {
       const hits = sample.reduce((n, v) => {
-        const gray = toGray(cv, v.image);
+        const gray = toGrayMat(cv, v.image);
         try {
           return n + detectBoard(cv, detector, gray).corners.size;
         } finally {

@@ -2,6 +2,7 @@ import type { Pixel } from '../camera/projection.ts';
 import type { MarkerDictionaryName } from '../table/scenario.ts';
 import { dictionaryConstant } from './dictionary.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
+import { toGrayMat } from './grey-mat.ts';
 import { assertRaster, type RasterImage } from './image.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 
@@ -181,15 +182,4 @@ export class MarkerDetector {
   dispose(): void {
     this.detector.delete();
   }
-}
-
-function toGrayMat(cv: OpenCV, image: RasterImage): OpenCV {
-  const type = image.channels === 1 ? cv.CV_8UC1 : image.channels === 3 ? cv.CV_8UC3 : cv.CV_8UC4;
-  const src = new cv.Mat(image.height, image.width, type);
-  src.data.set(image.data);
-  if (image.channels === 1) return src;
-  const gray = new cv.Mat();
-  cv.cvtColor(src, gray, image.channels === 3 ? cv.COLOR_RGB2GRAY : cv.COLOR_RGBA2GRAY);
-  src.delete();
-  return gray;
 }
