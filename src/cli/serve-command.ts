@@ -44,16 +44,21 @@ function parseSize(text: string): { width: number; height: number } {
 
 /** The camera the options ask for (one of them; the synthetic table when none). */
 export function sourceFromOptions(opts: ServeOptions): SourceSpec {
-  const chosen = [opts.images, opts.folder, opts.webcam, opts.url, opts.video, opts.browserCamera].filter((o) => o !== undefined && o !== false);
-  if (chosen.length > 1) throw new Error('choose one camera: --images, --folder, --webcam, --url, --video or --browser-camera');
+  const chosen = [opts.images, opts.folder, opts.webcam, opts.url, opts.video, opts.browserCamera].filter(
+    (o) => o !== undefined && o !== false,
+  );
+  if (chosen.length > 1)
+    throw new Error('choose one camera: --images, --folder, --webcam, --url, --video or --browser-camera');
   const size = opts.size ? parseSize(opts.size) : undefined;
   const choice: CameraChoice = {
     ...(opts.camera ? { cameraPath: opts.camera } : {}),
     ...(size ? { size } : {}),
     ...(opts.hfov ? { hfovDeg: Number(opts.hfov) } : {}),
   };
-  if (opts.images) return { kind: 'images', paths: opts.images, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
-  if (opts.folder) return { kind: 'folder', dir: opts.folder, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
+  if (opts.images)
+    return { kind: 'images', paths: opts.images, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
+  if (opts.folder)
+    return { kind: 'folder', dir: opts.folder, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
   let input: FfmpegInput | undefined;
   if (opts.webcam !== undefined && opts.webcam !== false) {
     input = {
@@ -64,7 +69,8 @@ export function sourceFromOptions(opts: ServeOptions): SourceSpec {
       ...(opts.inputFormat ? { inputFormat: opts.inputFormat } : {}),
     };
   } else if (opts.url) input = { kind: 'url', url: opts.url };
-  else if (opts.video) input = { kind: 'file', path: opts.video, realtime: opts.realtime ?? false, loop: opts.loop ?? false };
+  else if (opts.video)
+    input = { kind: 'file', path: opts.video, realtime: opts.realtime ?? false, loop: opts.loop ?? false };
   if (input) {
     const transport = opts.transport ?? (input.kind === 'file' ? 'raw' : 'mjpeg');
     return { kind: 'ffmpeg', input, transport, ...choice };
@@ -87,10 +93,19 @@ export function registerServeCommand(program: Command): void {
     .description('watch the table and serve the live page (default: the built-in synthetic table)')
     .option('--port <n>', 'HTTP port', '8080')
     .option('--host <address>', 'address to listen on (default 127.0.0.1: this machine only)')
-    .option('--lan', 'listen on every address (0.0.0.0) for phones and tablets; an access token is made and printed as a link and a QR code')
+    .option(
+      '--lan',
+      'listen on every address (0.0.0.0) for phones and tablets; an access token is made and printed as a link and a QR code',
+    )
     .option('--token <token>', 'access token for players (default with --lan: a random one)')
-    .option('--spectator-token <token>', 'token of the read-only spectator link (default with --lan: a random one)')
-    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (a phone may only use its camera on https pages)')
+    .option(
+      '--spectator-token <token>',
+      'token of the read-only spectator link (default with --lan: a random one)',
+    )
+    .option(
+      '--tls-cert <file>',
+      'serve HTTPS with this PEM certificate (a phone may only use its camera on https pages)',
+    )
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
     .option('--scenario <file>', 'scenario file', DEFAULT_SCENARIO)
     .option('--images <files...>', 'camera: still images, looped')
@@ -98,27 +113,52 @@ export function registerServeCommand(program: Command): void {
     .option('--webcam [device]', 'camera: a V4L2 webcam through ffmpeg (default /dev/video0)')
     .option('--url <url>', 'camera: an RTSP or HTTP (MJPEG) stream through ffmpeg')
     .option('--video <file>', 'camera: a video file through ffmpeg')
-    .option('--realtime', '--video: play at the video\'s own speed (ffmpeg -re) instead of as fast as processed')
+    .option(
+      '--realtime',
+      "--video: play at the video's own speed (ffmpeg -re) instead of as fast as processed",
+    )
     .option('--loop', '--video: start again at the end')
-    .option('--browser-camera', 'camera: a browser\'s own camera, sent over the WebSocket ("use this device\'s camera" on the page)')
-    .option('--size <WxH>', 'picture size: asked of the webcam; with no --camera profile, the size of the estimated camera')
+    .option(
+      '--browser-camera',
+      'camera: a browser\'s own camera, sent over the WebSocket ("use this device\'s camera" on the page)',
+    )
+    .option(
+      '--size <WxH>',
+      'picture size: asked of the webcam; with no --camera profile, the size of the estimated camera',
+    )
     .option('--fps <n>', '--webcam: frame rate to ask for')
-    .option('--input-format <format>', '--webcam: what the camera sends, e.g. mjpeg or yuyv422 (see `vedette sources`)')
-    .option('--transport <raw|mjpeg>', 'how ffmpeg hands frames over: raw rgb24 (exact) or MJPEG (fewer bytes); default mjpeg for cameras, raw for files')
-    .option('--camera <profile>', 'camera profile (from `vedette calibrate`); without one a real camera is estimated and flagged as such')
+    .option(
+      '--input-format <format>',
+      '--webcam: what the camera sends, e.g. mjpeg or yuyv422 (see `vedette sources`)',
+    )
+    .option(
+      '--transport <raw|mjpeg>',
+      'how ffmpeg hands frames over: raw rgb24 (exact) or MJPEG (fewer bytes); default mjpeg for cameras, raw for files',
+    )
+    .option(
+      '--camera <profile>',
+      'camera profile (from `vedette calibrate`); without one a real camera is estimated and flagged as such',
+    )
     .option('--hfov <degrees>', 'horizontal field of view of the estimated camera (no --camera)', '60')
     .option('--still', 'synthetic table: keep every unit still')
     .action(async (opts: ServeOptions) => {
-      if (opts.transport && opts.transport !== 'raw' && opts.transport !== 'mjpeg') throw new Error('--transport is raw or mjpeg');
+      if (opts.transport && opts.transport !== 'raw' && opts.transport !== 'mjpeg')
+        throw new Error('--transport is raw or mjpeg');
       const source = sourceFromOptions(opts);
       const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
       const open = !isLoopback(host);
       const player = opts.token ?? (open ? newToken() : undefined);
       const spectator = opts.spectatorToken ?? (open ? newToken() : undefined);
-      if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together');
-      const tls = opts.tlsCert && opts.tlsKey ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) } : undefined;
+      if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))
+        throw new Error('--tls-cert and --tls-key go together');
+      const tls =
+        opts.tlsCert && opts.tlsKey
+          ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
+          : undefined;
       if ((source.kind === 'ffmpeg' || source.kind === 'browser') && !opts.camera) {
-        console.warn('No --camera profile: the camera model is estimated (flagged "estimate"); calibrate for numbers you can defend.');
+        console.warn(
+          'No --camera profile: the camera model is estimated (flagged "estimate"); calibrate for numbers you can defend.',
+        );
       }
       const server = await startServer({
         port: Number(opts.port),
@@ -132,10 +172,14 @@ export function registerServeCommand(program: Command): void {
       if (open && player) {
         const base = server.url.replace('127.0.0.1', host === '0.0.0.0' ? lanAddress() : host);
         const playerUrl = `${base}/?token=${encodeURIComponent(player)}`;
-        console.log(`\nOn a phone or tablet on this network, open (players: may change the table):\n  ${playerUrl}`);
+        console.log(
+          `\nOn a phone or tablet on this network, open (players: may change the table):\n  ${playerUrl}`,
+        );
         console.log(await QRCode.toString(playerUrl, { type: 'terminal', small: true }));
         if (server.tokens.spectator) {
-          console.log(`Spectator link (watch and measure only):\n  ${base}/?token=${encodeURIComponent(server.tokens.spectator)}\n`);
+          console.log(
+            `Spectator link (watch and measure only):\n  ${base}/?token=${encodeURIComponent(server.tokens.spectator)}\n`,
+          );
         }
         console.log('Anyone with the player link can change the table: share the spectator link instead.');
       }

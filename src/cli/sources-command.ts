@@ -22,7 +22,7 @@ function ffmpegVersion(): string | null {
 
 /** /dev/video* (V4L2 capture devices), each with the formats ffmpeg lists for it. */
 export function findVideoDevices(devDir = '/dev', withFfmpeg = true): VideoDevice[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(devDir).filter((n) => /^video\d+$/.test(n));
   } catch {
@@ -32,12 +32,18 @@ export function findVideoDevices(devDir = '/dev', withFfmpeg = true): VideoDevic
   return names.map((n) => {
     const path = `${devDir}/${n}`;
     if (!withFfmpeg) return { path, formats: [] };
-    const run = spawnSync('ffmpeg', ['-hide_banner', '-f', 'v4l2', '-list_formats', 'all', '-i', path], { encoding: 'utf8', timeout: 5000 });
+    const run = spawnSync('ffmpeg', ['-hide_banner', '-f', 'v4l2', '-list_formats', 'all', '-i', path], {
+      encoding: 'utf8',
+      timeout: 5000,
+    });
     const formats = (run.stderr ?? '')
       .split('\n')
       .filter((l) => /(Raw|Compressed)\s*:/.test(l))
       .map((l) => l.replace(/^\[[^\]]+\]\s*/, '').trim());
-    return { path, formats: formats.length > 0 ? formats : ['(no capture formats: a metadata node, or busy)'] };
+    return {
+      path,
+      formats: formats.length > 0 ? formats : ['(no capture formats: a metadata node, or busy)'],
+    };
   });
 }
 
@@ -49,9 +55,14 @@ export function sourcesReport(): SourcesReport {
 export function formatSourcesReport(r: SourcesReport): string {
   const out: string[] = [];
   out.push('Cameras Vedette can watch the table with (vedette serve …):', '');
-  out.push(r.ffmpeg ? `ffmpeg: ${r.ffmpeg}` : 'ffmpeg: NOT INSTALLED — webcams, streams and videos need it (Debian: apt-get install ffmpeg)');
+  out.push(
+    r.ffmpeg
+      ? `ffmpeg: ${r.ffmpeg}`
+      : 'ffmpeg: NOT INSTALLED — webcams, streams and videos need it (Debian: apt-get install ffmpeg)',
+  );
   out.push('', 'Webcams (V4L2):');
-  if (r.devices.length === 0) out.push('  none found (/dev/video* is empty; plug one in, or check you are in the "video" group)');
+  if (r.devices.length === 0)
+    out.push('  none found (/dev/video* is empty; plug one in, or check you are in the "video" group)');
   for (const d of r.devices) {
     out.push(`  ${d.path}`);
     for (const f of d.formats) out.push(`      ${f}`);

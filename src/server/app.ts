@@ -396,10 +396,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   /** A player's browser offers its camera: the table is watched through it from now on. */
   function startBrowserCamera(ws: WebSocket, client: Client, msg: Extract<ClientMessage, { type: 'camera' }>): void {
     if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot change the camera' });
-    // Each change starts a new vision worker: one request per connection every 2 s is plenty.
-    const now = Date.now();
-    if (now - client.lastCameraRequest < 2000) return send(ws, { type: 'error', message: 'camera changes are limited to one every 2 s' });
-    client.lastCameraRequest = now;
     let cameraPath: string | undefined;
     if (msg.profile !== undefined) {
       try {
@@ -416,6 +412,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return send(ws, { type: 'error', message: why });
       }
     }
+    // Each change starts a new vision worker: one request per connection every 2 s is plenty.
+    const now = Date.now();
+    if (now - client.lastCameraRequest < 2000) return send(ws, { type: 'error', message: 'camera changes are limited to one every 2 s' });
+    client.lastCameraRequest = now;
     const current = currentSource instanceof BrowserCameraSource ? currentSource : null;
     const sameCamera =
       current && sourceSpec.kind === 'browser' && current.width === msg.width && current.height === msg.height &&

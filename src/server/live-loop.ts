@@ -194,7 +194,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     const s = this.status;
     const retryInMs = s.retryAt === null ? null : Math.max(0, s.retryAt - now);
     let text: string = s.state;
-    if (s.state === 'retrying') text = `retrying (attempt ${s.attempt}, next in ${Math.ceil((retryInMs ?? 0) / 1000)} s)`;
+    if (s.state === 'retrying')
+      text = `retrying (attempt ${s.attempt}, next in ${Math.ceil((retryInMs ?? 0) / 1000)} s)`;
     if (s.state === 'failed') text = `failed after ${s.attempt} attempt${s.attempt === 1 ? '' : 's'}`;
     if (s.error && s.state !== 'live') text += `: ${s.error}`;
     return { ...s, retryInMs, text };
@@ -212,7 +213,14 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   }
 
   private initialStatus(): Omit<SourceStatus, 'retryInMs' | 'text'> {
-    return { name: this.source.name, state: 'connecting', attempt: 0, retryAt: null, error: null, since: Date.now() };
+    return {
+      name: this.source.name,
+      state: 'connecting',
+      attempt: 0,
+      retryAt: null,
+      error: null,
+      since: Date.now(),
+    };
   }
 
   private setStatus(next: Omit<SourceStatus, 'retryInMs' | 'text'>): void {
@@ -236,18 +244,39 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         const attempt = this.status.state === 'live' ? 1 : this.status.attempt + 1;
         this.emit('sourceError', error);
         if (isPermanent(err) || attempt >= this.options.maxAttempts) {
-          this.setStatus({ name: source.name, state: 'failed', attempt, retryAt: null, error: error.message, since: Date.now() });
+          this.setStatus({
+            name: source.name,
+            state: 'failed',
+            attempt,
+            retryAt: null,
+            error: error.message,
+            since: Date.now(),
+          });
           return;
         }
         const delay = Math.min(this.options.maxRetryMs, this.options.retryBaseMs * 2 ** (attempt - 1));
         const now = Date.now();
-        this.setStatus({ name: source.name, state: 'retrying', attempt, retryAt: now + delay, error: error.message, since: now });
+        this.setStatus({
+          name: source.name,
+          state: 'retrying',
+          attempt,
+          retryAt: now + delay,
+          error: error.message,
+          since: now,
+        });
         await sleep(delay, signal);
         continue;
       }
       if (signal.aborted) return;
       if (this.status.state !== 'live') {
-        this.setStatus({ name: source.name, state: 'live', attempt: 0, retryAt: null, error: null, since: Date.now() });
+        this.setStatus({
+          name: source.name,
+          state: 'live',
+          attempt: 0,
+          retryAt: null,
+          error: null,
+          since: Date.now(),
+        });
       }
       this.counts.framesIn++;
       if (this.pending) this.counts.framesDropped++;
@@ -276,7 +305,9 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         const { width, height, channels, data } = back.image;
         const jpeg = back.jpeg
           ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
-          : await sharp(data, { raw: { width, height, channels } }).jpeg({ quality: this.options.jpegQuality }).toBuffer();
+          : await sharp(data, { raw: { width, height, channels } })
+              .jpeg({ quality: this.options.jpegQuality })
+              .toBuffer();
         if (signal.aborted) return;
         const latencyMs = Date.now() - frame.capturedAt;
         this.counts.framesProcessed++;

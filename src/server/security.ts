@@ -115,7 +115,9 @@ export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean, se
     const { token, fromQuery } = tokenOf(req);
     const role = roleFor(tokens, token);
     if (role === null) {
-      res.status(401).json({ error: 'an access token is needed: open the link printed by `vedette serve --lan`' });
+      res
+        .status(401)
+        .json({ error: 'an access token is needed: open the link printed by `vedette serve --lan`' });
       return;
     }
     (res.locals as { role?: Role }).role = role;
@@ -135,7 +137,11 @@ export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean, se
 }
 
 /** The role of a WebSocket upgrade request, or the HTTP status to refuse it with. */
-export function upgradeAccess(req: IncomingMessage, tokens: AccessTokens, loopbackOnly: boolean): Role | 401 | 403 {
+export function upgradeAccess(
+  req: IncomingMessage,
+  tokens: AccessTokens,
+  loopbackOnly: boolean,
+): Role | 401 | 403 {
   if (!hostAllowed(req, loopbackOnly) || !originAllowed(req)) return 403;
   return roleFor(tokens, tokenOf(req).token) ?? 401;
 }
@@ -187,15 +193,18 @@ export class PathError extends Error {}
  * separators, no `..`, not absolute; the extension is added when missing. Throws PathError otherwise.
  */
 export function resolveInside(root: string, name: string, extension: string): string {
-  if (typeof name !== 'string' || name.length === 0 || name.length > 100) throw new PathError('a file name of 1–100 characters is needed');
+  if (typeof name !== 'string' || name.length === 0 || name.length > 100)
+    throw new PathError('a file name of 1–100 characters is needed');
   if (isAbsolute(name) || name.includes('/') || name.includes('\\') || name.includes('\0')) {
     throw new PathError('give a file name, not a path');
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes('..')) throw new PathError(`not an allowed file name: ${name}`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || name.includes('..'))
+    throw new PathError(`not an allowed file name: ${name}`);
   const file = name.endsWith(extension) ? name : name + extension;
   const base = resolve(root);
   const full = resolve(base, file);
   const rel = relative(base, full);
-  if (rel.startsWith('..') || isAbsolute(rel) || rel.includes(sep)) throw new PathError('that file is outside its folder');
+  if (rel.startsWith('..') || isAbsolute(rel) || rel.includes(sep))
+    throw new PathError('that file is outside its folder');
   return full;
 }

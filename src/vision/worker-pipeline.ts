@@ -35,10 +35,15 @@ const WORKER_URL = new URL('./worker-thread.ts', import.meta.url);
  */
 function bootstrap(): string {
   // The ESM entry of tsx's API, found through its package.json (the CommonJS one resolves wrongly here).
-  const tsxPackage = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('tsx/package.json'), 'utf8')) as {
+  const tsxPackage = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve('tsx/package.json'), 'utf8'),
+  ) as {
     exports: { './esm/api': { import: { default: string } } };
   };
-  const tsxApi = new URL(tsxPackage.exports['./esm/api'].import.default, pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')));
+  const tsxApi = new URL(
+    tsxPackage.exports['./esm/api'].import.default,
+    pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')),
+  );
   return [
     `import(${JSON.stringify(tsxApi.href)})`,
     `  .then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
@@ -54,7 +59,10 @@ function bootstrap(): string {
  */
 export class WorkerPipeline implements FrameProcessor {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (m: FromWorker) => void; reject: (e: Error) => void }
+  >();
   private exited: Error | null = null;
 
   private constructor(
@@ -136,6 +144,7 @@ export class WorkerPipeline implements FrameProcessor {
 /** The pixels as a whole ArrayBuffer that may be transferred: the frame's own if it owns all of it, else a copy. */
 function transferable(data: Uint8Array): ArrayBuffer {
   const buffer = data.buffer;
-  if (buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === buffer.byteLength) return buffer;
+  if (buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === buffer.byteLength)
+    return buffer;
   return data.slice().buffer as ArrayBuffer;
 }

@@ -31,5 +31,10 @@ export type ToWorker = { readonly type: 'process'; readonly id: number; readonly
 export type FromWorker =
   | { readonly type: 'ready' }
   | { readonly type: 'initError'; readonly message: string }
-  | { readonly type: 'result'; readonly id: number; readonly result: PipelineResult; readonly pixels: ArrayBuffer }
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly result: PipelineResult;
+      readonly pixels: ArrayBuffer;
+    }
   | { readonly type: 'error'; readonly id: number; readonly message: string; readonly pixels: ArrayBuffer };

@@ -24,11 +24,19 @@ try {
 
 port.on('message', (message: ToWorker) => {
   const { id, frame } = message;
-  const image = { width: frame.width, height: frame.height, channels: frame.channels, data: new Uint8Array(frame.pixels) };
+  const image = {
+    width: frame.width,
+    height: frame.height,
+    channels: frame.channels,
+    data: new Uint8Array(frame.pixels),
+  };
   try {
     const result = pipeline.process({ image, capturedAt: frame.capturedAt, sequence: frame.sequence });
     post({ type: 'result', id, result, pixels: frame.pixels }, [frame.pixels]);
   } catch (err) {
-    post({ type: 'error', id, message: err instanceof Error ? err.message : String(err), pixels: frame.pixels }, [frame.pixels]);
+    post(
+      { type: 'error', id, message: err instanceof Error ? err.message : String(err), pixels: frame.pixels },
+      [frame.pixels],
+    );
   }
 });

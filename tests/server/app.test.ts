@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -85,7 +89,8 @@ describe('server', () => {
     ws.send(JSON.stringify({ type: 'measure', a: 'lees', b: 'ghosts' }));
     ws.send(JSON.stringify({ type: 'measure', a: 'lees', b: 'camerons' }));
     const deadline = Date.now() + 60_000;
-    const done = () => received.some((m) => m.binary) && received.some((m) => m.json?.type === 'state' && m.json.measurement);
+    const done = () =>
+      received.some((m) => m.binary) && received.some((m) => m.json?.type === 'state' && m.json.measurement);
     while (Date.now() < deadline && !done()) {
       await new Promise((r) => setTimeout(r, 100));
     }

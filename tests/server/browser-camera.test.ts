@@ -23,9 +23,14 @@ let jpeg: Buffer;
 let directIn = 0;
 
 beforeAll(async () => {
-  const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
+  const table = await LiveSyntheticTable.create(
+    scenario,
+    frameTable(scenario.table, { resolution: '1080p' }),
+  );
   const { image } = table.frame(0);
-  jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
   // The distance the pipeline measures on the uncompressed frame, to compare with.
   const pipeline = await VisionPipeline.create(table.profile, scenario);
   const result = pipeline.process({ image: { ...image, channels: 3 }, capturedAt: 0, sequence: 0 });
@@ -61,7 +66,11 @@ function open(): Promise<{ ws: WebSocket; messages: Message[]; pictures: () => n
   });
 }
 
-async function until(what: string, test: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+async function until(
+  what: string,
+  test: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await test()) return;
@@ -76,7 +85,10 @@ describe('the browser camera', () => {
   it('is watched through, measured on, and reported when it goes away', async () => {
     const camera = await open();
     camera.ws.send(JSON.stringify({ type: 'camera', width: 1920, height: 1080, profile: 'synthetic-1080p' }));
-    await until('the switch to the browser camera', async () => (await status()).source.name === 'browser camera');
+    await until(
+      'the switch to the browser camera',
+      async () => (await status()).source.name === 'browser camera',
+    );
     expect((await status()).source.state).toBe('connecting');
 
     // Frames, a little faster than the pipeline takes them (latest wins).
@@ -98,7 +110,9 @@ describe('the browser camera', () => {
 
     // A frame of the wrong kind is refused with a reason.
     camera.ws.send(Buffer.from('not a jpeg'), { binary: true });
-    await until('the refusal', () => camera.messages.some((m) => m.type === 'error' && /JPEG/.test(String(m['message']))));
+    await until('the refusal', () =>
+      camera.messages.some((m) => m.type === 'error' && /JPEG/.test(String(m['message']))),
+    );
 
     // The phone walks away: the camera state says so; a new sender brings it back.
     clearInterval(sender);
@@ -127,10 +141,15 @@ describe('the browser camera', () => {
     // A profile must fit the picture it is used for.
     const other = await open();
     other.ws.send(JSON.stringify({ type: 'camera', width: 1280, height: 720, profile: 'synthetic-1080p' }));
-    await until('the size mismatch', () => other.messages.some((m) => m.type === 'error' && /is for 1920×1080/.test(String(m['message']))));
-    // And changes are limited: a second request at once is refused.
+    await until('the size mismatch', () =>
+      other.messages.some((m) => m.type === 'error' && /is for 1920×1080/.test(String(m['message']))),
+    );
+    // And changes are limited (refusals do not count): a second request at once is refused.
     other.ws.send(JSON.stringify({ type: 'camera', width: 640, height: 480 }));
-    await until('the limit', () => other.messages.some((m) => m.type === 'error' && /limited to one every 2 s/.test(String(m['message']))));
+    other.ws.send(JSON.stringify({ type: 'camera', width: 640, height: 480 }));
+    await until('the limit', () =>
+      other.messages.some((m) => m.type === 'error' && /limited to one every 2 s/.test(String(m['message']))),
+    );
     other.ws.close();
     camera.ws.close();
   });

@@ -35,7 +35,23 @@ const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
 
 const UNIT_IDS = ['lees', 'camerons', 'murrays', 'ghosts', '', '__proto__', 'constructor', 'a'.repeat(101)];
-const STRANGE = [null, true, false, 0, -1, 1e308, -0, 'NaN', [], {}, [[[]]], '\u0000', '💥'.repeat(50), '../../etc/passwd', { $gt: '' }];
+const STRANGE = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1e308,
+  -0,
+  'NaN',
+  [],
+  {},
+  [[[]]],
+  '\u0000',
+  '💥'.repeat(50),
+  '../../etc/passwd',
+  { $gt: '' },
+];
 
 function randomValue(depth = 0): unknown {
   switch (int(depth > 3 ? 5 : 8)) {
@@ -53,7 +69,9 @@ function randomValue(depth = 0): unknown {
       return Array.from({ length: int(5) }, () => randomValue(depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = 0; i < int(5); i++) o[pick(['type', 'a', 'b', 'width', 'height', 'profile', 'name', 'x', '__proto__', 'constructor'])] = randomValue(depth + 1);
+      for (let i = 0; i < int(5); i++)
+        o[pick(['type', 'a', 'b', 'width', 'height', 'profile', 'name', 'x', '__proto__', 'constructor'])] =
+          randomValue(depth + 1);
       return o;
     }
   }
@@ -64,7 +82,11 @@ function mutatedMessage(): unknown {
   const templates: Array<Record<string, unknown>> = [
     { type: 'measure', a: pick(UNIT_IDS), b: pick(UNIT_IDS) },
     { type: 'clearMeasure' },
-    { type: 'camera', width: pick([0, -1, 63, 640, 4097, 1.5, '640', null]), height: pick([0, 4097, -480, 480.5, '480']) },
+    {
+      type: 'camera',
+      width: pick([0, -1, 63, 640, 4097, 1.5, '640', null]),
+      height: pick([0, 4097, -480, 480.5, '480']),
+    },
     { type: pick(['Measure', 'hello', 'state', '', 'camera ', 'sourceStatus']) },
   ];
   const m = { ...pick(templates) };
@@ -77,12 +99,21 @@ type WsCase = { kind: string; data: string | Buffer; binary: boolean };
 function wsCase(): WsCase {
   switch (int(10)) {
     case 7:
-      if (rand() < 0.2) return { kind: 'invalid UTF-8 text', data: Buffer.concat([Buffer.from('{"type":"'), Buffer.from([0xff, 0xfe, 0xc0])]), binary: false };
+      if (rand() < 0.2)
+        return {
+          kind: 'invalid UTF-8 text',
+          data: Buffer.concat([Buffer.from('{"type":"'), Buffer.from([0xff, 0xfe, 0xc0])]),
+          binary: false,
+        };
       return { kind: 'mutated message', data: JSON.stringify(mutatedMessage()), binary: false };
     case 0:
       return { kind: 'binary garbage', data: bytes(int(3000)), binary: true };
     case 1:
-      return { kind: 'fake JPEG', data: Buffer.concat([Buffer.from([0xff, 0xd8]), bytes(int(2000))]), binary: true };
+      return {
+        kind: 'fake JPEG',
+        data: Buffer.concat([Buffer.from([0xff, 0xd8]), bytes(int(2000))]),
+        binary: true,
+      };
     case 2:
       return { kind: 'text garbage', data: bytes(int(300)).toString('latin1'), binary: false };
     case 3: {
@@ -92,33 +123,84 @@ function wsCase(): WsCase {
     case 4:
       return { kind: 'random JSON', data: JSON.stringify(randomValue()) ?? 'null', binary: false };
     case 5:
-      return { kind: 'oversized text', data: JSON.stringify({ type: 'measure', a: 'x'.repeat(4096 + int(60_000)), b: 'y' }), binary: false };
+      return {
+        kind: 'oversized text',
+        data: JSON.stringify({ type: 'measure', a: 'x'.repeat(4096 + int(60_000)), b: 'y' }),
+        binary: false,
+      };
     case 6:
-      return { kind: 'deep nesting', data: '['.repeat(1000 + int(2000)) + ']'.repeat(int(3000)), binary: false };
+      return {
+        kind: 'deep nesting',
+        data: '['.repeat(1000 + int(2000)) + ']'.repeat(int(3000)),
+        binary: false,
+      };
     default:
       return { kind: 'mutated message', data: JSON.stringify(mutatedMessage()), binary: false };
   }
 }
 
 const PATHS = [
-  '/api/health', '/api/status', '/api/distance', '/api/scenario', '/api/source', '/api/scenarios', '/api/scenarios/prestonpans-demo',
-  '/api/scenarios/..%2F..%2Fetc%2Fpasswd', '/api/scenarios/%2e%2e', '/api/scenarios/x/load', '/api/scenarios/..%2Fpackage/save',
-  '/api/markers', '/api/roster/base', '/api/terrain', '/api/terrain/zz', '/api/ask', '/api/rulesets', '/api/referee/last',
-  '/api/calibration', '/api/calibration/board', '/api/calibration/capture', '/api/calibration/solve', '/api/calibration/save',
-  '/api/battles', '/api/battles/stop', '/api/battles/import', '/api/battles/1', '/api/battles/..%2F..%2Fx/export',
-  '/api/battles/1/marks', '/api/battles/1/annotations', '/api/battles/abc/replay', '/api/nothing', '/../../etc/passwd',
+  '/api/health',
+  '/api/status',
+  '/api/distance',
+  '/api/scenario',
+  '/api/source',
+  '/api/scenarios',
+  '/api/scenarios/prestonpans-demo',
+  '/api/scenarios/..%2F..%2Fetc%2Fpasswd',
+  '/api/scenarios/%2e%2e',
+  '/api/scenarios/x/load',
+  '/api/scenarios/..%2Fpackage/save',
+  '/api/markers',
+  '/api/roster/base',
+  '/api/terrain',
+  '/api/terrain/zz',
+  '/api/ask',
+  '/api/rulesets',
+  '/api/referee/last',
+  '/api/calibration',
+  '/api/calibration/board',
+  '/api/calibration/capture',
+  '/api/calibration/solve',
+  '/api/calibration/save',
+  '/api/battles',
+  '/api/battles/stop',
+  '/api/battles/import',
+  '/api/battles/1',
+  '/api/battles/..%2F..%2Fx/export',
+  '/api/battles/1/marks',
+  '/api/battles/1/annotations',
+  '/api/battles/abc/replay',
+  '/api/nothing',
+  '/../../etc/passwd',
 ];
 
 function restBody(): { kind: string; body: string | Buffer; type: string } {
   switch (int(7)) {
     case 0:
-      return { kind: 'malformed JSON', body: JSON.stringify(randomValue()).slice(0, -1) + '{', type: 'application/json' };
+      return {
+        kind: 'malformed JSON',
+        body: JSON.stringify(randomValue()).slice(0, -1) + '{',
+        type: 'application/json',
+      };
     case 1:
-      return { kind: 'binary', body: bytes(int(5000)), type: pick(['application/octet-stream', 'application/json', 'image/jpeg']) };
+      return {
+        kind: 'binary',
+        body: bytes(int(5000)),
+        type: pick(['application/octet-stream', 'application/json', 'image/jpeg']),
+      };
     case 2:
-      return { kind: 'oversized', body: `{"x":"${'a'.repeat(1024 * 1024 + int(1000))}"}`, type: 'application/json' };
+      return {
+        kind: 'oversized',
+        body: `{"x":"${'a'.repeat(1024 * 1024 + int(1000))}"}`,
+        type: 'application/json',
+      };
     case 3:
-      return { kind: 'wrong content type', body: 'name=x&source=synthetic', type: 'application/x-www-form-urlencoded' };
+      return {
+        kind: 'wrong content type',
+        body: 'name=x&source=synthetic',
+        type: 'application/x-www-form-urlencoded',
+      };
     default:
       return { kind: 'random JSON', body: JSON.stringify(randomValue()) ?? 'null', type: 'application/json' };
   }
@@ -232,15 +314,21 @@ describe('fuzzing', () => {
       const path = pick(PATHS);
       const method = pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
       const b = restBody();
-      const res = await fetch(server.url + path + (rand() < 0.2 ? `?a=${encodeURIComponent(String(randomValue()))}&b=lees` : ''), {
-        method,
-        headers: { 'content-type': b.type },
-        ...(method === 'GET' ? {} : { body: typeof b.body === 'string' ? b.body : new Blob([new Uint8Array(b.body)]) }),
-      });
+      const res = await fetch(
+        server.url + path + (rand() < 0.2 ? `?a=${encodeURIComponent(String(randomValue()))}&b=lees` : ''),
+        {
+          method,
+          headers: { 'content-type': b.type },
+          ...(method === 'GET'
+            ? {}
+            : { body: typeof b.body === 'string' ? b.body : new Blob([new Uint8Array(b.body)]) }),
+        },
+      );
       await res.arrayBuffer();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       // 503 is a deliberate answer (e.g. battle routes while recording is off); 500 means an unvalidated input.
-      if (res.status >= 500 && res.status !== 503) serverErrors.push(`${method} ${path} (${b.kind}) → ${res.status}`);
+      if (res.status >= 500 && res.status !== 503)
+        serverErrors.push(`${method} ${path} (${b.kind}) → ${res.status}`);
       tried++;
     }
     const health = await fetch(`${server.url}/api/health`);
@@ -249,7 +337,10 @@ describe('fuzzing', () => {
     expect(server.scenario().name).toMatch(/Prestonpans/);
     console.log(
       `REST fuzz (seed ${SEED.toString(16)}): ${tried} cases in ${Date.now() - started} ms — statuses ` +
-        [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(', '),
+        [...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(', '),
     );
     if (serverErrors.length > 0) console.warn(`5xx answers:\n  ${[...new Set(serverErrors)].join('\n  ')}`);
     expect(serverErrors).toEqual([]);

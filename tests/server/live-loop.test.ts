@@ -19,7 +19,11 @@ const camera = { imageWidth: 8, imageHeight: 8 } as CameraProfile;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function tinyFrame(sequence: number): Frame {
-  return { image: { width: 8, height: 8, channels: 3, data: new Uint8Array(8 * 8 * 3) }, capturedAt: Date.now(), sequence };
+  return {
+    image: { width: 8, height: 8, channels: 3, data: new Uint8Array(8 * 8 * 3) },
+    capturedAt: Date.now(),
+    sequence,
+  };
 }
 
 /** A live camera delivering a frame every `intervalMs`; `next()` resolves with the newest. */
@@ -113,9 +117,15 @@ describe('live loop', () => {
   it('goes retrying with growing delays, then live; a permanent failure is final', async () => {
     const source = new FakeCamera(5);
     source.failNext = 3;
-    const loop = new LiveLoop(scenario, source, new SlowPipeline(5), { minIntervalMs: 0, retryBaseMs: 40, maxRetryMs: 1000 });
+    const loop = new LiveLoop(scenario, source, new SlowPipeline(5), {
+      minIntervalMs: 0,
+      retryBaseMs: 40,
+      maxRetryMs: 1000,
+    });
     const states: string[] = [];
-    loop.on('sourceStatus', (s) => states.push(`${s.state}${s.state === 'retrying' ? ` ${s.attempt} ${s.retryAt! - s.since}` : ''}`));
+    loop.on('sourceStatus', (s) =>
+      states.push(`${s.state}${s.state === 'retrying' ? ` ${s.attempt} ${s.retryAt! - s.since}` : ''}`),
+    );
     expect(loop.sourceStatus().state).toBe('connecting');
     loop.start();
     await sleep(600);

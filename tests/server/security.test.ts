@@ -48,7 +48,9 @@ afterAll(async () => {
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Opens the live socket; resolves with the socket and its messages, or the refusal's HTTP status. */
-function connect(headers: Record<string, string>): Promise<{ ws: WebSocket; messages: Array<{ type: string; [k: string]: unknown }> } | number> {
+function connect(
+  headers: Record<string, string>,
+): Promise<{ ws: WebSocket; messages: Array<{ type: string; [k: string]: unknown }> } | number> {
   return new Promise((resolve) => {
     const ws = new WebSocket(wsUrl, { headers });
     const messages: Array<{ type: string; [k: string]: unknown }> = [];
@@ -69,12 +71,22 @@ async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
 describe('LAN access', () => {
   it('will not listen beyond this machine without a token', async () => {
     await expect(
-      startServer({ port: 0, host: '0.0.0.0', scenarioPath: 'scenarios/prestonpans-demo.json', source: { kind: 'synthetic', moving: false } }),
+      startServer({
+        port: 0,
+        host: '0.0.0.0',
+        scenarioPath: 'scenarios/prestonpans-demo.json',
+        source: { kind: 'synthetic', moving: false },
+      }),
     ).rejects.toThrow(/access token is required/);
   });
 
   it('refuses HTTP requests without the token, or with a wrong one', async () => {
-    const attempts: Array<Record<string, string>> = [{}, auth('wrong'), auth(PLAYER.slice(0, -1)), { 'x-vedette-token': '' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      auth('wrong'),
+      auth(PLAYER.slice(0, -1)),
+      { 'x-vedette-token': '' },
+    ];
     for (const headers of attempts) {
       const res = await fetch(`${server.url}/api/health`, { headers });
       expect(res.status).toBe(401);
@@ -83,11 +95,16 @@ describe('LAN access', () => {
       expect((await fetch(server.url + path)).status).toBe(401);
     }
     expect((await fetch(`${server.url}/api/health`, { headers: auth(PLAYER) })).status).toBe(200);
-    expect((await fetch(`${server.url}/api/health`, { headers: { 'x-vedette-token': SPECTATOR } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/health`, { headers: { 'x-vedette-token': SPECTATOR } })).status,
+    ).toBe(200);
   });
 
   it('moves the link token into an HttpOnly cookie and drops it from the address', async () => {
-    const res = await fetch(`${server.url}/?token=${PLAYER}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+    const res = await fetch(`${server.url}/?token=${PLAYER}`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/');
     const cookie = res.headers.get('set-cookie')!;
@@ -114,10 +131,14 @@ describe('LAN access', () => {
   it('refuses a Host that is not this machine (DNS rebinding)', async () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve) => {
-      const req = request(`${server.url}/api/health`, { headers: { host: 'evil.example', ...auth(PLAYER) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        `${server.url}/api/health`,
+        { headers: { host: 'evil.example', ...auth(PLAYER) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.end();
     });
     expect(status).toBe(403);
@@ -154,7 +175,9 @@ describe('a spectator link', () => {
     }
     expect(server.scenario().name).toBe(before);
     expect((await fetch(`${server.url}/api/status`, { headers: auth(SPECTATOR) })).status).toBe(200);
-    expect((await fetch(`${server.url}/api/whoami`, { headers: auth(SPECTATOR) }).then((r) => r.json()))).toEqual({ role: 'spectator' });
+    expect(
+      await fetch(`${server.url}/api/whoami`, { headers: auth(SPECTATOR) }).then((r) => r.json()),
+    ).toEqual({ role: 'spectator' });
 
     const live = await connect({ cookie: `vedette_token=${SPECTATOR}` });
     if (typeof live !== 'object') throw new Error(`spectator socket refused: ${live}`);
@@ -177,7 +200,11 @@ describe('a spectator link', () => {
 describe('limits', () => {
   it('refuses an oversized body with 413 and keeps serving', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1_200_000) });
-    const res = await fetch(`${server.url}/api/scenario`, { method: 'POST', headers: { ...auth(PLAYER), 'content-type': 'application/json' }, body: big });
+    const res = await fetch(`${server.url}/api/scenario`, {
+      method: 'POST',
+      headers: { ...auth(PLAYER), 'content-type': 'application/json' },
+      body: big,
+    });
     expect(res.status).toBe(413);
     expect((await fetch(`${server.url}/api/health`, { headers: auth(PLAYER) })).status).toBe(200);
   });
@@ -185,7 +212,11 @@ describe('limits', () => {
   it('slows down a client that writes too fast (429), per address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) {
-      const res = await fetch(`${server.url}/api/source`, { method: 'POST', headers: { ...auth(PLAYER), 'content-type': 'application/json' }, body: '{"source":"nowhere"}' });
+      const res = await fetch(`${server.url}/api/source`, {
+        method: 'POST',
+        headers: { ...auth(PLAYER), 'content-type': 'application/json' },
+        body: '{"source":"nowhere"}',
+      });
       statuses.push(res.status);
     }
     expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(0);
@@ -202,7 +233,9 @@ describe('limits', () => {
     await until(() => messages.some((m) => m.type === 'hello'));
     for (let i = 0; i < 200; i++) ws.send(JSON.stringify({ type: 'clearMeasure' }));
     await until(() => messages.some((m) => m.type === 'error'));
-    const notices = messages.filter((m) => m.type === 'error' && /too many messages/.test(String(m['message'])));
+    const notices = messages.filter(
+      (m) => m.type === 'error' && /too many messages/.test(String(m['message'])),
+    );
     expect(notices.length).toBe(1);
     await new Promise((r) => setTimeout(r, 1100));
     ws.send(JSON.stringify({ type: 'measure', a: 'lees', b: 'ghosts' }));
@@ -229,8 +262,21 @@ describe('limits', () => {
 describe('security helpers', () => {
   it('resolveInside keeps names inside their folder', () => {
     expect(resolveInside('/srv/calibration', 'my-camera', '.json')).toBe('/srv/calibration/my-camera.json');
-    expect(resolveInside('/srv/calibration', 'my-camera.json', '.json')).toBe('/srv/calibration/my-camera.json');
-    for (const bad of ['', '..', '../x', 'a/b', 'a\\b', '/etc/passwd', '.hidden', 'x..json', 'a\0b', 'x'.repeat(101)]) {
+    expect(resolveInside('/srv/calibration', 'my-camera.json', '.json')).toBe(
+      '/srv/calibration/my-camera.json',
+    );
+    for (const bad of [
+      '',
+      '..',
+      '../x',
+      'a/b',
+      'a\\b',
+      '/etc/passwd',
+      '.hidden',
+      'x..json',
+      'a\0b',
+      'x'.repeat(101),
+    ]) {
       expect(() => resolveInside('/srv/calibration', bad, '.json'), bad).toThrow(PathError);
     }
   });
@@ -239,7 +285,8 @@ describe('security helpers', () => {
     const tokens = { player: 'abc', spectator: 'xyz' };
     expect(roleFor(tokens, 'abc')).toBe('player');
     expect(roleFor(tokens, 'xyz')).toBe('spectator');
-    for (const t of [undefined, '', 'ab', 'abcd', 'ABC', 'x'.repeat(300)]) expect(roleFor(tokens, t)).toBeNull();
+    for (const t of [undefined, '', 'ab', 'abcd', 'ABC', 'x'.repeat(300)])
+      expect(roleFor(tokens, t)).toBeNull();
     expect(roleFor({ player: null, spectator: null }, undefined)).toBe('player');
   });
 

@@ -27,7 +27,10 @@ const enabled = haveFfmpeg();
 /** An IP camera: multipart/x-mixed-replace JPEG frames at `fps`. */
 function startCamera(jpeg: Buffer, port: number, fps = 5): Promise<Server> {
   const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=vedetteframe', connection: 'close' });
+    res.writeHead(200, {
+      'content-type': 'multipart/x-mixed-replace; boundary=vedetteframe',
+      connection: 'close',
+    });
     const timer = setInterval(() => {
       res.write(`--vedetteframe\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`);
       res.write(jpeg);
@@ -43,7 +46,11 @@ function stopCamera(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-async function until(what: string, test: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+async function until(
+  what: string,
+  test: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await test()) return;
@@ -62,9 +69,14 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vedette-retry-'));
     const scenario = parseScenarioText(readFileSync(SCENARIO, 'utf8'));
-    const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
+    const table = await LiveSyntheticTable.create(
+      scenario,
+      frameTable(scenario.table, { resolution: '1080p' }),
+    );
     const { image } = table.frame(0);
-    jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+    jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
     writeFileSync(join(dir, 'camera.json'), JSON.stringify(table.profile));
     camera = await startCamera(jpeg, 0);
     port = (camera.address() as AddressInfo).port;
@@ -121,8 +133,13 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
       seen = await status();
       return seen.source.state === 'retrying' || seen.frames.framesProcessed > before + 5;
     });
-    expect(hellos.some((h) => h.sourceStatus?.state === 'retrying' && /SIGKILL/.test(h.sourceStatus.error ?? ''))).toBe(true);
-    await until('frames again after the kill', async () => (await status()).frames.framesProcessed > before + 2);
+    expect(
+      hellos.some((h) => h.sourceStatus?.state === 'retrying' && /SIGKILL/.test(h.sourceStatus.error ?? '')),
+    ).toBe(true);
+    await until(
+      'frames again after the kill',
+      async () => (await status()).frames.framesProcessed > before + 2,
+    );
     expect(source.pid).not.toBe(pid);
 
     // 2. The camera itself goes away for a while: ffmpeg cannot connect, attempt after attempt.

@@ -81,7 +81,10 @@ export class CameraSender {
     socket.addEventListener('open', () => {
       socket.send(JSON.stringify(cameraMessage(width, height, this.options.profile)));
       this.onState({ phase: 'sending', frames: 0, width, height });
-      this.timer = window.setInterval(() => this.sendFrame(video, canvas, ctx, width, height), 1000 / this.options.fps);
+      this.timer = window.setInterval(
+        () => this.sendFrame(video, canvas, ctx, width, height),
+        1000 / this.options.fps,
+      );
     });
     socket.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (typeof event.data !== 'string') return;
@@ -97,7 +100,13 @@ export class CameraSender {
     });
   }
 
-  private sendFrame(video: HTMLVideoElement, canvas: HTMLCanvasElement, ctx: CanvasRenderingContext2D, width: number, height: number): void {
+  private sendFrame(
+    video: HTMLVideoElement,
+    canvas: HTMLCanvasElement,
+    ctx: CanvasRenderingContext2D,
+    width: number,
+    height: number,
+  ): void {
     const socket = this.socket;
     // The last frame is still on its way (or being encoded): skip this one.
     if (!socket || socket.readyState !== WebSocket.OPEN || socket.bufferedAmount > 0 || this.encoding) return;
@@ -150,7 +159,8 @@ export function mountCameraButton(container: Element | null, fps = 5): CameraSen
     button.dataset['phase'] = state.phase;
     if (state.phase === 'off') button.textContent = "Use this device's camera";
     else if (state.phase === 'starting') button.textContent = 'Starting camera…';
-    else if (state.phase === 'sending') button.textContent = `Camera ${state.width}×${state.height} · ${state.frames} sent · stop`;
+    else if (state.phase === 'sending')
+      button.textContent = `Camera ${state.width}×${state.height} · ${state.frames} sent · stop`;
     else button.textContent = `Camera: ${state.message}`;
     button.title = state.phase === 'error' ? state.message : '';
   };

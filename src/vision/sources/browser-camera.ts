@@ -66,7 +66,12 @@ export class BrowserCameraSource implements FrameSource {
           this.refused++;
           continue;
         }
-        const image = { width: info.width, height: info.height, channels: 3 as const, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+        const image = {
+          width: info.width,
+          height: info.height,
+          channels: 3 as const,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+        };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch {
         this.refused++;

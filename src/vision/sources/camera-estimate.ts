@@ -5,7 +5,12 @@ import type { CameraProfile } from '../../camera/profile.ts';
  * distortion. Flagged `source: "estimate"`: measurements through it are only as good as the guess
  * (calibrate the camera with `vedette calibrate` for numbers you can defend).
  */
-export function estimateCameraProfile(width: number, height: number, hfovDeg = 60, name = 'estimate'): CameraProfile {
+export function estimateCameraProfile(
+  width: number,
+  height: number,
+  hfovDeg = 60,
+  name = 'estimate',
+): CameraProfile {
   const fx = width / 2 / Math.tan(((hfovDeg / 2) * Math.PI) / 180);
   return {
     name: `${name} (${width}×${height}, ${hfovDeg}° estimate)`,

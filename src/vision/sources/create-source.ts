@@ -31,7 +31,11 @@ export type SourceSpec =
   | { readonly kind: 'synthetic'; readonly moving: boolean; readonly resolution?: '720p' | '1080p' | '4k' }
   | { readonly kind: 'images'; readonly paths: readonly string[]; readonly cameraPath: string }
   | { readonly kind: 'folder'; readonly dir: string; readonly cameraPath: string }
-  | ({ readonly kind: 'ffmpeg'; readonly input: FfmpegInput; readonly transport: 'raw' | 'mjpeg' } & CameraChoice)
+  | ({
+      readonly kind: 'ffmpeg';
+      readonly input: FfmpegInput;
+      readonly transport: 'raw' | 'mjpeg';
+    } & CameraChoice)
   | ({ readonly kind: 'browser' } & CameraChoice);
 
 export interface LiveSource {
@@ -44,7 +48,17 @@ export function probeVideoSize(target: string, timeoutMs = 15_000): Promise<Size
   return new Promise((resolve, reject) => {
     execFile(
       'ffprobe',
-      ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', target],
+      [
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=width,height',
+        '-of',
+        'csv=p=0:s=x',
+        target,
+      ],
       { timeout: timeoutMs },
       (err, stdout) => {
         const m = /^(\d+)x(\d+)/.exec(stdout.trim());
@@ -63,7 +77,11 @@ export function probeVideoSize(target: string, timeoutMs = 15_000): Promise<Size
   });
 }
 
-async function cameraFor(choice: CameraChoice, probe: () => Promise<Size>, name: string): Promise<CameraProfile> {
+async function cameraFor(
+  choice: CameraChoice,
+  probe: () => Promise<Size>,
+  name: string,
+): Promise<CameraProfile> {
   if (choice.cameraPath) return loadCameraProfile(choice.cameraPath);
   const size = choice.size ?? (await probe());
   return estimateCameraProfile(size.width, size.height, choice.hfovDeg ?? 60, name);
@@ -94,7 +112,12 @@ export async function createSource(spec: SourceSpec, scenario: Scenario): Promis
         return probeVideoSize(input.kind === 'url' ? input.url : input.path);
       };
       const camera = await cameraFor(spec, probe, 'ffmpeg camera');
-      const source = new FfmpegSource({ input, transport: spec.transport, width: camera.imageWidth, height: camera.imageHeight });
+      const source = new FfmpegSource({
+        input,
+        transport: spec.transport,
+        width: camera.imageWidth,
+        height: camera.imageHeight,
+      });
       return { source, camera };
     }
     case 'browser': {

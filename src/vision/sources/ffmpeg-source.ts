@@ -178,7 +178,9 @@ export class FfmpegSource implements FrameSource {
     this.rawFill = 0;
     this.pendingBytes = Buffer.alloc(0);
     this.jpegQueue = [];
-    const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', ffmpegArgs(this.options), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', ffmpegArgs(this.options), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     child.stdout.on('data', (chunk: Buffer) => {
       this.armStall();
@@ -195,7 +197,9 @@ export class FfmpegSource implements FrameSource {
       const missing = err.code === 'ENOENT';
       this.died(
         new SourceError(
-          missing ? 'ffmpeg is not installed (Debian: apt-get install ffmpeg)' : `cannot start ffmpeg: ${err.message}`,
+          missing
+            ? 'ffmpeg is not installed (Debian: apt-get install ffmpeg)'
+            : `cannot start ffmpeg: ${err.message}`,
           missing,
         ),
       );
@@ -210,7 +214,11 @@ export class FfmpegSource implements FrameSource {
       if (code === 0 && input.kind === 'file') {
         this.died(new SourceError(`${this.name}: the video ended`, !input.loop));
       } else {
-        this.died(new SourceError(`${this.name}: ffmpeg stopped (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}`));
+        this.died(
+          new SourceError(
+            `${this.name}: ffmpeg stopped (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}`,
+          ),
+        );
       }
     });
     this.armStall();
@@ -275,7 +283,11 @@ export class FfmpegSource implements FrameSource {
         const data = new Uint8Array(this.raw.buffer, 0, frameBytes);
         this.raw = null;
         const { width, height } = this.options;
-        this.deliver({ image: { width, height, channels: 3, data }, capturedAt: Date.now(), sequence: this.sequence++ });
+        this.deliver({
+          image: { width, height, channels: 3, data },
+          capturedAt: Date.now(),
+          sequence: this.sequence++,
+        });
       }
     }
   }
@@ -312,11 +324,22 @@ export class FfmpegSource implements FrameSource {
     while (this.jpegQueue.length > 0 && !this.closed) {
       const { jpeg, at } = this.jpegQueue.shift()!;
       try {
-        const { data, info } = await sharp(jpeg).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+        const { data, info } = await sharp(jpeg)
+          .removeAlpha()
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
         if (info.width !== this.options.width || info.height !== this.options.height) {
-          throw new Error(`frame is ${info.width}×${info.height}, expected ${this.options.width}×${this.options.height}`);
+          throw new Error(
+            `frame is ${info.width}×${info.height}, expected ${this.options.width}×${this.options.height}`,
+          );
         }
-        const image = { width: info.width, height: info.height, channels: 3 as const, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+        const image = {
+          width: info.width,
+          height: info.height,
+          channels: 3 as const,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+        };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch (err) {
         this.stderrTail += `\nundecodable frame: ${(err as Error).message}`;

@@ -17,6 +17,7 @@ export function imagesInFolder(dir: string): string[] {
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
     .map((n) => join(dir, n))
     .filter((p) => statSync(p).isFile());
-  if (files.length === 0) throw new SourceError(`no images (${[...IMAGE_EXTENSIONS].join(', ')}) in ${dir}`, true);
+  if (files.length === 0)
+    throw new SourceError(`no images (${[...IMAGE_EXTENSIONS].join(', ')}) in ${dir}`, true);
   return files;
 }

@@ -5,8 +5,17 @@ import type { Frame, FrameSource } from '../frame-source.ts';
 /** Reads an image file (PNG, JPEG, …) as RGB. */
 export async function readImageFile(path: string): Promise<RasterImage> {
   try {
-    const { data, info } = await sharp(path).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+    const { data, info } = await sharp(path)
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      width: info.width,
+      height: info.height,
+      channels: 3,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    };
   } catch (err) {
     throw new Error(`cannot read image ${path}: ${(err as Error).message}`, { cause: err });
   }

@@ -58,7 +58,10 @@ describe.skipIf(!enabled)('ffmpeg source against the synthetic source', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vedette-ffmpeg-'));
-    const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
+    const table = await LiveSyntheticTable.create(
+      scenario,
+      frameTable(scenario.table, { resolution: '1080p' }),
+    );
     camera = table.profile;
     truthFrames = FRAME_TIMES_MS.map((t) => ({ ...table.frame(t).image, channels: 3 as const }));
     for (const [i, image] of truthFrames.entries()) {
@@ -68,12 +71,28 @@ describe.skipIf(!enabled)('ffmpeg source against the synthetic source', () => {
     }
     const made = spawnSync(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-y', '-framerate', '5', '-i', join(dir, 'frame-%03d.png'), '-c:v', 'ffv1', '-pix_fmt', 'gbrp', join(dir, 'table.mkv')],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-framerate',
+        '5',
+        '-i',
+        join(dir, 'frame-%03d.png'),
+        '-c:v',
+        'ffv1',
+        '-pix_fmt',
+        'gbrp',
+        join(dir, 'table.mkv'),
+      ],
       { encoding: 'utf8' },
     );
     if (made.status !== 0) throw new Error(`ffmpeg could not make the video: ${made.stderr}`);
     const pipeline = await VisionPipeline.create(camera, scenario);
-    truthFrames.forEach((image, i) => direct.push(measure(pipeline, { ...image, data: image.data.slice() }, i)));
+    truthFrames.forEach((image, i) =>
+      direct.push(measure(pipeline, { ...image, data: image.data.slice() }, i)),
+    );
     pipeline.dispose();
   });
 
@@ -125,7 +144,9 @@ describe.skipIf(!enabled)('ffmpeg source against the synthetic source', () => {
       }
     }
     pipeline.dispose();
-    console.log(`ffmpeg raw: ${frames.length} frames, ${comparedBases} base poses and ${comparedDistances} distances identical to the synthetic source`);
+    console.log(
+      `ffmpeg raw: ${frames.length} frames, ${comparedBases} base poses and ${comparedDistances} distances identical to the synthetic source`,
+    );
   });
 
   it('reads the same video as MJPEG within the stated tolerance', async () => {
@@ -144,10 +165,13 @@ describe.skipIf(!enabled)('ffmpeg source against the synthetic source', () => {
         expect(other, `marker ${base.markerId} found through MJPEG`).toBeDefined();
         worstMm = Math.max(worstMm, Math.hypot(other!.x - base.x, other!.y - base.y));
       }
-      for (const [pair, d] of ref.distances) worstIn = Math.max(worstIn, Math.abs(viaFfmpeg.distances.get(pair)! - d));
+      for (const [pair, d] of ref.distances)
+        worstIn = Math.max(worstIn, Math.abs(viaFfmpeg.distances.get(pair)! - d));
     }
     pipeline.dispose();
-    console.log(`ffmpeg mjpeg: worst base shift ${worstMm.toFixed(3)} mm, worst distance change ${worstIn.toFixed(4)} in`);
+    console.log(
+      `ffmpeg mjpeg: worst base shift ${worstMm.toFixed(3)} mm, worst distance change ${worstIn.toFixed(4)} in`,
+    );
     expect(worstMm).toBeLessThan(0.2);
     expect(worstIn).toBeLessThan(0.01);
   });

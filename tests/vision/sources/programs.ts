@@ -8,7 +8,8 @@ export function haveProgram(program: string, installHint: string): boolean {
   const ok = spawnSync(program, ['-version'], { stdio: 'ignore' }).status === 0;
   if (ok) return true;
   const message = `${program} is missing: these tests need it (${installHint})`;
-  if (process.env['VEDETTE_REQUIRE_ALL'] === '1') throw new Error(`${message}; VEDETTE_REQUIRE_ALL=1 forbids skipping`);
+  if (process.env['VEDETTE_REQUIRE_ALL'] === '1')
+    throw new Error(`${message}; VEDETTE_REQUIRE_ALL=1 forbids skipping`);
   console.warn(`\n!!! SKIPPED: ${message} !!!\n`);
   return false;
 }

@@ -15,21 +15,44 @@ import { haveFfmpeg } from './programs.ts';
 describe('ffmpeg command lines', () => {
   it('asks a webcam for its format, size and rate, and passes matching MJPEG through', () => {
     const args = ffmpegArgs({
-      input: { kind: 'v4l2', device: '/dev/video2', size: { width: 1920, height: 1080 }, fps: 30, inputFormat: 'mjpeg' },
+      input: {
+        kind: 'v4l2',
+        device: '/dev/video2',
+        size: { width: 1920, height: 1080 },
+        fps: 30,
+        inputFormat: 'mjpeg',
+      },
       width: 1920,
       height: 1080,
       transport: 'mjpeg',
     });
-    expect(args.join(' ')).toContain('-f v4l2 -input_format mjpeg -video_size 1920x1080 -framerate 30 -i /dev/video2');
+    expect(args.join(' ')).toContain(
+      '-f v4l2 -input_format mjpeg -video_size 1920x1080 -framerate 30 -i /dev/video2',
+    );
     expect(args.join(' ')).toContain('-c:v copy -f mjpeg pipe:1');
-    const scaled = ffmpegArgs({ input: { kind: 'v4l2', device: '/dev/video0', inputFormat: 'yuyv422' }, width: 1280, height: 720, transport: 'raw' });
+    const scaled = ffmpegArgs({
+      input: { kind: 'v4l2', device: '/dev/video0', inputFormat: 'yuyv422' },
+      width: 1280,
+      height: 720,
+      transport: 'raw',
+    });
     expect(scaled.join(' ')).toContain('-vf scale=1280:720 -pix_fmt rgb24 -f rawvideo pipe:1');
   });
 
   it('reads RTSP over TCP with little buffering, and video files at their speed on request', () => {
-    const rtsp = ffmpegArgs({ input: { kind: 'url', url: 'rtsp://cam/stream' }, width: 640, height: 480, transport: 'mjpeg' }).join(' ');
+    const rtsp = ffmpegArgs({
+      input: { kind: 'url', url: 'rtsp://cam/stream' },
+      width: 640,
+      height: 480,
+      transport: 'mjpeg',
+    }).join(' ');
     expect(rtsp).toContain('-rtsp_transport tcp -fflags nobuffer -flags low_delay -i rtsp://cam/stream');
-    const file = ffmpegArgs({ input: { kind: 'file', path: 'a.mp4', realtime: true, loop: true }, width: 640, height: 480, transport: 'raw' }).join(' ');
+    const file = ffmpegArgs({
+      input: { kind: 'file', path: 'a.mp4', realtime: true, loop: true },
+      width: 640,
+      height: 480,
+      transport: 'raw',
+    }).join(' ');
     expect(file).toContain('-re -stream_loop -1 -i a.mp4');
     expect(redactUrl('rtsp://user:secret@cam:554/s')).toBe('rtsp://user:***@cam:554/s');
   });
@@ -38,10 +61,17 @@ describe('ffmpeg command lines', () => {
 describe('camera choices', () => {
   it('maps serve options to sources', () => {
     expect(sourceFromOptions({ port: '1', scenario: 's' })).toEqual({ kind: 'synthetic', moving: true });
-    expect(sourceFromOptions({ port: '1', scenario: 's', webcam: true, size: '1280x720', inputFormat: 'mjpeg' })).toMatchObject({
+    expect(
+      sourceFromOptions({ port: '1', scenario: 's', webcam: true, size: '1280x720', inputFormat: 'mjpeg' }),
+    ).toMatchObject({
       kind: 'ffmpeg',
       transport: 'mjpeg',
-      input: { kind: 'v4l2', device: '/dev/video0', size: { width: 1280, height: 720 }, inputFormat: 'mjpeg' },
+      input: {
+        kind: 'v4l2',
+        device: '/dev/video0',
+        size: { width: 1280, height: 720 },
+        inputFormat: 'mjpeg',
+      },
       size: { width: 1280, height: 720 },
     });
     expect(sourceFromOptions({ port: '1', scenario: 's', video: 'v.mkv', realtime: true })).toMatchObject({
@@ -49,9 +79,16 @@ describe('camera choices', () => {
       transport: 'raw',
       input: { kind: 'file', path: 'v.mkv', realtime: true, loop: false },
     });
-    expect(sourceFromOptions({ port: '1', scenario: 's', browserCamera: true, camera: 'c.json' })).toEqual({ kind: 'browser', cameraPath: 'c.json' });
-    expect(() => sourceFromOptions({ port: '1', scenario: 's', webcam: true, url: 'rtsp://x' })).toThrow(/choose one camera/);
-    expect(() => sourceFromOptions({ port: '1', scenario: 's', webcam: true, size: 'big' })).toThrow(/--size/);
+    expect(sourceFromOptions({ port: '1', scenario: 's', browserCamera: true, camera: 'c.json' })).toEqual({
+      kind: 'browser',
+      cameraPath: 'c.json',
+    });
+    expect(() => sourceFromOptions({ port: '1', scenario: 's', webcam: true, url: 'rtsp://x' })).toThrow(
+      /choose one camera/,
+    );
+    expect(() => sourceFromOptions({ port: '1', scenario: 's', webcam: true, size: 'big' })).toThrow(
+      /--size/,
+    );
   });
 
   it('estimates a camera and says so', () => {
@@ -64,8 +101,13 @@ describe('camera choices', () => {
   it('lists the images of a folder in natural order, and refuses an empty one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vedette-folder-'));
     try {
-      for (const n of ['frame10.png', 'frame2.jpg', 'notes.txt', 'frame1.PNG']) writeFileSync(join(dir, n), '');
-      expect(imagesInFolder(dir).map((p) => p.slice(dir.length + 1))).toEqual(['frame1.PNG', 'frame2.jpg', 'frame10.png']);
+      for (const n of ['frame10.png', 'frame2.jpg', 'notes.txt', 'frame1.PNG'])
+        writeFileSync(join(dir, n), '');
+      expect(imagesInFolder(dir).map((p) => p.slice(dir.length + 1))).toEqual([
+        'frame1.PNG',
+        'frame2.jpg',
+        'frame10.png',
+      ]);
       rmSync(join(dir, 'frame1.PNG'));
       rmSync(join(dir, 'frame2.jpg'));
       rmSync(join(dir, 'frame10.png'));
@@ -77,11 +119,23 @@ describe('camera choices', () => {
 
   it('vedette sources explains every kind of camera', () => {
     const text = formatSourcesReport({ ffmpeg: null, devices: [] });
-    for (const word of ['NOT INSTALLED', '--webcam', '--url rtsp://', '--video', '--folder', '--browser-camera', 'synthetic']) expect(text).toContain(word);
+    for (const word of [
+      'NOT INSTALLED',
+      '--webcam',
+      '--url rtsp://',
+      '--video',
+      '--folder',
+      '--browser-camera',
+      'synthetic',
+    ])
+      expect(text).toContain(word);
     const dev = mkdtempSync(join(tmpdir(), 'vedette-dev-'));
     try {
       for (const n of ['video10', 'video2', 'null']) writeFileSync(join(dev, n), '');
-      expect(findVideoDevices(dev, false).map((d) => d.path.slice(dev.length + 1))).toEqual(['video2', 'video10']);
+      expect(findVideoDevices(dev, false).map((d) => d.path.slice(dev.length + 1))).toEqual([
+        'video2',
+        'video10',
+      ]);
     } finally {
       rmSync(dev, { recursive: true, force: true });
     }
@@ -90,7 +144,13 @@ describe('camera choices', () => {
 
 describe('ffmpeg source failures', () => {
   it('says clearly when ffmpeg is not installed, and does not retry', async () => {
-    const source = new FfmpegSource({ input: { kind: 'url', url: 'http://127.0.0.1:9/x' }, width: 64, height: 64, transport: 'raw', ffmpegPath: '/nonexistent/ffmpeg' });
+    const source = new FfmpegSource({
+      input: { kind: 'url', url: 'http://127.0.0.1:9/x' },
+      width: 64,
+      height: 64,
+      transport: 'raw',
+      ffmpegPath: '/nonexistent/ffmpeg',
+    });
     const err = await source.next().catch((e: unknown) => e);
     expect(String(err)).toMatch(/ffmpeg is not installed/);
     expect(isPermanent(err)).toBe(true);
@@ -105,7 +165,13 @@ describe('ffmpeg source failures', () => {
     });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const port = (silent.address() as AddressInfo).port;
-    const source = new FfmpegSource({ input: { kind: 'url', url: `http://127.0.0.1:${port}/video` }, width: 64, height: 64, transport: 'mjpeg', stallMs: 1500 });
+    const source = new FfmpegSource({
+      input: { kind: 'url', url: `http://127.0.0.1:${port}/video` },
+      width: 64,
+      height: 64,
+      transport: 'mjpeg',
+      stallMs: 1500,
+    });
     const started = Date.now();
     const err = await source.next().catch((e: unknown) => e);
     expect(String(err)).toMatch(/no picture for 1\.5 s/);
