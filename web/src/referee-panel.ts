@@ -20,6 +20,15 @@ export interface RefereePanel {
   rulesetNames(): Readonly<Record<string, string>>;
 }
 
+/** A ruleset's name short enough for a label: "Prestonpans 1745 battlegame (…)" → "Prestonpans". */
+export function shortRulesetName(name: string): string {
+  const bare = name.split(/ \(| — |: /)[0]!.trim();
+  if (bare.length <= 18) return bare;
+  const words = bare.split(/\s+/);
+  const cut = words.findIndex((w) => /\d/.test(w));
+  return cut > 0 ? words.slice(0, cut).join(' ') : bare;
+}
+
 export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void): RefereePanel {
   const select = document.getElementById('ruleset') as HTMLSelectElement;
   const optionsBox = document.getElementById('ruleset-options') as HTMLDivElement;
@@ -198,7 +207,7 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
     },
     ask,
     rulesetNames() {
-      return Object.fromEntries(rulesets.map((r) => [r.id, r.name]));
+      return Object.fromEntries(rulesets.map((r) => [r.id, shortRulesetName(r.name)]));
     },
   };
 }
