@@ -282,12 +282,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const broadcast = (message: ServerMessage) => {
     for (const ws of clients.keys()) send(ws, message);
   };
+  /** The camera's state in a few words for the page's title line (the reason is in `sourceStatus`). */
+  function shortState(s: SourceStatus): string {
+    if (s.state === 'retrying') return `camera lost, retrying (attempt ${s.attempt})`;
+    if (s.state === 'failed') return `camera failed: ${s.error ?? ''}`;
+    return s.state === 'connecting' ? 'waiting for the camera' : s.state;
+  }
   function hello(role?: Role): HelloMessage {
     const s = loop.sourceStatus();
     return {
       type: 'hello',
       scenario: scenario.name,
-      source: s.state === 'live' ? sourceName : `${sourceName} — ${s.text}`,
+      source: s.state === 'live' ? sourceName : `${sourceName} — ${shortState(s)}`,
       sourceStatus: s,
       ...(role ? { role } : {}),
     };
@@ -472,7 +478,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   loop.on('sourceError', (err) => {
     console.error(`camera source: ${err.message}`);
-    broadcast({ type: 'error', message: `camera source: ${err.message}` });
+    // Pages hear the first failure of a streak; later attempts update `hello` (sourceStatus) only.
+    if (loop.sourceStatus().state === 'live' || loop.sourceStatus().attempt === 0) {
+      broadcast({ type: 'error', message: `camera source: ${err.message}` });
+    }
   });
 
   await new Promise<void>((resolveListen) => http.listen(options.port, options.host, resolveListen));

@@ -210,7 +210,13 @@ export class FfmpegSource implements FrameSource {
       this.clearStall();
       if (this.closed) return;
       const input = this.options.input;
-      const why = this.stderrTail.trim().split('\n').slice(-2).join(' / ');
+      // ffmpeg's last distinct error lines, without its "[tcp @ 0x55…]" prefixes.
+      const lines = this.stderrTail
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^\[[^\]]*@ 0x[0-9a-f]+\]\s*/, '').trim())
+        .filter((l) => l.length > 0);
+      const why = [...new Set(lines.slice(-2))].join(' / ');
       if (code === 0 && input.kind === 'file') {
         this.died(new SourceError(`${this.name}: the video ended`, !input.loop));
       } else {
