@@ -1,4 +1,5 @@
-import type { CalibrationBoardShow } from './charuco-board.ts';
+import { boardPoseIndex, type BoardPose, type CalibrationBoardShow } from './charuco-board.ts';
+import type { LiveSyntheticTable } from './live-table.ts';
 import type { LooseBase } from './loose-bases.ts';
 
 /**
@@ -50,3 +51,33 @@ export class SyntheticTableExtras {
 }
 
 export const syntheticTableExtras = new SyntheticTableExtras();
+
+/**
+ * What a synthetic renderer needs of the extras for one frame, as plain data (it crosses a
+ * worker-thread boundary): the loose bases and board when they changed since `knownVersion`, and
+ * the board pose for frame `sequence`.
+ */
+export interface ExtrasForFrame {
+  readonly version: number;
+  /** Present only when the extras changed since the renderer's version. */
+  readonly changed?: { readonly looseBases: readonly LooseBase[]; readonly board: CalibrationBoardShow | null };
+  readonly boardPose: BoardPose | null;
+}
+
+export function extrasForFrame(extras: SyntheticTableExtras, knownVersion: number, sequence: number): ExtrasForFrame {
+  const show = extras.calibrationBoard;
+  return {
+    version: extras.version,
+    ...(extras.version !== knownVersion ? { changed: { looseBases: extras.looseBases, board: show } } : {}),
+    boardPose: show ? (show.poses[boardPoseIndex(show, sequence)] ?? null) : null,
+  };
+}
+
+/** Applies `extrasForFrame` to a live table (in whichever thread renders); returns the board pose to draw. */
+export async function applyExtras(table: LiveSyntheticTable, msg: ExtrasForFrame): Promise<BoardPose | null> {
+  if (msg.changed) {
+    await table.setLooseBases(msg.changed.looseBases);
+    await table.setCalibrationBoard(msg.changed.board);
+  }
+  return msg.boardPose;
+}
