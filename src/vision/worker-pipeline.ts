@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
 import type { DetectorOptions } from './detector.ts';
@@ -9,6 +6,7 @@ import type { Frame } from './frame-source.ts';
 import type { RasterImage } from './image.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { startTsWorker } from './worker-start.ts';
 
 /** A frame after the pipeline: its result and the frame itself (pixels handed back by the worker). */
 export interface ProcessedFrame {
@@ -29,33 +27,11 @@ export interface FrameProcessor {
 const WORKER_URL = new URL('./worker-thread.ts', import.meta.url);
 
 /**
- * The worker's first lines: register tsx in the worker, then import the TypeScript worker module.
- * (Node 20 does not pass loader hooks such as `--import tsx` on to workers, neither inherited nor
- * through `execArgv`, so the worker registers them itself, from the tsx this package depends on.)
- */
-function bootstrap(): string {
-  // The ESM entry of tsx's API, found through its package.json (the CommonJS one resolves wrongly here).
-  const tsxPackage = JSON.parse(
-    readFileSync(createRequire(import.meta.url).resolve('tsx/package.json'), 'utf8'),
-  ) as {
-    exports: { './esm/api': { import: { default: string } } };
-  };
-  const tsxApi = new URL(
-    tsxPackage.exports['./esm/api'].import.default,
-    pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json')),
-  );
-  return [
-    `import(${JSON.stringify(tsxApi.href)})`,
-    `  .then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
-  ].join('\n');
-}
-
-/**
  * The vision pipeline in a worker_threads worker, so detection (100–300 ms at 1080p) never blocks
  * the server's event loop. One frame is in the worker at a time; the caller decides what to do
  * with frames that arrive meanwhile (the live loop keeps only the newest).
  *
- * The worker loads TypeScript through tsx (see bootstrap()), under `node bin/vedette.js`, tsx and vitest alike.
+ * The worker loads TypeScript through tsx (see worker-start.ts), under `node bin/vedette.js`, tsx and vitest alike.
  */
 export class WorkerPipeline implements FrameProcessor {
   private nextId = 1;
@@ -90,7 +66,7 @@ export class WorkerPipeline implements FrameProcessor {
     detectorOptions: Partial<DetectorOptions> = {},
   ): Promise<WorkerPipeline> {
     const init: WorkerInit = { camera, scenario, detectorOptions };
-    const worker = new Worker(bootstrap(), { eval: true, workerData: init, name: 'vedette-vision' });
+    const worker = startTsWorker(WORKER_URL, init, 'vedette-vision');
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: FromWorker) => {
         if (message.type === 'ready') done(null);

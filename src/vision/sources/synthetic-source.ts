@@ -1,10 +1,9 @@
+import type { Worker } from 'node:worker_threads';
 import type { CameraProfile } from '../../camera/profile.ts';
-import { frameTable } from '../../synth/camera.ts';
-import { boardPoseIndex } from '../../synth/charuco-board.ts';
-import { LiveSyntheticTable } from '../../synth/live-table.ts';
-import { syntheticTableExtras } from '../../synth/table-extras.ts';
 import type { Scenario } from '../../table/scenario.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
+import { startTsWorker } from '../worker-start.ts';
+import { SourceError } from './source-error.ts';
 
 export interface SyntheticSourceOptions {
   /** Move one unit slowly forward and back so the page is visibly live. */
@@ -14,54 +13,137 @@ export interface SyntheticSourceOptions {
   readonly resolution?: '720p' | '1080p' | '4k';
 }
 
+export interface SynthWorkerInit {
+  readonly scenario: Scenario;
+  readonly resolution: '720p' | '1080p' | '4k';
+  readonly movingUnitId: string | undefined;
+}
+
+export type ToSynthWorker = {
+  readonly id: number;
+  readonly moving: boolean;
+  readonly timeMs: number;
+  readonly noiseKey: number;
+};
+
+export type FromSynthWorker =
+  | { readonly type: 'ready'; readonly profile: CameraProfile }
+  | { readonly type: 'initError'; readonly message: string }
+  | {
+      readonly type: 'frame';
+      readonly id: number;
+      readonly width: number;
+      readonly height: number;
+      readonly pixels: ArrayBuffer;
+    }
+  | { readonly type: 'error'; readonly id: number; readonly message: string };
+
 /** The unit that walks in the demo: the first unit whose side differs from the first unit's. */
 function defaultMovingUnit(scenario: Scenario): string | undefined {
   const firstSide = scenario.units[0]?.side;
   return (scenario.units.find((u) => u.side !== firstSide) ?? scenario.units[0])?.id;
 }
 
-/** The built-in synthetic table as a camera: every frame rendered with known truth. */
+const WORKER_URL = new URL('./synthetic-worker.ts', import.meta.url);
+
+/**
+ * The built-in synthetic table as a camera: every frame rendered with known truth
+ * (LiveSyntheticTable), in its own worker thread so rendering never blocks the server.
+ * Frames are made on request (not live): the live loop asks only when the pipeline can take one.
+ */
 export class SyntheticSource implements FrameSource {
   readonly name = 'synthetic table';
   private sequence = 0;
+  private nextId = 1;
   private readonly startedAt = Date.now();
-  /** The version of the table extras (loose bases, calibration board) last loaded; −1 = none yet. */
-  private extrasVersion = -1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (f: FromSynthWorker) => void; reject: (e: Error) => void }
+  >();
+  private closed: Error | null = null;
 
   private constructor(
-    private readonly table: LiveSyntheticTable,
+    private readonly worker: Worker,
+    readonly camera: CameraProfile,
     private readonly moving: boolean,
-  ) {}
-
-  static async create(scenario: Scenario, options: SyntheticSourceOptions): Promise<SyntheticSource> {
-    const camera = frameTable(scenario.table, { resolution: options.resolution ?? '1080p' });
-    const movingUnitId = options.movingUnitId ?? defaultMovingUnit(scenario);
-    const table = await LiveSyntheticTable.create(scenario, camera, movingUnitId ? { movingUnitId } : {});
-    return new SyntheticSource(table, options.moving);
+  ) {
+    worker.on('message', (message: FromSynthWorker) => {
+      if (message.type !== 'frame' && message.type !== 'error') return;
+      const waiter = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      waiter?.resolve(message);
+    });
+    const fail = (err: Error) => {
+      this.closed ??= new SourceError(`synthetic table: ${err.message}`);
+      for (const w of this.pending.values()) w.reject(this.closed);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`renderer exited (code ${code})`)));
   }
 
-  get camera(): CameraProfile {
-    return this.table.profile;
+  static async create(scenario: Scenario, options: SyntheticSourceOptions): Promise<SyntheticSource> {
+    const init: SynthWorkerInit = {
+      scenario,
+      resolution: options.resolution ?? '1080p',
+      movingUnitId: options.movingUnitId ?? defaultMovingUnit(scenario),
+    };
+    const worker = startTsWorker(WORKER_URL, init, 'vedette-synthetic');
+    const profile = await new Promise<CameraProfile>((resolve, reject) => {
+      const onMessage = (m: FromSynthWorker) => {
+        if (m.type === 'ready') done(null, m.profile);
+        else if (m.type === 'initError') done(new Error(`synthetic table: ${m.message}`));
+      };
+      const onError = (err: Error) => done(err);
+      const onExit = (code: number) =>
+        done(new Error(`synthetic table renderer exited during start-up (code ${code})`));
+      const done = (err: Error | null, p?: CameraProfile) => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (err || !p) {
+          void worker.terminate();
+          reject(err ?? new Error('no profile'));
+        } else resolve(p);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+    return new SyntheticSource(worker, profile, options.moving);
   }
 
   async next(): Promise<Frame> {
+    if (this.closed) throw this.closed;
     const capturedAt = Date.now();
     const sequence = this.sequence++;
-    // Loose bases pressed onto the table and a calibration board held over it (table-extras.ts).
-    const extras = syntheticTableExtras;
-    if (extras.version !== this.extrasVersion) {
-      this.extrasVersion = extras.version;
-      await this.table.setLooseBases(extras.looseBases);
-      await this.table.setCalibrationBoard(extras.calibrationBoard);
-    }
-    const show = extras.calibrationBoard;
-    const boardPose = show ? (show.poses[boardPoseIndex(show, sequence)] ?? null) : null;
+    const id = this.nextId++;
     // Still tables still get fresh sensor noise each frame, as a real camera would.
-    const { image } = this.moving
-      ? this.table.frame(capturedAt - this.startedAt, boardPose)
-      : this.table.frameWithPoses({}, sequence, boardPose);
-    return { image: { ...image, channels: 3 }, capturedAt, sequence };
+    const request: ToSynthWorker = {
+      id,
+      moving: this.moving,
+      timeMs: capturedAt - this.startedAt,
+      noiseKey: sequence,
+    };
+    const reply = await new Promise<FromSynthWorker>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+    if (reply.type === 'error') throw new SourceError(`synthetic table: ${reply.message}`);
+    if (reply.type !== 'frame') throw new SourceError('synthetic table: unexpected reply');
+    const image = {
+      width: reply.width,
+      height: reply.height,
+      channels: 3 as const,
+      data: new Uint8Array(reply.pixels),
+    };
+    return { image, capturedAt, sequence };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closed ??= new SourceError('synthetic table closed', true);
+    for (const w of this.pending.values()) w.reject(this.closed);
+    this.pending.clear();
+    await this.worker.terminate();
+  }
 }

@@ -1,0 +1,40 @@
+/**
+ * The synthetic table's renderer in a worker thread (started by SyntheticSource), so drawing a
+ * 1080p frame (~100–200 ms) does not block the server. One `render` message, one `frame` reply,
+ * pixels transferred.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { frameTable } from '../../synth/camera.ts';
+import { LiveSyntheticTable } from '../../synth/live-table.ts';
+import type { FromSynthWorker, SynthWorkerInit, ToSynthWorker } from './synthetic-source.ts';
+
+const port = parentPort;
+if (!port) throw new Error('synthetic-worker.ts must be started as a worker thread');
+const post = (message: FromSynthWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+const init = workerData as SynthWorkerInit;
+let table: LiveSyntheticTable;
+try {
+  const camera = frameTable(init.scenario.table, { resolution: init.resolution });
+  table = await LiveSyntheticTable.create(
+    init.scenario,
+    camera,
+    init.movingUnitId ? { movingUnitId: init.movingUnitId } : {},
+  );
+  post({ type: 'ready', profile: table.profile });
+} catch (err) {
+  post({ type: 'initError', message: err instanceof Error ? err.message : String(err) });
+  throw err;
+}
+
+port.on('message', (message: ToSynthWorker) => {
+  try {
+    const { image } = message.moving
+      ? table.frame(message.timeMs)
+      : table.frameWithPoses({}, message.noiseKey);
+    const pixels = image.data.buffer as ArrayBuffer;
+    post({ type: 'frame', id: message.id, width: image.width, height: image.height, pixels }, [pixels]);
+  } catch (err) {
+    post({ type: 'error', id: message.id, message: err instanceof Error ? err.message : String(err) });
+  }
+});
