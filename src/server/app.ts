@@ -227,6 +227,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       camera = nextLive.camera;
       sourceName = nextLive.source.name;
       currentSource = nextLive.source;
+      tellRefusals(currentSource);
       after?.(nextLive.source);
       broadcast(hello());
     });
@@ -465,6 +466,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
     };
   }
+
+  /** A browser camera's sender hears why its frames are refused (wrong size, undecodable), once a second at most. */
+  function tellRefusals(source: typeof currentSource): void {
+    if (!(source instanceof BrowserCameraSource)) return;
+    source.onRefused = (connection, reason) => {
+      for (const [sock, c] of clients) {
+        if (c.id !== connection) continue;
+        const t = Date.now();
+        if (t - c.lastLimitNotice > 1000) {
+          c.lastLimitNotice = t;
+          send(sock, { type: 'error', message: reason });
+        }
+      }
+    };
+  }
+  tellRefusals(currentSource);
 
   loop.on('sourceStatus', () => broadcast(hello()));
   loop.on('frame', (frame) => {

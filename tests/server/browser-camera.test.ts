@@ -113,6 +113,15 @@ describe('the browser camera', () => {
     await until('the refusal', () =>
       camera.messages.some((m) => m.type === 'error' && /JPEG/.test(String(m['message']))),
     );
+    // A phone turned on its side sends another size: the sender is told.
+    const small = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
+    await new Promise((r) => setTimeout(r, 1100));
+    camera.ws.send(small, { binary: true });
+    await until('the size refusal', () =>
+      camera.messages.some((m) => m.type === 'error' && /announced as 1920×1080/.test(String(m['message']))),
+    );
 
     // The phone walks away: the camera state says so; a new sender brings it back.
     clearInterval(sender);

@@ -13,17 +13,24 @@ export class BrowserCameraSource implements FrameSource {
   private newest: Frame | null = null;
   private waiting: Array<{ resolve: (f: Frame) => void; reject: (e: Error) => void }> = [];
   private decoding = false;
-  private queued: { jpeg: Buffer; at: number } | null = null;
+  private queued: { jpeg: Buffer; at: number; from: string } | null = null;
   private closed = false;
   private sender: string | null = null;
   /** Frames refused (undecodable or of the wrong size). */
   refused = 0;
+  /** Told (with the sending connection) why a frame was refused after decoding. */
+  onRefused: ((connection: string, reason: string) => void) | null = null;
 
   constructor(
     readonly width: number,
     readonly height: number,
     readonly name = 'browser camera',
   ) {}
+
+  private refuse(connection: string | null, reason: string): void {
+    this.refused++;
+    if (connection) this.onRefused?.(connection, reason);
+  }
 
   /** Which connection sends frames (one at a time); null when none does. */
   get connection(): string | null {
@@ -46,7 +53,7 @@ export class BrowserCameraSource implements FrameSource {
     if (this.closed) return 'the browser camera is closed';
     if (connection !== this.sender) return 'this connection is not the camera: send a "camera" message first';
     if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return 'a camera frame must be a JPEG';
-    this.queued = { jpeg, at: Date.now() };
+    this.queued = { jpeg, at: Date.now(), from: connection };
     if (!this.decoding) void this.decodeLoop();
     return null;
   }
@@ -54,7 +61,7 @@ export class BrowserCameraSource implements FrameSource {
   private async decodeLoop(): Promise<void> {
     this.decoding = true;
     while (this.queued && !this.closed) {
-      const { jpeg, at } = this.queued;
+      const { jpeg, at, from } = this.queued;
       this.queued = null;
       try {
         const { data, info } = await sharp(jpeg, { limitInputPixels: 4096 * 4096 })
@@ -63,7 +70,10 @@ export class BrowserCameraSource implements FrameSource {
           .raw()
           .toBuffer({ resolveWithObject: true });
         if (info.width !== this.width || info.height !== this.height) {
-          this.refused++;
+          this.refuse(
+            from,
+            `frame is ${info.width}×${info.height} but the camera was announced as ${this.width}×${this.height}: send a new "camera" message`,
+          );
           continue;
         }
         const image = {
@@ -73,8 +83,8 @@ export class BrowserCameraSource implements FrameSource {
           data: new Uint8Array(data.buffer, data.byteOffset, data.length),
         };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
-      } catch {
-        this.refused++;
+      } catch (err) {
+        this.refuse(from, `cannot decode the frame: ${(err as Error).message}`);
       }
     }
     this.decoding = false;

@@ -134,6 +134,7 @@ export class FfmpegSource implements FrameSource {
   private pendingBytes: Buffer = Buffer.alloc(0);
   private jpegQueue: Array<{ jpeg: Buffer; at: number }> = [];
   private decoding = false;
+  private undecodable = 0;
 
   constructor(private readonly options: FfmpegSourceOptions) {
     this.name = options.name ?? describeInput(options.input);
@@ -178,6 +179,7 @@ export class FfmpegSource implements FrameSource {
     this.rawFill = 0;
     this.pendingBytes = Buffer.alloc(0);
     this.jpegQueue = [];
+    this.undecodable = 0;
     const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', ffmpegArgs(this.options), {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -349,7 +351,14 @@ export class FfmpegSource implements FrameSource {
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch (err) {
         this.stderrTail += `\nundecodable frame: ${(err as Error).message}`;
+        // A stream of frames that never decode is a dead camera too: say so and let it be retried.
+        if (++this.undecodable >= 10 && this.child) {
+          this.stderrTail += `\n${this.undecodable} frames in a row could not be decoded (try --transport raw)`;
+          this.child.kill('SIGKILL');
+        }
+        continue;
       }
+      this.undecodable = 0;
     }
     this.decoding = false;
     if (this.death && this.waiting.length > 0 && this.ready.length === 0) {
