@@ -428,7 +428,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       current && sourceSpec.kind === 'browser' && current.width === msg.width && current.height === msg.height &&
       sourceSpec.cameraPath === cameraPath && (sourceSpec.hfovDeg ?? 60) === (msg.hfovDeg ?? 60);
     client.sendsCamera = true;
-    if (sameCamera) return void current.attach(client.id);
+    if (sameCamera) {
+      current.attach(client.id);
+      return send(ws, { ...hello(client.role), cameraAccepted: true }); // the sender's go-ahead
+    }
     const spec: SourceSpec = {
       kind: 'browser',
       size: { width: msg.width, height: msg.height },
@@ -436,7 +439,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ...(msg.hfovDeg ? { hfovDeg: msg.hfovDeg } : {}),
     };
     switchSource(spec, (source) => {
-      if (source instanceof BrowserCameraSource && clients.has(ws)) source.attach(client.id);
+      if (source instanceof BrowserCameraSource && clients.has(ws)) {
+        source.attach(client.id);
+        send(ws, { ...hello(client.role), cameraAccepted: true }); // the sender's go-ahead
+      }
     }).catch((err: unknown) => send(ws, { type: 'error', message: `cannot use this camera: ${err instanceof Error ? err.message : String(err)}` }));
   }
 

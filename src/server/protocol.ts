@@ -114,6 +114,8 @@ export interface HelloMessage {
   readonly sourceStatus?: SourceStatus;
   /** What this connection may do: a `player` changes the table (scenario, camera); a `spectator` only watches and measures. */
   readonly role?: 'player' | 'spectator';
+  /** Sent to a browser that offered its camera, once the server watches through it: start sending frames. */
+  readonly cameraAccepted?: boolean;
 }
 
 export type ServerMessage = StateMessage | ErrorMessage | HelloMessage;

@@ -85,10 +85,10 @@ describe('the browser camera', () => {
   it('is watched through, measured on, and reported when it goes away', async () => {
     const camera = await open();
     camera.ws.send(JSON.stringify({ type: 'camera', width: 1920, height: 1080, profile: 'synthetic-1080p' }));
-    await until(
-      'the switch to the browser camera',
-      async () => (await status()).source.name === 'browser camera',
+    await until('the go-ahead', () =>
+      camera.messages.some((m) => m.type === 'hello' && m['cameraAccepted'] === true),
     );
+    expect((await status()).source.name).toBe('browser camera');
     expect((await status()).source.state).toBe('connecting');
 
     // Frames, a little faster than the pipeline takes them (latest wins).

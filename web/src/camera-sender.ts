@@ -80,20 +80,24 @@ export class CameraSender {
     this.socket = socket;
     socket.addEventListener('open', () => {
       socket.send(JSON.stringify(cameraMessage(width, height, this.options.profile)));
-      this.onState({ phase: 'sending', frames: 0, width, height });
-      this.timer = window.setInterval(
-        () => this.sendFrame(video, canvas, ctx, width, height),
-        1000 / this.options.fps,
-      );
     });
     socket.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (typeof event.data !== 'string') return;
+      let msg: { type?: string; message?: string; cameraAccepted?: boolean };
       try {
-        const msg = JSON.parse(event.data) as { type?: string; message?: string };
-        if (msg.type === 'error' && msg.message && !/^too many/.test(msg.message)) this.fail(msg.message);
+        msg = JSON.parse(event.data) as typeof msg;
       } catch {
-        // not ours to judge: the main connection reports bad messages
+        return; // not ours to judge: the main connection reports bad messages
       }
+      // The server says hello with cameraAccepted once it watches through this camera: send from then on.
+      if (msg.type === 'hello' && msg.cameraAccepted === true && this.timer === null) {
+        this.onState({ phase: 'sending', frames: 0, width, height });
+        this.timer = window.setInterval(
+          () => this.sendFrame(video, canvas, ctx, width, height),
+          1000 / this.options.fps,
+        );
+      }
+      if (msg.type === 'error' && msg.message && !/^too many/.test(msg.message)) this.fail(msg.message);
     });
     socket.addEventListener('close', () => {
       if (this.socket === socket && this.stream) this.fail('the server closed the camera connection');
