@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { CameraProfile } from '../../camera/profile.ts';
+import { extrasForFrame, syntheticTableExtras, type ExtrasForFrame } from '../../synth/table-extras.ts';
 import type { Scenario } from '../../table/scenario.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
 import { startTsWorker } from '../worker-start.ts';
@@ -24,6 +25,8 @@ export type ToSynthWorker = {
   readonly moving: boolean;
   readonly timeMs: number;
   readonly noiseKey: number;
+  /** Loose bases and a calibration board put on the table since the renderer last heard (main-thread state). */
+  readonly extras: ExtrasForFrame;
 };
 
 export type FromSynthWorker =
@@ -61,6 +64,8 @@ export class SyntheticSource implements FrameSource {
     { resolve: (f: FromSynthWorker) => void; reject: (e: Error) => void }
   >();
   private closed: Error | null = null;
+  /** Version of the table extras the worker has already been sent. */
+  private extrasVersion = -1;
 
   private constructor(
     private readonly worker: Worker,
@@ -124,7 +129,9 @@ export class SyntheticSource implements FrameSource {
       moving: this.moving,
       timeMs: capturedAt - this.startedAt,
       noiseKey: sequence,
+      extras: extrasForFrame(syntheticTableExtras, this.extrasVersion, sequence),
     };
+    this.extrasVersion = request.extras.version;
     const reply = await new Promise<FromSynthWorker>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage(request);

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { frameTable } from '../../synth/camera.ts';
 import { LiveSyntheticTable } from '../../synth/live-table.ts';
+import { applyExtras } from '../../synth/table-extras.ts';
 import type { FromSynthWorker, SynthWorkerInit, ToSynthWorker } from './synthetic-source.ts';
 
 const port = parentPort;
@@ -27,14 +28,21 @@ try {
   throw err;
 }
 
+// Messages are handled one at a time: applying new extras is async and must finish before the frame.
+let queue = Promise.resolve();
 port.on('message', (message: ToSynthWorker) => {
+  queue = queue.then(() => render(message));
+});
+
+async function render(message: ToSynthWorker): Promise<void> {
   try {
+    const boardPose = await applyExtras(table, message.extras);
     const { image } = message.moving
-      ? table.frame(message.timeMs)
-      : table.frameWithPoses({}, message.noiseKey);
+      ? table.frame(message.timeMs, boardPose)
+      : table.frameWithPoses({}, message.noiseKey, boardPose);
     const pixels = image.data.buffer as ArrayBuffer;
     post({ type: 'frame', id: message.id, width: image.width, height: image.height, pixels }, [pixels]);
   } catch (err) {
     post({ type: 'error', id: message.id, message: err instanceof Error ? err.message : String(err) });
   }
-});
+}
