@@ -524,7 +524,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await changing;
       await loop.close();
       await recording.close();
-      for (const ws of clients.keys()) ws.terminate();
+      for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
       await new Promise<void>((r) => http.close(() => r()));
     },

@@ -291,6 +291,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     while (this.running && !signal.aborted) {
       const gap = this.options.minIntervalMs - (Date.now() - lastStart);
       if (gap > 0) await sleep(gap, signal);
+      // Stopped while asleep: stop() found nobody to wake, so do not wait to be woken.
+      if (signal.aborted) return;
       if (!this.pending) {
         await new Promise<void>((resolve) => (this.wakeProcess = resolve));
         this.wakeProcess = null;

@@ -102,6 +102,20 @@ describe('live loop', () => {
     );
   });
 
+  it('stops promptly when stopped between two frames (regression: it waited forever)', async () => {
+    // A camera slower than the pacing: after a frame the loop pauses with nothing waiting.
+    const loop = new LiveLoop(scenario, new FakeCamera(600), new SlowPipeline(5), { minIntervalMs: 500 });
+    let frames = 0;
+    loop.on('frame', () => frames++);
+    loop.start();
+    while (frames === 0) await sleep(10);
+    await sleep(50); // now pausing out the 500 ms between two pipeline runs, no frame pending
+    const started = Date.now();
+    await loop.stop();
+    expect(Date.now() - started).toBeLessThan(300);
+    await loop.close();
+  });
+
   it('asks an on-demand source only when the pipeline can take a frame', async () => {
     const source = new FakeCamera(1, false);
     const pipeline = new SlowPipeline(50);
