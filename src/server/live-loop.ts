@@ -23,7 +23,7 @@ export interface Figure {
 }
 
 export interface LiveStats {
-  /** Frames delivered by the source. */
+  /** Frames delivered by the source (these figures restart when the camera or scenario changes). */
   readonly framesIn: number;
   /** Frames through the pipeline and out to the page. */
   readonly framesProcessed: number;
@@ -177,6 +177,11 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.pipeline = pipeline;
     this.pending = null;
     this.latest = undefined;
+    // Figures describe the camera being watched now.
+    this.counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
+    this.detection = new Window();
+    this.latency = new Window();
+    this.processedAt = [];
     this.setStatus(this.initialStatus());
     if (wasRunning) this.start();
   }
