@@ -115,9 +115,11 @@ export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean, se
     const { token, fromQuery } = tokenOf(req);
     const role = roleFor(tokens, token);
     if (role === null) {
-      res
-        .status(401)
-        .json({ error: 'an access token is needed: open the link printed by `vedette serve --lan`' });
+      const why =
+        'an access token is needed: open the link printed by `vedette serve --lan` (or scan its QR code)';
+      if (req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html') {
+        res.status(401).type('html').send(`<!doctype html><title>Vedette</title><p>Vedette: ${why}.</p>`);
+      } else res.status(401).json({ error: why });
       return;
     }
     (res.locals as { role?: Role }).role = role;
