@@ -6,6 +6,8 @@ import { baseLabel, COMMON_BASES, parseBase } from '../print/base-sizes.ts';
 import { parseIds } from '../print/layout.ts';
 import { PAPER_NAMES, parsePaper } from '../print/paper.ts';
 import { boardSheetPdf, markerSheetPdf, referenceSheetPdf } from '../print/sheets.ts';
+import { DEFAULT_FIELD_COLOUR, matSheetPdf } from '../print/mat-sheet.ts';
+import { matScenarioSnippet, parseLengthMm, parseTableSize } from '../print/mat.ts';
 import { DEFAULT_MARKER_DICTIONARY, MARKER_DICTIONARIES } from '../table/scenario.ts';
 
 export const DEFAULT_BOARD_SPEC = 'calibration/boards/vedette-7x9.json';
@@ -34,7 +36,7 @@ async function save(out: string, pdf: Buffer, what: string): Promise<void> {
 }
 
 /**
- * `vedette print markers|reference|board`: PDFs at exact physical scale for A4 or US Letter
+ * `vedette print markers|reference|mat|board`: PDFs at exact physical scale for A4 or US Letter
  * (see docs/printing.md).
  */
 export function registerPrintCommand(program: Command): void {
@@ -49,7 +51,11 @@ export function registerPrintCommand(program: Command): void {
     )
     .requiredOption('--base <size>', 'base size in mm: WIDTHxDEPTH (40x20) or DIAMETERround (60round)')
     .requiredOption('--ids <list>', 'marker ids, e.g. 10-69 or 0-3,7,12-15')
-    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, DEFAULT_MARKER_DICTIONARY)
+    .option(
+      '--dictionary <name>',
+      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
+      DEFAULT_MARKER_DICTIONARY,
+    )
     .option(
       '--marker-size <mm>',
       'marker side, black edge to black edge (default: largest that keeps the white quiet zone)',
@@ -90,7 +96,11 @@ export function registerPrintCommand(program: Command): void {
     .option('--ids <list>', 'marker ids', '0-3')
     .option('--size <mm>', 'marker side, black edge to black edge', '80')
     .option('--per-page <n>', 'at most this many per page (default: as many as fit)')
-    .option('--dictionary <name>', `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`, DEFAULT_MARKER_DICTIONARY)
+    .option(
+      '--dictionary <name>',
+      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
+      DEFAULT_MARKER_DICTIONARY,
+    )
     .option('--paper <name>', `paper: ${PAPER_NAMES.join(', ')}`, 'a4')
     .option('-o, --out <file.pdf>', 'output file', 'vedette-reference-markers.pdf')
     .action(
@@ -113,6 +123,89 @@ export function registerPrintCommand(program: Command): void {
         });
         const pages = new Set(r.placed.map((p) => p.page)).size;
         await save(f.out, r.pdf, `${ids.length} reference markers of ${sizeMm} mm on ${pages} page(s)`);
+      },
+    );
+
+  print
+    .command('mat')
+    .description(
+      'a full-size gaming mat (one page the size of the table, for a print shop) with reference markers round its border',
+    )
+    .requiredOption('--table <size>', 'table size, width x depth with a unit: 72x48in, 6x4ft, 180x120cm')
+    .option(
+      '--marker-size <length>',
+      'marker side, black edge to black edge (mm unless a unit is given)',
+      '60',
+    )
+    .option('--spacing <length>', 'largest gap between neighbouring border markers, centre to centre', '12in')
+    .option(
+      '--interior <length>',
+      'also a sparse grid of markers inside the border at this spacing (default none)',
+    )
+    .option(
+      '--dictionary <name>',
+      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
+      DEFAULT_MARKER_DICTIONARY,
+    )
+    .option(
+      '--first-id <n>',
+      'id of the first mat marker (the origin corner); the rest count up from it',
+      '0',
+    )
+    .option('--field <colour>', 'colour of the field, e.g. #9aa57f or white', DEFAULT_FIELD_COLOUR)
+    .option('-o, --out <file.pdf>', 'output file', 'vedette-mat.pdf')
+    .option(
+      '--scenario-snippet <file.json>',
+      'write the matching scenario fields (table, referenceMarkers, mm) here instead of printing them',
+    )
+    .action(
+      async (f: {
+        table: string;
+        markerSize: string;
+        spacing: string;
+        interior?: string;
+        dictionary: string;
+        firstId: string;
+        field: string;
+        out: string;
+        scenarioSnippet?: string;
+      }) => {
+        const firstId = Number(f.firstId);
+        if (!Number.isInteger(firstId) || firstId < 0)
+          throw new Error(`--first-id must be a whole number ≥ 0, got "${f.firstId}"`);
+        const dict = dictionary(f.dictionary);
+        const r = await matSheetPdf({
+          table: parseTableSize(f.table),
+          markerMm: parseLengthMm(f.markerSize, '--marker-size'),
+          spacingMm: parseLengthMm(f.spacing, '--spacing'),
+          ...(f.interior ? { interiorSpacingMm: parseLengthMm(f.interior, '--interior') } : {}),
+          dictionary: dict,
+          firstId,
+          fieldColour: f.field,
+        });
+        const ids = r.layout.markers.map((m) => m.id);
+        const { widthMm: W, depthMm: D } = r.layout.table;
+        await writeFile(f.out, r.pdf);
+        console.log(
+          `Wrote ${f.out}: one ${W.toFixed(1)} × ${D.toFixed(1)} mm page, ${ids.length} ${f.dictionary} reference markers ` +
+            `of ${r.layout.markerMm} mm, ids ${ids[0]}–${ids.at(-1)}.`,
+        );
+        console.log(
+          `Base markers must not use ids ${ids[0]}–${ids.at(-1)}: number your bases from ${ids.at(-1)! + 1} up.`,
+        );
+        console.log(
+          'Have it printed at 100 % (no "fit to media"), then measure the scale bar in the near-left corner.',
+        );
+        const snippet = `${JSON.stringify(matScenarioSnippet(r.layout, dict), null, 2)}\n`;
+        if (f.scenarioSnippet) {
+          await writeFile(f.scenarioSnippet, snippet);
+          console.log(
+            `Wrote ${f.scenarioSnippet}: put its lengthUnit, markerDictionary, table and referenceMarkers in your scenario.`,
+          );
+        } else {
+          console.log('Scenario fields for this mat (millimetres):');
+          process.stdout.write(snippet);
+        }
       },
     );
 

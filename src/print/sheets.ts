@@ -18,7 +18,8 @@ type Doc = PDFKit.PDFDocument;
 const CUT_LINE_PT = 0.35;
 const CUT_COLOUR = '#555555';
 
-function newDocument(title: string): { doc: Doc; done: Promise<Buffer> } {
+/** A PDFKit document with no automatic page, and the finished file as a promise. */
+export function newDocument(title: string): { doc: Doc; done: Promise<Buffer> } {
   const doc = new PDFDocument({
     autoFirstPage: false,
     margin: 0,
