@@ -8,7 +8,11 @@ import { PAPER_NAMES, parsePaper } from '../print/paper.ts';
 import { boardSheetPdf, markerSheetPdf, referenceSheetPdf } from '../print/sheets.ts';
 import { DEFAULT_FIELD_COLOUR, matSheetPdf } from '../print/mat-sheet.ts';
 import { matScenarioSnippet, parseLengthMm, parseTableSize } from '../print/mat.ts';
-import { DEFAULT_MARKER_DICTIONARY, MARKER_DICTIONARIES } from '../table/scenario.ts';
+import {
+  DEFAULT_MARKER_DICTIONARY,
+  MARKER_DICTIONARIES,
+  type MarkerDictionaryName,
+} from '../table/scenario.ts';
 
 export const DEFAULT_BOARD_SPEC = 'calibration/boards/vedette-7x9.json';
 
@@ -19,6 +23,12 @@ function dictionary(name: string): BoardDictionaryName {
   if (!(BOARD_DICTIONARIES as readonly string[]).includes(name))
     throw new Error(`dictionary "${name}" cannot be printed`);
   return name as BoardDictionaryName;
+}
+
+/** A scenario marker dictionary that can also be printed (all four of them can). */
+function scenarioDictionary(name: string): MarkerDictionaryName & BoardDictionaryName {
+  const d = dictionary(name);
+  return d as MarkerDictionaryName & BoardDictionaryName;
 }
 
 function positive(text: string, flag: string): number {
@@ -173,7 +183,7 @@ export function registerPrintCommand(program: Command): void {
         const firstId = Number(f.firstId);
         if (!Number.isInteger(firstId) || firstId < 0)
           throw new Error(`--first-id must be a whole number ≥ 0, got "${f.firstId}"`);
-        const dict = dictionary(f.dictionary);
+        const dict = scenarioDictionary(f.dictionary);
         const r = await matSheetPdf({
           table: parseTableSize(f.table),
           markerMm: parseLengthMm(f.markerSize, '--marker-size'),
