@@ -53,8 +53,25 @@ export function benchScenario(units = 60, seed = 7): Scenario {
     { id: 'wood', name: 'the wood', kind: 'wood', polygon: rect(20, 32, 32, 40) },
     { id: 'hill', name: 'the hill', kind: 'hill', heightMm: 50, polygon: rect(70, 90, 30, 42) },
     { id: 'house', name: 'the farm', kind: 'building', polygon: rect(50, 54, 34, 38) },
-    { id: 'wall', name: 'the wall', kind: 'obstacle', line: [{ x: 100 * IN, y: 36 * IN }, { x: 120 * IN, y: 36 * IN }] },
-    { id: 'road', name: 'the road', kind: 'road', line: [{ x: 0, y: 36 * IN }, { x: 144 * IN, y: 36 * IN }], widthMm: 50 },
+    {
+      id: 'wall',
+      name: 'the wall',
+      kind: 'obstacle',
+      line: [
+        { x: 100 * IN, y: 36 * IN },
+        { x: 120 * IN, y: 36 * IN },
+      ],
+    },
+    {
+      id: 'road',
+      name: 'the road',
+      kind: 'road',
+      line: [
+        { x: 0, y: 36 * IN },
+        { x: 144 * IN, y: 36 * IN },
+      ],
+      widthMm: 50,
+    },
   ];
   return twoSidedScenario('bench', 'black-powder', { widthMm: 144 * IN, depthMm: 72 * IN }, specs, terrain);
 }

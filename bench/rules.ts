@@ -14,7 +14,12 @@
 import { performance } from 'node:perf_hooks';
 import { closestPointOnSegment } from '../src/geometry/distance.ts';
 import { bpContext } from '../src/rules/black-powder/context.ts';
-import { pairTable, pairTablePlain, type PairFacts, type PairTable } from '../src/rules/black-powder/pair-table.ts';
+import {
+  pairTable,
+  pairTablePlain,
+  type PairFacts,
+  type PairTable,
+} from '../src/rules/black-powder/pair-table.ts';
 import { shootVerdict } from '../src/rules/black-powder/shooting.ts';
 import { unitSeparation } from '../src/rules/unit-distance.ts';
 import { buildTableState } from '../src/table/table-state.ts';
@@ -37,7 +42,9 @@ function time(label: string, runs: number, fn: () => number): Timing {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] as number;
   const min = times[0] as number;
-  console.log(`${label.padEnd(52)} median ${median.toFixed(2)} ms  (min ${min.toFixed(2)}, ${runs} runs, checksum ${check.toFixed(0)})`);
+  console.log(
+    `${label.padEnd(52)} median ${median.toFixed(2)} ms  (min ${min.toFixed(2)}, ${runs} runs, checksum ${check.toFixed(0)})`,
+  );
   return { median, min };
 }
 
@@ -48,7 +55,10 @@ const pairs = units.length * (units.length - 1);
 
 /** The bench's checksum of a table: in contact or not, target leader in front, line clear. */
 const checksum = (table: readonly PairFacts[]): number =>
-  table.reduce((n, f) => n + (f.range.mm > 0 ? 1 : 0) + (f.quarter.quarter === 'front' ? 1 : 0) + (f.sight ? 0 : 1), 0);
+  table.reduce(
+    (n, f) => n + (f.range.mm > 0 ? 1 : 0) + (f.quarter.quarter === 'front' ? 1 : 0) + (f.sight ? 0 : 1),
+    0,
+  );
 
 /** The same checksum read straight from the flat arrays. */
 function tableChecksum(t: PairTable): number {
@@ -57,7 +67,10 @@ function tableChecksum(t: PairTable): number {
     for (let j = 0; j < t.n; j++) {
       if (i === j) continue;
       const k = i * t.n + j;
-      n += ((t.rangeMm[k] as number) > 0 ? 1 : 0) + (t.quarter[k] === 1 ? 1 : 0) + ((t.sight[k] as number) < 0 ? 1 : 0);
+      n +=
+        ((t.rangeMm[k] as number) > 0 ? 1 : 0) +
+        (t.quarter[k] === 1 ? 1 : 0) +
+        ((t.sight[k] as number) < 0 ? 1 : 0);
     }
   return n;
 }
@@ -93,12 +106,17 @@ const reference = time('reference (200k point-segment projections)', 15, () => {
   return s;
 });
 
-const plain = time(`all pairs (${pairs}), one at a time: range+quarter+LOS`, 9, () => checksum(pairTablePlain(ctx)));
-const fast = time(`all pairs (${pairs}), pairTable: range+quarter+LOS`, 31, () => tableChecksum(pairTable(ctx)));
+const plain = time(`all pairs (${pairs}), one at a time: range+quarter+LOS`, 9, () =>
+  checksum(pairTablePlain(ctx)),
+);
+const fast = time(`all pairs (${pairs}), pairTable: range+quarter+LOS`, 31, () =>
+  tableChecksum(pairTable(ctx)),
+);
 
 const rangeOnly = time(`all pairs (${pairs}): range only (unitSeparation)`, 15, () => {
   let n = 0;
-  for (const a of units) for (const b of units) if (a !== b) n += unitSeparation([a.leaderBase], b.body).distance > 0 ? 1 : 0;
+  for (const a of units)
+    for (const b of units) if (a !== b) n += unitSeparation([a.leaderBase], b.body).distance > 0 ? 1 : 0;
   return n;
 });
 
@@ -114,8 +132,16 @@ const shootAll = shooter
 const diff = differences(pairTablePlain(ctx), pairTable(ctx).all());
 const r = (x: number) => (x / reference.median).toFixed(2);
 console.log('');
-console.log(`units ${units.length}, bases ${units.reduce((s, u) => s + u.bases.length, 0)}, terrain ${state.terrain.length}`);
+console.log(
+  `units ${units.length}, bases ${units.reduce((s, u) => s + u.bases.length, 0)}, terrain ${state.terrain.length}`,
+);
 console.log(`answers differing between the two runs: ${diff} of ${pairs}`);
-console.log(`all pairs, pairTable: ${fast.median.toFixed(2)} ms median, ${fast.min.toFixed(2)} ms min (target ≤ 10 ms), ${((fast.median * 1000) / pairs).toFixed(2)} µs per pair`);
-console.log(`all pairs, one at a time: ${plain.median.toFixed(2)} ms median; speed-up ×${(plain.median / fast.median).toFixed(1)}`);
-console.log(`ratio to reference: pairTable ${r(fast.median)}; one at a time ${r(plain.median)}; range only ${r(rangeOnly.median)}; shoot verdicts ${r(shootAll.median)}`);
+console.log(
+  `all pairs, pairTable: ${fast.median.toFixed(2)} ms median, ${fast.min.toFixed(2)} ms min (target ≤ 10 ms), ${((fast.median * 1000) / pairs).toFixed(2)} µs per pair`,
+);
+console.log(
+  `all pairs, one at a time: ${plain.median.toFixed(2)} ms median; speed-up ×${(plain.median / fast.median).toFixed(1)}`,
+);
+console.log(
+  `ratio to reference: pairTable ${r(fast.median)}; one at a time ${r(plain.median)}; range only ${r(rangeOnly.median)}; shoot verdicts ${r(shootAll.median)}`,
+);

@@ -27,7 +27,9 @@ export type CameraProfile = z.infer<typeof cameraProfileSchema>;
 export function parseCameraProfile(value: unknown, source = 'camera profile'): CameraProfile {
   const result = cameraProfileSchema.safeParse(value);
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+    const lines = result.error.issues
+      .map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('\n');
     throw new Error(`${source} is not a valid camera profile:\n${lines}`);
   }
   return result.data;

@@ -18,7 +18,11 @@ export interface ImageMeasurement {
 }
 
 /** Runs the live pipeline once on a still image and measures every pair of units. */
-export async function measureImage(imagePath: string, scenarioPath: string, cameraPath: string): Promise<ImageMeasurement> {
+export async function measureImage(
+  imagePath: string,
+  scenarioPath: string,
+  cameraPath: string,
+): Promise<ImageMeasurement> {
   const scenario = parseScenarioText(readFileSync(scenarioPath, 'utf8'), scenarioPath);
   const camera = loadCameraProfile(cameraPath);
   const image = await readImageFile(imagePath);
@@ -52,11 +56,15 @@ export function formatMeasurement(m: ImageMeasurement, names: Map<string, string
     lines.push('Table pose NOT found: fewer than three reference markers agree. Nothing was measured.');
     return lines.join('\n');
   }
-  lines.push(`markers found: ${m.markersFound}; table pose reprojection RMS ${m.referenceRmsPx!.toFixed(3)} px`);
+  lines.push(
+    `markers found: ${m.markersFound}; table pose reprojection RMS ${m.referenceRmsPx!.toFixed(3)} px`,
+  );
   if (m.unknownIds.length) lines.push(`unknown marker ids (not in the scenario): ${m.unknownIds.join(', ')}`);
   if (m.unitsMissing.length) lines.push(`units not seen: ${m.unitsMissing.join(', ')}`);
   for (const d of m.distances) {
-    lines.push(`${names.get(d.a)} ↔ ${names.get(d.b)}: ${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}`);
+    lines.push(
+      `${names.get(d.a)} ↔ ${names.get(d.b)}: ${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}`,
+    );
   }
   return lines.join('\n');
 }

@@ -38,14 +38,22 @@ export function registerRulesCommand(program: Command): Command {
     .command('rules')
     .description('answer rules questions about a scenario file (poses from the file, no camera)')
     .argument('<scenario>', 'scenario JSON file')
-    .option('-a, --ask <question>', "a question, e.g. \"can 'Lee's' shoot 'Camerons'?\" (repeatable)", collect, [])
+    .option(
+      '-a, --ask <question>',
+      "a question, e.g. \"can 'Lee's' shoot 'Camerons'?\" (repeatable)",
+      collect,
+      [],
+    )
     .option('-r, --ruleset <id>', "ruleset id (default: the scenario's)")
     .option('-o, --option <name=value>', 'set a ruleset option (repeatable)', collect, [])
     .option('--floor <inches>', 'borderline band floor in the ruleset unit')
     .option('--exact', 'no borderline band: exact comparisons')
     .option('--json', 'print verdicts as JSON')
     .option('--list-options', "list the ruleset's options and their defaults")
-    .option('--declared', 'charges are declared: rulesets that forbid measuring first (Prestonpans) then give the distance')
+    .option(
+      '--declared',
+      'charges are declared: rulesets that forbid measuring first (Prestonpans) then give the distance',
+    )
     .action((file: string, opts: RulesCommandOptions) => {
       const scenario = parseScenarioText(readFileSync(file, 'utf8'), file);
       const base = getRuleset(opts.ruleset ?? scenario.ruleset);
@@ -53,7 +61,9 @@ export function registerRulesCommand(program: Command): Command {
       const ruleset = base.forScenario ? base.forScenario(scenario) : base;
       if (opts.listOptions) {
         for (const [name, spec] of Object.entries(ruleset.optionSpecs))
-          console.log(`${name} = ${String(spec.default)}${spec.ambiguity ? ` [${spec.ambiguity}]` : ''}\n    ${spec.summary}`);
+          console.log(
+            `${name} = ${String(spec.default)}${spec.ambiguity ? ` [${spec.ambiguity}]` : ''}\n    ${spec.summary}`,
+          );
         return;
       }
       const overrides: Record<string, OptionValue> = {};
@@ -68,15 +78,24 @@ export function registerRulesCommand(program: Command): Command {
       const state = buildTableState(scenario);
       for (const m of state.missing) console.error(`note: ${m.name} is not on the table (${m.reason})`);
       if (opts.ask.length === 0) {
-        console.log(`${state.units.length} units, ${state.commanders.length} commanders, ${state.terrain.length} terrain pieces; ruleset ${ruleset.name}.`);
-        console.log(`Ask with --ask, e.g. --ask "can '${state.units[0]?.name ?? 'A'}' shoot '${state.units[1]?.name ?? 'B'}'?"`);
+        console.log(
+          `${state.units.length} units, ${state.commanders.length} commanders, ${state.terrain.length} terrain pieces; ruleset ${ruleset.name}.`,
+        );
+        console.log(
+          `Ask with --ask, e.g. --ask "can '${state.units[0]?.name ?? 'A'}' shoot '${state.units[1]?.name ?? 'B'}'?"`,
+        );
         return;
       }
       const verdicts = opts.ask.map((text) => {
         const own = ruleset.askText?.(state, text, overrides, policy);
         if (own) return own;
         const q = parseQuestion(text);
-        return ruleset.ask(state, opts.declared && q.kind === 'charge' ? { ...q, declared: true } : q, overrides, policy);
+        return ruleset.ask(
+          state,
+          opts.declared && q.kind === 'charge' ? { ...q, declared: true } : q,
+          overrides,
+          policy,
+        );
       });
       if (opts.json) console.log(JSON.stringify(verdicts, null, 2));
       else for (const v of verdicts) printVerdict(v, 1);

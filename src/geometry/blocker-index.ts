@@ -47,7 +47,8 @@ export class BlockerIndex {
     if (boxes.length === 0) minX = minY = maxX = maxY = 0;
     const spanX = Math.max(maxX - minX, 1e-9);
     const spanY = Math.max(maxY - minY, 1e-9);
-    this.slack = 1e-9 * Math.max(1, spanX, spanY, Math.abs(minX), Math.abs(minY), Math.abs(maxX), Math.abs(maxY));
+    this.slack =
+      1e-9 * Math.max(1, spanX, spanY, Math.abs(minX), Math.abs(minY), Math.abs(maxX), Math.abs(maxY));
     const cells = Math.max(1, Math.min(65536, boxes.length * cellsPerBlocker));
     const cell = Math.sqrt((spanX * spanY) / cells) || Math.max(spanX, spanY);
     this.nx = Math.max(1, Math.min(1024, Math.ceil(spanX / cell)));
@@ -70,7 +71,8 @@ export class BlockerIndex {
       for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) (counts[r * this.nx + c] as number)++;
     }
     this.start = new Int32Array(this.nx * this.ny + 1);
-    for (let k = 0; k < this.nx * this.ny; k++) this.start[k + 1] = (this.start[k] as number) + (counts[k] as number);
+    for (let k = 0; k < this.nx * this.ny; k++)
+      this.start[k + 1] = (this.start[k] as number) + (counts[k] as number);
     this.items = new Int32Array(this.start[this.nx * this.ny] as number);
     const fill = this.start.slice(0, this.nx * this.ny);
     boxes.forEach((b, i) => {
@@ -103,7 +105,8 @@ export class BlockerIndex {
     const sx1 = Math.max(a.x, b.x) + s;
     const sy0 = Math.min(a.y, b.y) - s;
     const sy1 = Math.max(a.y, b.y) + s;
-    if (this.count === 0 || sx1 < this.minX || sx0 > this.maxX || sy1 < this.minY || sy0 > this.maxY) return false;
+    if (this.count === 0 || sx1 < this.minX || sx0 > this.maxX || sy1 < this.minY || sy0 > this.maxY)
+      return false;
     const dx = b.x - a.x;
     const dy = b.y - a.y;
     const r0 = this.row(sy0);

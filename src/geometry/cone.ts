@@ -19,7 +19,8 @@ export function bearingDeg(apex: Vec2, axis: Vec2, p: Vec2): number {
   return radToDeg(Math.acos(Math.max(-1, Math.min(1, cosine))));
 }
 
-export const inCone = (cone: Cone, p: Vec2): boolean => bearingDeg(cone.apex, cone.axis, p) <= cone.halfAngleDeg;
+export const inCone = (cone: Cone, p: Vec2): boolean =>
+  bearingDeg(cone.apex, cone.axis, p) <= cone.halfAngleDeg;
 
 /**
  * The cone as a polygon reaching `reach` from the apex along its edges (for area work).

@@ -176,7 +176,8 @@ export function closestPolygonPair(
   b: readonly Polygon[],
   boxesB: readonly Box[],
 ): SetSeparation {
-  if (a.length === 0 || b.length === 0) throw new Error('closestPolygonPair needs at least one polygon on each side');
+  if (a.length === 0 || b.length === 0)
+    throw new Error('closestPolygonPair needs at least one polygon on each side');
   // Box gaps are compared squared (no square root): only the pruning depends on them.
   let seedI = 0;
   let seedJ = 0;
@@ -229,7 +230,8 @@ export function pointToPolygonSet(p: Vec2, set: readonly Polygon[]): SetSeparati
 }
 
 /** Shortest distance between two segments, with the closest points. */
-export const segmentToSegment = (a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): Separation => segmentSeparation(a1, a2, b1, b2);
+export const segmentToSegment = (a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): Separation =>
+  segmentSeparation(a1, a2, b1, b2);
 
 /** Distance from a polygon set to a segment (a path, a line of fire). */
 export function polygonSetToSegment(set: readonly Polygon[], a: Vec2, b: Vec2): SetSeparation {

@@ -35,10 +35,14 @@ function localFace(box: Pick<FacedBox, 'width' | 'depth'>, face: FaceName): Loca
   }
 }
 
-export const faceLength = (box: Pick<FacedBox, 'width' | 'depth'>, face: FaceName): number => localFace(box, face).length;
+export const faceLength = (box: Pick<FacedBox, 'width' | 'depth'>, face: FaceName): number =>
+  localFace(box, face).length;
 
 /** The face as a table segment (start → end, left to right seen from outside) and its centre. */
-export function faceSegment(box: FacedBox, face: FaceName): { start: Vec2; end: Vec2; centre: Vec2; outward: Vec2 } {
+export function faceSegment(
+  box: FacedBox,
+  face: FaceName,
+): { start: Vec2; end: Vec2; centre: Vec2; outward: Vec2 } {
   const f = localFace(box, face);
   const end = { x: f.start.x + f.along.x * f.length, y: f.start.y + f.along.y * f.length };
   const mid = { x: f.start.x + (f.along.x * f.length) / 2, y: f.start.y + (f.along.y * f.length) / 2 };
@@ -46,7 +50,10 @@ export function faceSegment(box: FacedBox, face: FaceName): { start: Vec2; end: 
     start: toTable(box.frame, f.start),
     end: toTable(box.frame, end),
     centre: toTable(box.frame, mid),
-    outward: { x: box.frame.right.x * f.out.x + box.frame.front.x * f.out.y, y: box.frame.right.y * f.out.x + box.frame.front.y * f.out.y },
+    outward: {
+      x: box.frame.right.x * f.out.x + box.frame.front.x * f.out.y,
+      y: box.frame.right.y * f.out.x + box.frame.front.y * f.out.y,
+    },
   };
 }
 
@@ -59,7 +66,7 @@ function clip(poly: Vec2[], side: (p: Vec2) => number): Vec2[] {
     const sa = side(a);
     const sb = side(b);
     if (sa >= 0) out.push(a);
-    if ((sa >= 0) !== (sb >= 0)) {
+    if (sa >= 0 !== sb >= 0) {
       const t = sa / (sa - sb);
       out.push({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
     }
@@ -71,7 +78,12 @@ function clip(poly: Vec2[], side: (p: Vec2) => number): Vec2[] {
  * The stretch [from, to] (mm along the face, 0 at its start) a convex footprint touches, or
  * undefined. Zero-length touches (a corner meeting a corner) do not count.
  */
-export function contactInterval(box: FacedBox, face: FaceName, footprint: Polygon, tolerance: number): [number, number] | undefined {
+export function contactInterval(
+  box: FacedBox,
+  face: FaceName,
+  footprint: Polygon,
+  tolerance: number,
+): [number, number] | undefined {
   const f = localFace(box, face);
   const local = footprint.map((p) => toLocal(box.frame, p));
   const height = (p: Vec2) => (p.x - f.start.x) * f.out.x + (p.y - f.start.y) * f.out.y;

@@ -41,7 +41,13 @@ interface Flank {
  * is ignored here. Two pieces with the same id (bases of one unit) never make a gap between
  * themselves. Returns undefined when the line is not flanked on both sides.
  */
-export function gapAlongLine(a: Vec2, b: Vec2, obstacles: readonly GapObstacle[], searchWidth: number, reading: GapReading = 'closestApproach'): Gap | undefined {
+export function gapAlongLine(
+  a: Vec2,
+  b: Vec2,
+  obstacles: readonly GapObstacle[],
+  searchWidth: number,
+  reading: GapReading = 'closestApproach',
+): Gap | undefined {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
   const len = Math.hypot(dx, dy);
@@ -83,10 +89,22 @@ export function gapAlongLine(a: Vec2, b: Vec2, obstacles: readonly GapObstacle[]
       if (l.obstacle.id === r.obstacle.id) continue;
       const gap: Gap =
         reading === 'perpendicular'
-          ? { width: l.perp + r.perp, left: l.obstacle, right: r.obstacle, onLeft: l.nearest, onRight: r.nearest }
+          ? {
+              width: l.perp + r.perp,
+              left: l.obstacle,
+              right: r.obstacle,
+              onLeft: l.nearest,
+              onRight: r.nearest,
+            }
           : (() => {
               const s = polygonSeparation(l.obstacle.polygon, r.obstacle.polygon);
-              return { width: s.distance, left: l.obstacle, right: r.obstacle, onLeft: s.onA, onRight: s.onB };
+              return {
+                width: s.distance,
+                left: l.obstacle,
+                right: r.obstacle,
+                onLeft: s.onA,
+                onRight: s.onB,
+              };
             })();
       if (gap.width <= searchWidth && (!best || gap.width < best.width)) best = gap;
     }

@@ -32,7 +32,12 @@ export interface Obstruction {
  * Every stretch of the segment eye → target that passes through a blocker, nearest first.
  * Grazing an edge or a corner does not obstruct.
  */
-export function sightObstructions(eye: Vec2, target: Vec2, blockers: readonly Blocker[], firstOnly = false): Obstruction[] {
+export function sightObstructions(
+  eye: Vec2,
+  target: Vec2,
+  blockers: readonly Blocker[],
+  firstOnly = false,
+): Obstruction[] {
   const len = Math.hypot(target.x - eye.x, target.y - eye.y);
   const out: Obstruction[] = [];
   for (const blocker of blockers) {

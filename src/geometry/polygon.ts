@@ -38,7 +38,10 @@ export function centroid(points: readonly Vec2[]): Vec2 {
 
 const orient = (o: Vec2, p: Vec2, q: Vec2): number => (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
 const within = (p: Vec2, q: Vec2, r: Vec2): boolean =>
-  Math.min(p.x, q.x) <= r.x && r.x <= Math.max(p.x, q.x) && Math.min(p.y, q.y) <= r.y && r.y <= Math.max(p.y, q.y);
+  Math.min(p.x, q.x) <= r.x &&
+  r.x <= Math.max(p.x, q.x) &&
+  Math.min(p.y, q.y) <= r.y &&
+  r.y <= Math.max(p.y, q.y);
 
 /** True when the two closed segments share at least one point. */
 export function segmentsIntersect(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): boolean {

@@ -28,7 +28,10 @@ export interface QuarterResult {
 }
 
 /** Outward unit directions of the four dividing rays, in the box's local frame. */
-export function rayDirections(box: Pick<FacedBox, 'width' | 'depth'>, reading: QuarterReading): Record<CornerName, Vec2> {
+export function rayDirections(
+  box: Pick<FacedBox, 'width' | 'depth'>,
+  reading: QuarterReading,
+): Record<CornerName, Vec2> {
   const s = Math.SQRT1_2;
   if (reading === 'bisector' || box.depth === 0 || box.width === 0) {
     return {
@@ -69,7 +72,10 @@ const RAY_QUARTERS: ReadonlyArray<readonly [QuarterName, QuarterName]> = [
   ['rear', 'left'],
 ];
 
-export function quarterGeometry(box: Pick<FacedBox, 'width' | 'depth'>, reading: QuarterReading = 'bisector'): QuarterGeometry {
+export function quarterGeometry(
+  box: Pick<FacedBox, 'width' | 'depth'>,
+  reading: QuarterReading = 'bisector',
+): QuarterGeometry {
   const c = localCorners(box);
   const u = rayDirections(box, reading);
   const rays = new Float64Array(16);
@@ -96,7 +102,12 @@ function rayDistance2(r: Float64Array, k: number, px: number, py: number): numbe
 }
 
 /** Quarter of a local point (x, y) from precomputed geometry; no allocation but the result. */
-export function quarterOfLocalXY(g: QuarterGeometry, px: number, py: number, tolerance = 1e-9): QuarterResult {
+export function quarterOfLocalXY(
+  g: QuarterGeometry,
+  px: number,
+  py: number,
+  tolerance = 1e-9,
+): QuarterResult {
   const r = g.rays;
   const w = g.halfWidth;
   const depth = g.depth;
@@ -142,7 +153,9 @@ export function quarterOfLocalXY(g: QuarterGeometry, px: number, py: number, tol
   const pair = RAY_QUARTERS[nearestRay] as readonly [QuarterName, QuarterName];
   const across = quarter === pair[0] ? pair[1] : pair[0];
   // A point on the box outline is also on a boundary (between its quarter and the box).
-  const onBoundary = nearest <= tolerance || Math.hypot(Math.max(0, Math.abs(px) - w), Math.max(0, py, -depth - py)) <= tolerance;
+  const onBoundary =
+    nearest <= tolerance ||
+    Math.hypot(Math.max(0, Math.abs(px) - w), Math.max(0, py, -depth - py)) <= tolerance;
   return { quarter, rayDistance: nearest, across, onBoundary };
 }
 
@@ -157,13 +170,28 @@ export function quarterOfLocalPoint(
 }
 
 /** Quarter of a table point, from a box's frame and its precomputed geometry. */
-export function quarterOfTablePoint(frame: Frame, g: QuarterGeometry, p: Vec2, tolerance = 1e-9): QuarterResult {
+export function quarterOfTablePoint(
+  frame: Frame,
+  g: QuarterGeometry,
+  p: Vec2,
+  tolerance = 1e-9,
+): QuarterResult {
   const dx = p.x - frame.origin.x;
   const dy = p.y - frame.origin.y;
-  return quarterOfLocalXY(g, dx * frame.right.x + dy * frame.right.y, dx * frame.front.x + dy * frame.front.y, tolerance);
+  return quarterOfLocalXY(
+    g,
+    dx * frame.right.x + dy * frame.right.y,
+    dx * frame.front.x + dy * frame.front.y,
+    tolerance,
+  );
 }
 
-export function quarterOfPoint(box: FacedBox, p: Vec2, reading: QuarterReading = 'bisector', tolerance = 1e-9): QuarterResult {
+export function quarterOfPoint(
+  box: FacedBox,
+  p: Vec2,
+  reading: QuarterReading = 'bisector',
+  tolerance = 1e-9,
+): QuarterResult {
   return quarterOfLocalPoint(box, toLocal(box.frame, p), reading, tolerance);
 }
 
@@ -174,7 +202,11 @@ export const ZONE_REACH = 1e5;
  * The zone as a (convex) polygon on the table, truncated ZONE_REACH away. Intersect it with a
  * target's footprint to get the share of the target in that quarter.
  */
-export function quarterPolygon(box: FacedBox, quarter: QuarterName, reading: QuarterReading = 'bisector'): Polygon {
+export function quarterPolygon(
+  box: FacedBox,
+  quarter: QuarterName,
+  reading: QuarterReading = 'bisector',
+): Polygon {
   const c = localCorners(box);
   const u = rayDirections(box, reading);
   const far = (corner: CornerName): Vec2 => {
@@ -201,7 +233,11 @@ export function quarterPolygon(box: FacedBox, quarter: QuarterName, reading: Qua
 }
 
 /** The dividing ray of a corner, on the table: its start and outward direction. */
-export function dividingRay(box: FacedBox, corner: CornerName, reading: QuarterReading = 'bisector'): { origin: Vec2; dir: Vec2 } {
+export function dividingRay(
+  box: FacedBox,
+  corner: CornerName,
+  reading: QuarterReading = 'bisector',
+): { origin: Vec2; dir: Vec2 } {
   const c = localCorners(box);
   const u = rayDirections(box, reading);
   return { origin: toTable(box.frame, c[corner]), dir: dirToTable(box.frame, u[corner]) };

@@ -133,4 +133,5 @@ export function firstStretchInside(a: Vec2, b: Vec2, poly: Polygon, out: Mutable
 const probe: MutableInterval = { t0: 0, t1: 0 };
 
 /** Whether the segment [a, b] passes through the polygon's inside (`segmentInsidePolygon(…).length > 0`). */
-export const segmentEntersPolygon = (a: Vec2, b: Vec2, poly: Polygon): boolean => firstStretchInside(a, b, poly, probe);
+export const segmentEntersPolygon = (a: Vec2, b: Vec2, poly: Polygon): boolean =>
+  firstStretchInside(a, b, poly, probe);

@@ -20,7 +20,7 @@ function clipHalfPlane(poly: Vec2[], side: (p: Vec2) => number): Vec2[] {
     const sa = side(a);
     const sb = side(b);
     if (sa >= 0) out.push(a);
-    if ((sa >= 0) !== (sb >= 0)) {
+    if (sa >= 0 !== sb >= 0) {
       const t = sa / (sa - sb);
       out.push({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
     }

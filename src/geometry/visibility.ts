@@ -35,7 +35,10 @@ export function samplePolygon(poly: Polygon, n: number): AreaSample[] {
   const pts: Vec2[] = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
-      const p = { x: box.minX + ((i + 0.5) / n) * (box.maxX - box.minX), y: box.minY + ((j + 0.5) / n) * (box.maxY - box.minY) };
+      const p = {
+        x: box.minX + ((i + 0.5) / n) * (box.maxX - box.minX),
+        y: box.minY + ((j + 0.5) / n) * (box.maxY - box.minY),
+      };
       if (containsPoint(poly, p)) pts.push(p);
     }
   }
@@ -95,13 +98,21 @@ export function visibleFractionBy(
   return {
     fraction,
     samples: count,
-    hiddenBy: [...hidden.values()].map((h) => ({ hider: h.hider, share: total === 0 ? 0 : h.weight / total })),
+    hiddenBy: [...hidden.values()].map((h) => ({
+      hider: h.hider,
+      share: total === 0 ? 0 : h.weight / total,
+    })),
     ...(nearest ? { nearestVisible: nearest.p } : {}),
   };
 }
 
 /** Share of a target seen from `eye` past polygon blockers (the target must not be among them). */
-export function visibleFraction(eye: Vec2, target: readonly Polygon[], blockers: readonly Blocker[], samplesPerSide = 4): VisibilityResult {
+export function visibleFraction(
+  eye: Vec2,
+  target: readonly Polygon[],
+  blockers: readonly Blocker[],
+  samplesPerSide = 4,
+): VisibilityResult {
   return visibleFractionBy(
     eye,
     target,

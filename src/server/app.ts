@@ -11,9 +11,20 @@ import { UnknownUnitError } from '../table/measured-units.ts';
 import { BrowserCameraSource } from '../vision/sources/browser-camera.ts';
 import { createSource, type SourceSpec } from '../vision/sources/create-source.ts';
 import { WorkerPipeline } from '../vision/worker-pipeline.ts';
-import { LiveLoop, type LiveFrame, type LiveLoopOptions, type LiveStats, type SourceStatus } from './live-loop.ts';
+import {
+  LiveLoop,
+  type LiveFrame,
+  type LiveLoopOptions,
+  type LiveStats,
+  type SourceStatus,
+} from './live-loop.ts';
 import { measurementView, stateMessage } from './live-state.ts';
-import { clientMessageSchema, type ClientMessage, type HelloMessage, type ServerMessage } from './protocol.ts';
+import {
+  clientMessageSchema,
+  type ClientMessage,
+  type HelloMessage,
+  type ServerMessage,
+} from './protocol.ts';
 import {
   accessMiddleware,
   isLoopback,
@@ -95,7 +106,12 @@ export const DEFAULT_LIMITS: ServerLimits = {
 export interface ServerStatus {
   readonly scenario: string;
   readonly source: SourceStatus;
-  readonly camera: { readonly name: string; readonly kind: string; readonly width: number; readonly height: number };
+  readonly camera: {
+    readonly name: string;
+    readonly kind: string;
+    readonly width: number;
+    readonly height: number;
+  };
   readonly frames: LiveStats;
   readonly clients: { readonly players: number; readonly spectators: number };
   /** Longest the event loop was blocked in the last status interval, ms. */
@@ -123,9 +139,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     spectator: options.tokens?.spectator ?? null,
   };
   if (!loopbackOnly && tokens.player === null) {
-    throw new Error(`listening on ${options.host} lets other machines in: an access token is required (vedette serve --lan makes one)`);
+    throw new Error(
+      `listening on ${options.host} lets other machines in: an access token is required (vedette serve --lan makes one)`,
+    );
   }
-  if (tokens.player === null && tokens.spectator !== null) throw new Error('a spectator link needs a player token too');
+  if (tokens.player === null && tokens.spectator !== null)
+    throw new Error('a spectator link needs a player token too');
   const startedAt = Date.now();
   let scenario = parseScenarioText(readFileSync(options.scenarioPath, 'utf8'), options.scenarioPath);
   let sourceSpec: SourceSpec = options.source;
@@ -159,13 +178,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Before anything reads a body: who is asking, may they, and not too fast.
   app.use(accessMiddleware(tokens, loopbackOnly, options.tls !== undefined));
   const writeLimit = rateLimit(limits.writesPerSecond, limits.writesPerSecond * 3);
-  app.use((req, res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : writeLimit(req, res, next)));
+  app.use((req, res, next) =>
+    ['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : writeLimit(req, res, next),
+  );
   app.use(express.json({ limit: limits.jsonBodyBytes }));
   // Battle recording and replay (issue #7): records the loop's frames and the rulings given; /api/battles.
-  const recording = LiveRecording.attach(loop, { scenario: () => scenario, camera: () => camera }, options.record);
+  const recording = LiveRecording.attach(
+    loop,
+    { scenario: () => scenario, camera: () => camera },
+    options.record,
+  );
   app.use(battleRoutes(recording));
   app.get('/api/health', (_req, res) => {
-    res.json({ ok: true, scenario: scenario.name, source: sourceName, frame: loop.latest?.snapshot.result.sequence ?? null });
+    res.json({
+      ok: true,
+      scenario: scenario.name,
+      source: sourceName,
+      frame: loop.latest?.snapshot.result.sequence ?? null,
+    });
   });
   app.get('/api/status', (_req, res) => void res.json(status()));
   app.get('/api/whoami', (_req, res) => void res.json({ role: roleOf(res) }));
@@ -184,7 +214,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   app.get('/api/distance', (req: Request, res: Response) => {
     const a = typeof req.query.a === 'string' ? req.query.a : '';
     const b = typeof req.query.b === 'string' ? req.query.b : '';
-    if (!a || !b) return void res.status(400).json({ error: 'give two units: /api/distance?a=<unit>&b=<unit>' });
+    if (!a || !b)
+      return void res.status(400).json({ error: 'give two units: /api/distance?a=<unit>&b=<unit>' });
     if (!loop.latest) return void res.status(503).json({ error: 'no frame processed yet' });
     try {
       res.json(measurementView(loop.latest.snapshot, a, b));
@@ -199,7 +230,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     try {
       next = parseScenario(req.body, 'uploaded scenario');
     } catch (err) {
-      if (err instanceof ScenarioError) return void res.status(400).json({ error: err.message, issues: err.issues });
+      if (err instanceof ScenarioError)
+        return void res.status(400).json({ error: err.message, issues: err.issues });
       throw err;
     }
     await replaceScenario(next);
@@ -211,7 +243,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Scenario and camera changes go one at a time.
   let changing: Promise<void> = Promise.resolve();
-  function replaceLive(nextScenario: Scenario, spec: SourceSpec, after?: (source: typeof currentSource) => void): Promise<void> {
+  function replaceLive(
+    nextScenario: Scenario,
+    spec: SourceSpec,
+    after?: (source: typeof currentSource) => void,
+  ): Promise<void> {
     const run = changing.then(async () => {
       const nextLive = await createSource(spec, nextScenario);
       let nextPipeline: WorkerPipeline;
@@ -245,20 +281,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     replaceScenario,
   };
   app.use(refereeRoutes(routeContext));
-  app.use(scenarioRoutes(routeContext, { dir: options.scenariosDir ?? 'scenarios', loadedFrom: options.scenarioPath }));
+  app.use(
+    scenarioRoutes(routeContext, {
+      dir: options.scenariosDir ?? 'scenarios',
+      loadedFrom: options.scenarioPath,
+    }),
+  );
   app.use(calibrationRoutes(routeContext, { dir: options.calibrationDir ?? 'calibration' }));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
-  else app.get('/', (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'));
+  else
+    app.get(
+      '/',
+      (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'),
+    );
   app.use((err: Error, _req: Request, res: Response, _next: () => void) => {
     // Malformed JSON bodies and the like: answer with the reason, keep serving.
     const status = (err as { status?: number }).status ?? 500;
     res.status(status).json({ error: err.message });
   });
 
-  const http: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, app) : createServer(app);
+  const http: Server = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, app)
+    : createServer(app);
   // Upgrades are checked (host, origin, token) before the handshake: see http.on('upgrade') below.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(limits.wsFrameBytes, limits.wsTextBytes) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.max(limits.wsFrameBytes, limits.wsTextBytes),
+  });
 
   /** One browser on the live socket. */
   interface Client {
@@ -331,7 +381,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       try {
         onMessage(ws, client, data, isBinary);
       } catch (err) {
-        send(ws, { type: 'error', message: `message refused: ${err instanceof Error ? err.message : String(err)}` });
+        send(ws, {
+          type: 'error',
+          message: `message refused: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
     });
     const gone = () => {
@@ -358,10 +411,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (isBinary) {
       if (!client.frames.take()) return limited(ws, client, 'camera frames');
       client.flood = 0;
-      if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot send a camera' });
+      if (client.role !== 'player')
+        return send(ws, { type: 'error', message: 'a spectator cannot send a camera' });
       const camera = currentSource instanceof BrowserCameraSource ? currentSource : null;
       if (!camera || camera.connection !== client.id) {
-        return send(ws, { type: 'error', message: 'binary messages are camera frames: send a "camera" message first' });
+        return send(ws, {
+          type: 'error',
+          message: 'binary messages are camera frames: send a "camera" message first',
+        });
       }
       const refused = camera.push(client.id, bytes);
       if (refused) send(ws, { type: 'error', message: refused });
@@ -370,7 +427,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!client.messages.take()) return limited(ws, client, 'messages');
     client.flood = 0;
     if (bytes.length > limits.wsTextBytes) {
-      return send(ws, { type: 'error', message: `message too large (${bytes.length} bytes, at most ${limits.wsTextBytes})` });
+      return send(ws, {
+        type: 'error',
+        message: `message too large (${bytes.length} bytes, at most ${limits.wsTextBytes})`,
+      });
     }
     let parsed: unknown;
     try {
@@ -379,7 +439,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return send(ws, { type: 'error', message: 'message is not valid JSON' });
     }
     const result = clientMessageSchema.safeParse(parsed);
-    if (!result.success) return send(ws, { type: 'error', message: `bad message: ${result.error.issues[0]?.message}` });
+    if (!result.success)
+      return send(ws, { type: 'error', message: `bad message: ${result.error.issues[0]?.message}` });
     const msg: ClientMessage = result.data;
     switch (msg.type) {
       case 'clearMeasure':
@@ -388,7 +449,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       case 'measure': {
         const known = scenario.units.map((u) => u.id);
         const missing = [msg.a, msg.b].filter((id) => !known.includes(id));
-        if (missing.length > 0) return send(ws, { type: 'error', message: `unknown unit: ${missing.join(', ')}` });
+        if (missing.length > 0)
+          return send(ws, { type: 'error', message: `unknown unit: ${missing.join(', ')}` });
         client.selection = { a: msg.a, b: msg.b };
         const asked = loop.latest ? measurementView(loop.latest.snapshot, msg.a, msg.b) : null; // issue #7: keep the ruling
         if (asked) recording.measurement(asked);
@@ -401,8 +463,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   /** A player's browser offers its camera: the table is watched through it from now on. */
-  function startBrowserCamera(ws: WebSocket, client: Client, msg: Extract<ClientMessage, { type: 'camera' }>): void {
-    if (client.role !== 'player') return send(ws, { type: 'error', message: 'a spectator cannot change the camera' });
+  function startBrowserCamera(
+    ws: WebSocket,
+    client: Client,
+    msg: Extract<ClientMessage, { type: 'camera' }>,
+  ): void {
+    if (client.role !== 'player')
+      return send(ws, { type: 'error', message: 'a spectator cannot change the camera' });
     let cameraPath: string | undefined;
     if (msg.profile !== undefined) {
       try {
@@ -421,12 +488,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     // Each change starts a new vision worker: one request per connection every 2 s is plenty.
     const now = Date.now();
-    if (now - client.lastCameraRequest < 2000) return send(ws, { type: 'error', message: 'camera changes are limited to one every 2 s' });
+    if (now - client.lastCameraRequest < 2000)
+      return send(ws, { type: 'error', message: 'camera changes are limited to one every 2 s' });
     client.lastCameraRequest = now;
     const current = currentSource instanceof BrowserCameraSource ? currentSource : null;
     const sameCamera =
-      current && sourceSpec.kind === 'browser' && current.width === msg.width && current.height === msg.height &&
-      sourceSpec.cameraPath === cameraPath && (sourceSpec.hfovDeg ?? 60) === (msg.hfovDeg ?? 60);
+      current &&
+      sourceSpec.kind === 'browser' &&
+      current.width === msg.width &&
+      current.height === msg.height &&
+      sourceSpec.cameraPath === cameraPath &&
+      (sourceSpec.hfovDeg ?? 60) === (msg.hfovDeg ?? 60);
     client.sendsCamera = true;
     if (sameCamera) {
       current.attach(client.id);
@@ -443,7 +515,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         source.attach(client.id);
         send(ws, { ...hello(client.role), cameraAccepted: true }); // the sender's go-ahead
       }
-    }).catch((err: unknown) => send(ws, { type: 'error', message: `cannot use this camera: ${err instanceof Error ? err.message : String(err)}` }));
+    }).catch((err: unknown) =>
+      send(ws, {
+        type: 'error',
+        message: `cannot use this camera: ${err instanceof Error ? err.message : String(err)}`,
+      }),
+    );
   }
 
   function sendFrameState(ws: WebSocket, frame: LiveFrame): void {
@@ -465,9 +542,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return {
       scenario: scenario.name,
       source: loop.sourceStatus(),
-      camera: { name: camera.name, kind: camera.source, width: camera.imageWidth, height: camera.imageHeight },
+      camera: {
+        name: camera.name,
+        kind: camera.source,
+        width: camera.imageWidth,
+        height: camera.imageHeight,
+      },
       frames: loop.stats(),
-      clients: { players: roles.filter((r) => r === 'player').length, spectators: roles.filter((r) => r === 'spectator').length },
+      clients: {
+        players: roles.filter((r) => r === 'player').length,
+        spectators: roles.filter((r) => r === 'spectator').length,
+      },
       eventLoopLagMs: lagMs,
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
     };

@@ -4,7 +4,12 @@ import { join, resolve } from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { BOARD_DICTIONARY_CONSTANTS, boardMarkerCount, BoardSpecError, type BoardSpec } from '../camera/calibration-board.ts';
+import {
+  BOARD_DICTIONARY_CONSTANTS,
+  boardMarkerCount,
+  BoardSpecError,
+  type BoardSpec,
+} from '../camera/calibration-board.ts';
 import { loadBoardSpec, writeCameraProfile } from '../camera/calibration-files.ts';
 import {
   calibrateFromCharuco,
@@ -52,7 +57,9 @@ export interface CalibrationRouteOptions {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const boardBody = z.strictObject({ board: z.string().regex(NAME, 'board: a name from calibration/boards') });
-const saveBody = z.strictObject({ name: z.string().regex(NAME, 'profile names are 1–64 letters, digits, - or _') });
+const saveBody = z.strictObject({
+  name: z.string().regex(NAME, 'profile names are 1–64 letters, digits, - or _'),
+});
 const syntheticBoardBody = z.strictObject({
   board: z.string().regex(NAME, 'board: a name from calibration/boards').nullable(),
   holdFrames: z.number().int().min(1).max(100).optional(),
@@ -111,12 +118,19 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
   let counter = 0;
 
   const boards = async () =>
-    existsSync(boardsDir) ? (await readdir(boardsDir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)) : [];
+    existsSync(boardsDir)
+      ? (await readdir(boardsDir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+      : [];
 
   const summary = async () => ({
     boards: await boards(),
     board: boardName,
-    views: views.map((v, i) => ({ name: v.name, frame: captured[i] ?? null, width: v.image.width, height: v.image.height })),
+    views: views.map((v, i) => ({
+      name: v.name,
+      frame: captured[i] ?? null,
+      width: v.image.width,
+      height: v.image.height,
+    })),
     last,
   });
 
@@ -149,12 +163,23 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
 
   router.post('/api/calibration/capture', async (_req, res) => {
     if (!board || !boardName)
-      return void res.status(409).json({ error: 'choose the printed board first (POST /api/calibration/board)', reason: 'no-board-chosen' });
+      return void res
+        .status(409)
+        .json({
+          error: 'choose the printed board first (POST /api/calibration/board)',
+          reason: 'no-board-chosen',
+        });
     const frame = ctx.latest();
     if (!frame) return void res.status(503).json({ error: 'no camera frame yet' });
-    if (views.length >= maxViews) return void res.status(409).json({ error: `at most ${maxViews} views; solve or start over` });
+    if (views.length >= maxViews)
+      return void res.status(409).json({ error: `at most ${maxViews} views; solve or start over` });
     const { data, info } = await sharp(frame.jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const image: RasterImage = { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
+    const image: RasterImage = {
+      width: info.width,
+      height: info.height,
+      channels: 3,
+      data: new Uint8Array(data),
+    };
     const markers = await boardMarkersIn(image, board);
     if (markers < MIN_CAPTURE_MARKERS)
       return void res.status(422).json({
@@ -186,7 +211,12 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
     if (!parsed.success) return void badRequest(res, 'bad synthetic board', parsed.error);
     const camera = ctx.camera();
     if (camera.source !== 'synthetic')
-      return void res.status(409).json({ error: 'only the synthetic camera can be shown a test board: hold the printed board in front of your camera instead' });
+      return void res
+        .status(409)
+        .json({
+          error:
+            'only the synthetic camera can be shown a test board: hold the printed board in front of your camera instead',
+        });
     if (parsed.data.board === null) {
       syntheticTableExtras.showBoard(null);
       return void res.json({ ok: true, board: null });
@@ -200,7 +230,9 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
       if (err instanceof Error) return void res.status(404).json({ error: err.message });
       throw err;
     }
-    const cam = frameTable(ctx.scenario().table, { resolution: { width: camera.imageWidth, height: camera.imageHeight } });
+    const cam = frameTable(ctx.scenario().table, {
+      resolution: { width: camera.imageWidth, height: camera.imageHeight },
+    });
     const poses = defaultBoardPoses(cam);
     syntheticTableExtras.showBoard({ spec, poses, holdFrames: parsed.data.holdFrames ?? 6 });
     res.json({ ok: true, board: spec.name, poses: poses.length, holdFrames: parsed.data.holdFrames ?? 6 });
@@ -247,7 +279,8 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
   router.post('/api/calibration/save', async (req: Request, res: Response) => {
     const parsed = saveBody.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad profile name', parsed.error);
-    if (!last?.ok || !last.profile) return void res.status(409).json({ error: 'no good calibration to save: solve first' });
+    if (!last?.ok || !last.profile)
+      return void res.status(409).json({ error: 'no good calibration to save: solve first' });
     const path = join(options.dir, `${parsed.data.name}.json`);
     await writeCameraProfile(path, { ...last.profile, name: parsed.data.name });
     res.json({ ok: true, saved: path });

@@ -42,9 +42,22 @@ export function measurementView(snapshot: LiveSnapshot, a: string, b: string): M
   const table = snapshot.result.located.table;
   // Only a confirmed table pose and freshly seen bases make a measurement a player can rely on.
   const valid = table !== null && table.status === 'stable' && d.allSeen;
-  const why = !table ? 'table pose unknown' : table.status !== 'stable' ? 'camera moved, re-checking' : 'not measured this frame';
+  const why = !table
+    ? 'table pose unknown'
+    : table.status !== 'stable'
+      ? 'camera moved, re-checking'
+      : 'not measured this frame';
   const text = `${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}${valid ? '' : ` (${why})`}`;
-  return { a: d.a, b: d.b, distanceIn: d.distanceIn, uncertaintyIn: d.uncertaintyIn, from: d.from, to: d.to, valid, text };
+  return {
+    a: d.a,
+    b: d.b,
+    distanceIn: d.distanceIn,
+    uncertaintyIn: d.uncertaintyIn,
+    from: d.from,
+    to: d.to,
+    valid,
+    text,
+  };
 }
 
 export function stateMessage(

@@ -9,7 +9,11 @@ import type { TablePose } from '../camera/table-pose.ts';
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
   /** Ask for the distance between two units; the server then updates it on every frame. */
-  z.strictObject({ type: z.literal('measure'), a: z.string().min(1).max(100), b: z.string().min(1).max(100) }),
+  z.strictObject({
+    type: z.literal('measure'),
+    a: z.string().min(1).max(100),
+    b: z.string().min(1).max(100),
+  }),
   z.strictObject({ type: z.literal('clearMeasure') }),
   /**
    * This browser will send its own camera: binary messages that follow are JPEG frames of

@@ -14,7 +14,13 @@ import type { Ruleset } from '../rules/engine/ruleset.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
 import type { Scenario } from '../table/scenario.ts';
-import { buildTableState, findByName, UnknownNameError, type BasePose, type TableState } from '../table/table-state.ts';
+import {
+  buildTableState,
+  findByName,
+  UnknownNameError,
+  type BasePose,
+  type TableState,
+} from '../table/table-state.ts';
 import { badRequest } from './http-errors.ts';
 import type { LiveFrame } from './live-loop.ts';
 import type { RouteContext } from './route-context.ts';
@@ -73,7 +79,11 @@ export interface AskResponse {
   readonly subject: UnitGeometry | null;
   readonly object: UnitGeometry | null;
   /** Terrain that blocks sight, for drawing shadows and naming blockers. */
-  readonly blockers: ReadonlyArray<{ readonly id: string; readonly label: string; readonly polygon: Polygon }>;
+  readonly blockers: ReadonlyArray<{
+    readonly id: string;
+    readonly label: string;
+    readonly polygon: Polygon;
+  }>;
 }
 
 export interface RulesetInfo {
@@ -112,7 +122,13 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
 export function liveTableState(scenario: Scenario, frame: LiveFrame): TableState {
   const poses = new Map<number, BasePose>();
   for (const b of frame.snapshot.result.bases)
-    poses.set(b.markerId, { x: b.x, y: b.y, headingDeg: b.headingDeg, sigmaMm: b.sigmaMm, sigmaHeadingDeg: b.sigmaHeadingDeg });
+    poses.set(b.markerId, {
+      x: b.x,
+      y: b.y,
+      headingDeg: b.headingDeg,
+      sigmaMm: b.sigmaMm,
+      sigmaHeadingDeg: b.sigmaHeadingDeg,
+    });
   return buildTableState(scenario, poses, { fallBackToFilePoses: false });
 }
 
@@ -123,10 +139,17 @@ function caution(frame: LiveFrame, unitIds: readonly string[]): string | null {
   const unseen = frame.snapshot.units
     .filter((u) => unitIds.includes(u.unit.id) && u.bases.some((b) => !b.seen))
     .map((u) => u.unit.name);
-  return unseen.length > 0 ? `not all bases of ${unseen.join(', ')} were seen in this frame (last known positions used)` : null;
+  return unseen.length > 0
+    ? `not all bases of ${unseen.join(', ')} were seen in this frame (last known positions used)`
+    : null;
 }
 
-function geometryOf(state: TableState, ref: string, verdict: Verdict, measuring: boolean): UnitGeometry | null {
+function geometryOf(
+  state: TableState,
+  ref: string,
+  verdict: Verdict,
+  measuring: boolean,
+): UnitGeometry | null {
   const tableRect: Polygon = [
     { x: 0, y: 0 },
     { x: state.table.widthMm, y: 0 },
@@ -259,7 +282,12 @@ export function refereeRoutes(ctx: RouteContext): Router {
       if (err instanceof UnknownNameError) return void res.status(404).json({ error: err.message });
       if (err instanceof UnknownRulesetError || err instanceof OptionError || err instanceof QuestionError)
         return void res.status(400).json({ error: err.message });
-      if (err instanceof Error && err.name !== 'TypeError' && err.name !== 'RangeError' && err.name !== 'ReferenceError')
+      if (
+        err instanceof Error &&
+        err.name !== 'TypeError' &&
+        err.name !== 'RangeError' &&
+        err.name !== 'ReferenceError'
+      )
         return void res.status(422).json({ error: err.message });
       throw err;
     }

@@ -58,7 +58,13 @@ export function scenarioToFile(s: Scenario): ScenarioFile {
     lengthUnit: 'mm',
     markerDictionary: s.markerDictionary,
     table: { width: s.table.widthMm, depth: s.table.depthMm },
-    referenceMarkers: s.referenceMarkers.map((m) => ({ id: m.id, x: m.x, y: m.y, size: m.sizeMm, height: m.heightMm })),
+    referenceMarkers: s.referenceMarkers.map((m) => ({
+      id: m.id,
+      x: m.x,
+      y: m.y,
+      size: m.sizeMm,
+      height: m.heightMm,
+    })),
     sides: s.sides.map((x) => ({ ...x })),
     units: s.units.map((u) => {
       const { bases, leaderAtTurnStart, ...rest } = u;
@@ -138,7 +144,10 @@ export const baseEditSchema = z.strictObject({
 
 export const terrainEditSchema = z.strictObject({
   /** Omit to get a fresh id. */
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'terrain id: letters, digits, - and _ only').optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'terrain id: letters, digits, - and _ only')
+    .optional(),
   name: z.string().min(1).max(100).optional(),
   kind: z.enum(TERRAIN_KINDS),
   polygon: z.array(point).min(3).max(200).optional(),
@@ -157,7 +166,10 @@ export const looseBaseSchema = z.strictObject({
   depthMm: z.number().positive().max(300).default(40),
   markerSizeMm: z.number().positive().max(200).default(25),
   markerHeightMm: z.number().min(0).max(100).default(3),
-  colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'colour: #rrggbb').optional(),
+  colour: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'colour: #rrggbb')
+    .optional(),
 });
 
 function fileName(dir: string, name: string | undefined): string | null {
@@ -181,7 +193,8 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     try {
       next = parseScenario(file, 'edited scenario');
     } catch (err) {
-      if (err instanceof ScenarioError) return void res.status(400).json({ error: err.message, issues: err.issues });
+      if (err instanceof ScenarioError)
+        return void res.status(400).json({ error: err.message, issues: err.issues });
       throw err;
     }
     await ctx.replaceScenario(next);
@@ -193,14 +206,17 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
   });
 
   router.get('/api/scenarios', async (_req, res) => {
-    const names = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)) : [];
+    const names = existsSync(dir)
+      ? (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+      : [];
     res.json({ scenarios: names.filter((n) => NAME.test(n)).sort() });
   });
 
   router.get('/api/scenarios/:name', async (req: Request, res: Response) => {
     const path = fileName(dir, String(req.params['name']));
     if (!path) return void res.status(400).json({ error: BAD_NAME });
-    if (!existsSync(path)) return void res.status(404).json({ error: `no scenario "${String(req.params['name'])}"` });
+    if (!existsSync(path))
+      return void res.status(404).json({ error: `no scenario "${String(req.params['name'])}"` });
     const text = await readFile(path, 'utf8');
     try {
       res.json({ scenario: JSON.parse(text) as unknown });
@@ -215,11 +231,13 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     try {
       parseScenario(value, `scenario "${name}"`);
     } catch (err) {
-      if (err instanceof ScenarioError) return void res.status(400).json({ error: err.message, issues: err.issues });
+      if (err instanceof ScenarioError)
+        return void res.status(400).json({ error: err.message, issues: err.issues });
       throw err;
     }
     const text = JSON.stringify(value, null, 2) + '\n';
-    if (Buffer.byteLength(text) > MAX_SCENARIO_BYTES) return void res.status(413).json({ error: 'scenario too large' });
+    if (Buffer.byteLength(text) > MAX_SCENARIO_BYTES)
+      return void res.status(413).json({ error: 'scenario too large' });
     await mkdir(dir, { recursive: true });
     // Write then rename, so a crash never leaves half a file.
     await writeFile(`${path}.tmp`, text);
@@ -227,7 +245,9 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     res.json({ ok: true, saved: join(dir, `${name.replace(/\.json$/, '')}.json`) });
   }
 
-  router.put('/api/scenarios/:name', async (req: Request, res: Response) => save(res, String(req.params['name']), req.body));
+  router.put('/api/scenarios/:name', async (req: Request, res: Response) =>
+    save(res, String(req.params['name']), req.body),
+  );
   router.post('/api/scenarios/:name/save', async (req: Request, res: Response) =>
     save(res, String(req.params['name']), scenarioToFile(ctx.scenario())),
   );
@@ -235,7 +255,8 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
   router.post('/api/scenarios/:name/load', async (req: Request, res: Response) => {
     const path = fileName(dir, String(req.params['name']));
     if (!path) return void res.status(400).json({ error: BAD_NAME });
-    if (!existsSync(path)) return void res.status(404).json({ error: `no scenario "${String(req.params['name'])}"` });
+    if (!existsSync(path))
+      return void res.status(404).json({ error: `no scenario "${String(req.params['name'])}"` });
     let value: unknown;
     try {
       value = JSON.parse(await readFile(path, 'utf8'));
@@ -254,7 +275,9 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     res.json({
       frame: frame.snapshot.result.sequence,
       unknownIds: [...frame.snapshot.result.located.unknownIds].sort((a, b) => a - b),
-      seen: frame.snapshot.result.bases.filter((b) => b.seen).map((b) => ({ markerId: b.markerId, ...owners.get(b.markerId) })),
+      seen: frame.snapshot.result.bases
+        .filter((b) => b.seen)
+        .map((b) => ({ markerId: b.markerId, ...owners.get(b.markerId) })),
     });
   });
 
@@ -267,25 +290,37 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     if (!unit) return void res.status(404).json({ error: `no unit called "${edit.unit}"` });
     const bases = [...unit.bases];
     if (edit.base > bases.length)
-      return void res.status(400).json({ error: `${unit.name} has ${bases.length} bases: give 0–${bases.length - 1}, or ${bases.length} for a new one` });
+      return void res
+        .status(400)
+        .json({
+          error: `${unit.name} has ${bases.length} bases: give 0–${bases.length - 1}, or ${bases.length} for a new one`,
+        });
     const existing = bases[edit.base];
-    if (!existing && edit.markerId === undefined) return void res.status(400).json({ error: 'a new base needs a markerId' });
+    if (!existing && edit.markerId === undefined)
+      return void res.status(400).json({ error: 'a new base needs a markerId' });
     if (edit.markerId !== undefined) {
       const id = edit.markerId;
       if (file.referenceMarkers.some((m) => m.id === id))
         return void res.status(409).json({ error: `marker ${id} is a reference marker` });
-      const owner = file.units.find((u) => u.bases.some((b, i) => b.marker.id === id && !(u === unit && i === edit.base)));
+      const owner = file.units.find((u) =>
+        u.bases.some((b, i) => b.marker.id === id && !(u === unit && i === edit.base)),
+      );
       if (owner && !edit.steal)
-        return void res.status(409).json({ error: `marker ${id} is already on a base of ${owner.name}`, owner: owner.id });
+        return void res
+          .status(409)
+          .json({ error: `marker ${id} is already on a base of ${owner.name}`, owner: owner.id });
       if (owner) {
         // Stealing: the old base goes (a unit keeps at least one base, so refuse to empty it).
         const kept = owner.bases.filter((b) => b.marker.id !== id);
         if (kept.length === 0)
-          return void res.status(409).json({ error: `marker ${id} is ${owner.name}'s only base; bind another marker to it first` });
+          return void res
+            .status(409)
+            .json({ error: `marker ${id} is ${owner.name}'s only base; bind another marker to it first` });
         owner.bases = kept;
       }
     }
-    const template = existing ?? bases[bases.length - 1] ?? { width: 40, depth: 20, marker: { id: 0, size: 20 } };
+    const template = existing ??
+      bases[bases.length - 1] ?? { width: 40, depth: 20, marker: { id: 0, size: 20 } };
     const marker = { ...template.marker };
     if (edit.markerId !== undefined) marker.id = edit.markerId;
     if (edit.markerSizeMm !== undefined) marker.size = edit.markerSizeMm;
@@ -310,15 +345,24 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     const parsed = looseBaseSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad base', parsed.error);
     if (ctx.camera().source !== 'synthetic')
-      return void res.status(409).json({ error: 'only the synthetic camera has a table to put bases on: press a real base onto your table' });
+      return void res
+        .status(409)
+        .json({
+          error: 'only the synthetic camera has a table to put bases on: press a real base onto your table',
+        });
     const b = parsed.data;
     const s = ctx.scenario();
     if (b.x < 0 || b.y < 0 || b.x > s.table.widthMm || b.y > s.table.depthMm)
-      return void res.status(400).json({ error: `(${b.x}, ${b.y}) mm is off the ${s.table.widthMm} × ${s.table.depthMm} mm table` });
+      return void res
+        .status(400)
+        .json({ error: `(${b.x}, ${b.y}) mm is off the ${s.table.widthMm} × ${s.table.depthMm} mm table` });
     if (s.referenceMarkers.some((m) => m.id === b.markerId))
       return void res.status(409).json({ error: `marker ${b.markerId} is a reference marker` });
     const owner = s.units.find((u) => u.bases.some((x) => x.marker.id === b.markerId && x.pose));
-    if (owner) return void res.status(409).json({ error: `marker ${b.markerId} is already on the table, on a base of ${owner.name}` });
+    if (owner)
+      return void res
+        .status(409)
+        .json({ error: `marker ${b.markerId} is already on the table, on a base of ${owner.name}` });
     try {
       await markerBits(s.markerDictionary, b.markerId);
     } catch (err) {
@@ -330,7 +374,9 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
   router.delete('/api/synthetic/bases/:markerId', (req: Request, res: Response) => {
     const id = Number(req.params['markerId']);
     if (!Number.isInteger(id) || !syntheticTableExtras.removeBase(id))
-      return void res.status(404).json({ error: `no loose base with marker ${String(req.params['markerId'])}` });
+      return void res
+        .status(404)
+        .json({ error: `no loose base with marker ${String(req.params['markerId'])}` });
     res.json({ ok: true, bases: syntheticTableExtras.looseBases });
   });
 
@@ -339,8 +385,10 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     if (!parsed.success) return void badRequest(res, 'bad terrain', parsed.error);
     const t = parsed.data;
     const linear = LINEAR_TERRAIN.includes(t.kind);
-    if (linear && !t.line) return void res.status(400).json({ error: `a ${t.kind} is drawn as a line: give "line"` });
-    if (!linear && !t.polygon) return void res.status(400).json({ error: `a ${t.kind} is an area: give "polygon"` });
+    if (linear && !t.line)
+      return void res.status(400).json({ error: `a ${t.kind} is drawn as a line: give "line"` });
+    if (!linear && !t.polygon)
+      return void res.status(400).json({ error: `a ${t.kind} is an area: give "polygon"` });
     const file = scenarioToFile(ctx.scenario());
     const terrain = [...(file.terrain ?? [])];
     let id = t.id;

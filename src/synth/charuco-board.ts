@@ -26,7 +26,15 @@ const images = new Map<string, BoardImage>();
 
 /** OpenCV's drawing of the board, `pxPerMm` texels per millimetre, no margin (cached). */
 export async function charucoBoardImage(spec: BoardSpec, pxPerMm = 8): Promise<BoardImage> {
-  const key = JSON.stringify([spec.squaresX, spec.squaresY, spec.squareLengthMm, spec.markerLengthMm, spec.dictionary, spec.legacyPattern, pxPerMm]);
+  const key = JSON.stringify([
+    spec.squaresX,
+    spec.squaresY,
+    spec.squareLengthMm,
+    spec.markerLengthMm,
+    spec.dictionary,
+    spec.legacyPattern,
+    pxPerMm,
+  ]);
   const hit = images.get(key);
   if (hit) return hit;
   const cv = await loadOpenCV();
@@ -65,7 +73,8 @@ export async function charucoBoardImage(spec: BoardSpec, pxPerMm = 8): Promise<B
 }
 
 type Mat3 = number[][];
-const mul3 = (A: Mat3, B: Mat3): Mat3 => A.map((row) => B[0]!.map((_, j) => row.reduce((s, v, k) => s + v * B[k]![j]!, 0)));
+const mul3 = (A: Mat3, B: Mat3): Mat3 =>
+  A.map((row) => B[0]!.map((_, j) => row.reduce((s, v, k) => s + v * B[k]![j]!, 0)));
 
 /** Rotation Rz(az)·Rx(ax)·Ry(ay), degrees, as rows. */
 export function boardRotation(axDeg: number, ayDeg: number, azDeg: number): Mat3 {
@@ -112,7 +121,10 @@ export interface CalibrationBoardShow {
 }
 
 /** The pose index shown in frame `sequence` (the board steps through its poses, then starts again). */
-export function boardPoseIndex(show: Pick<CalibrationBoardShow, 'poses' | 'holdFrames'>, sequence: number): number {
+export function boardPoseIndex(
+  show: Pick<CalibrationBoardShow, 'poses' | 'holdFrames'>,
+  sequence: number,
+): number {
   const hold = Math.max(1, Math.round(show.holdFrames ?? 4));
   return show.poses.length === 0 ? -1 : Math.floor(Math.max(0, sequence) / hold) % show.poses.length;
 }
@@ -292,6 +304,13 @@ export function defaultBoardPoses(cam: SynthCamera, distanceMm = 560): BoardPose
     ];
     const len = Math.hypot(d[0]!, d[1]!, d[2]!);
     const t = distanceMm / len;
-    return { x: o.x + t * d[0]!, y: o.y + t * d[1]!, z: o.z + t * d[2]!, tiltXDeg: ax, tiltYDeg: ay, yawDeg: az };
+    return {
+      x: o.x + t * d[0]!,
+      y: o.y + t * d[1]!,
+      z: o.z + t * d[2]!,
+      tiltXDeg: ax,
+      tiltYDeg: ay,
+      yawDeg: az,
+    };
   });
 }

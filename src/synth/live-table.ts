@@ -1,7 +1,13 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
 import { syntheticCameraProfile, type SynthCamera } from './camera.ts';
-import { charucoBoardImage, paintBoard, type BoardImage, type BoardPose, type CalibrationBoardShow } from './charuco-board.ts';
+import {
+  charucoBoardImage,
+  paintBoard,
+  type BoardImage,
+  type BoardPose,
+  type CalibrationBoardShow,
+} from './charuco-board.ts';
 import { looseSceneBases, type LooseBase } from './loose-bases.ts';
 import type { MarkerBits } from './marker-bits.ts';
 import { blurRgb, gaussianKernel, Prng, quantiseWithNoise, type Rect } from './noise.ts';

@@ -60,11 +60,18 @@ export const syntheticTableExtras = new SyntheticTableExtras();
 export interface ExtrasForFrame {
   readonly version: number;
   /** Present only when the extras changed since the renderer's version. */
-  readonly changed?: { readonly looseBases: readonly LooseBase[]; readonly board: CalibrationBoardShow | null };
+  readonly changed?: {
+    readonly looseBases: readonly LooseBase[];
+    readonly board: CalibrationBoardShow | null;
+  };
   readonly boardPose: BoardPose | null;
 }
 
-export function extrasForFrame(extras: SyntheticTableExtras, knownVersion: number, sequence: number): ExtrasForFrame {
+export function extrasForFrame(
+  extras: SyntheticTableExtras,
+  knownVersion: number,
+  sequence: number,
+): ExtrasForFrame {
   const show = extras.calibrationBoard;
   return {
     version: extras.version,

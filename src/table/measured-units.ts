@@ -40,7 +40,12 @@ export function measuredUnits(scenario: Scenario, observations: readonly BaseObs
           seen: o.seen,
           sigmaMm: o.sigmaMm,
           sigmaHeadingDeg: o.sigmaHeadingDeg,
-          footprint: { center: { x: o.x, y: o.y }, width: spec.widthMm, depth: spec.depthMm, headingDeg: o.headingDeg },
+          footprint: {
+            center: { x: o.x, y: o.y },
+            width: spec.widthMm,
+            depth: spec.depthMm,
+            headingDeg: o.headingDeg,
+          },
         },
       ];
     }),
@@ -77,7 +82,11 @@ function findUnit(units: readonly MeasuredUnit[], ref: string): MeasuredUnit {
 }
 
 /** Edge-to-edge distance between two units in inches, with its one-sigma uncertainty. */
-export function distanceBetween(units: readonly MeasuredUnit[], aRef: string, bRef: string): UnitDistance | null {
+export function distanceBetween(
+  units: readonly MeasuredUnit[],
+  aRef: string,
+  bRef: string,
+): UnitDistance | null {
   const a = findUnit(units, aRef);
   const b = findUnit(units, bRef);
   if (a.bases.length === 0 || b.bases.length === 0) return null;

@@ -7,7 +7,8 @@ import { toMm, type LengthUnit } from './length-unit.ts';
  * converted to millimetres on load. Unknown fields are refused so typos do not pass silently.
  */
 
-const positive = (what: string) => z.number({ error: `${what} must be a number` }).positive(`${what} must be > 0`);
+const positive = (what: string) =>
+  z.number({ error: `${what} must be a number` }).positive(`${what} must be > 0`);
 const finite = z.number().finite();
 
 const pointSchema = z.strictObject({ x: finite, y: finite });
@@ -137,7 +138,11 @@ const terrainSchema = z.strictObject({
   impassable: z.boolean().optional(),
 });
 
-const sideSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), colour: z.string().min(1) });
+const sideSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  colour: z.string().min(1),
+});
 
 const referenceMarkerSchema = z.strictObject({
   id: z.number().int().nonnegative(),
@@ -160,7 +165,12 @@ const boardSchema = z.strictObject({
   mapInch: positive('board mapInch').optional(),
 });
 
-export const MARKER_DICTIONARIES = ['apriltag_36h11', 'aruco_4x4_250', 'aruco_5x5_250', 'aruco_mip_36h12'] as const;
+export const MARKER_DICTIONARIES = [
+  'apriltag_36h11',
+  'aruco_4x4_250',
+  'aruco_5x5_250',
+  'aruco_mip_36h12',
+] as const;
 /**
  * The default, chosen by bench/accuracy (docs/markers.md): ArUco MIP 36h12 is the only dictionary
  * that finds ≥ 99 % of 20 mm markers at 1080p over a 6 × 4 ft table, as accurately as AprilTag
@@ -189,19 +199,34 @@ export const scenarioFileSchema = z
     const claim = (id: number, owner: string, path: (string | number)[]) => {
       const previous = seen.get(id);
       if (previous !== undefined) {
-        ctx.addIssue({ code: 'custom', path, message: `marker id ${id} is used twice (${previous} and ${owner})` });
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `marker id ${id} is used twice (${previous} and ${owner})`,
+        });
       } else seen.set(id, owner);
     };
-    scenario.referenceMarkers.forEach((m, i) => claim(m.id, `reference marker ${i}`, ['referenceMarkers', i, 'id']));
+    scenario.referenceMarkers.forEach((m, i) =>
+      claim(m.id, `reference marker ${i}`, ['referenceMarkers', i, 'id']),
+    );
     const unitIds = new Set<string>();
     const sideIds = new Set(scenario.sides.map((s) => s.id));
     scenario.units.forEach((unit, u) => {
-      if (unitIds.has(unit.id)) ctx.addIssue({ code: 'custom', path: ['units', u, 'id'], message: `unit id "${unit.id}" is used twice` });
+      if (unitIds.has(unit.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['units', u, 'id'],
+          message: `unit id "${unit.id}" is used twice`,
+        });
       unitIds.add(unit.id);
       if (!sideIds.has(unit.side))
         ctx.addIssue({ code: 'custom', path: ['units', u, 'side'], message: `unknown side "${unit.side}"` });
       if (unit.type !== 'commander' && (unit.staffRating !== undefined || unit.general !== undefined))
-        ctx.addIssue({ code: 'custom', path: ['units', u, 'staffRating'], message: 'only commanders have a staff rating' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['units', u, 'staffRating'],
+          message: 'only commanders have a staff rating',
+        });
       unit.bases.forEach((base, b) => {
         claim(base.marker.id, `${unit.name} base ${b + 1}`, ['units', u, 'bases', b, 'marker', 'id']);
         if (base.width > 0 && base.depth > 0 && base.marker.size > Math.min(base.width, base.depth))
@@ -215,15 +240,31 @@ export const scenarioFileSchema = z
     const terrainIds = new Set<string>();
     (scenario.terrain ?? []).forEach((piece, t) => {
       if (terrainIds.has(piece.id))
-        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'id'], message: `terrain id "${piece.id}" is used twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['terrain', t, 'id'],
+          message: `terrain id "${piece.id}" is used twice`,
+        });
       terrainIds.add(piece.id);
       const linear = LINEAR_TERRAIN.includes(piece.kind);
       if (linear && !piece.line)
-        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'line'], message: `a ${piece.kind} needs a line` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['terrain', t, 'line'],
+          message: `a ${piece.kind} needs a line`,
+        });
       if (!linear && !piece.polygon)
-        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'polygon'], message: `a ${piece.kind} needs a polygon` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['terrain', t, 'polygon'],
+          message: `a ${piece.kind} needs a polygon`,
+        });
       if (piece.height !== undefined && piece.kind !== 'hill' && piece.kind !== 'building')
-        ctx.addIssue({ code: 'custom', path: ['terrain', t, 'height'], message: 'only hills and buildings have a height' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['terrain', t, 'height'],
+          message: 'only hills and buildings have a height',
+        });
     });
   });
 
@@ -434,7 +475,8 @@ export function parseScenario(value: unknown, source = 'scenario'): Scenario {
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({
       path: issue.path.map(String).join('.') || '(root)',
-      message: issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+      message:
+        issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message,
     }));
     const lines = issues.map((i) => `  ${i.path}: ${i.message}`).join('\n');
     throw new ScenarioError(`${source} is not a valid scenario:\n${lines}`, issues);

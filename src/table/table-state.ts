@@ -64,12 +64,20 @@ export function buildTableState(
     for (const b of spec.bases) {
       const measured = basePoses.get(b.marker.id);
       const pose: BasePose | undefined =
-        measured ?? (fallBack && b.pose ? { ...b.pose, sigmaMm: fileSigma, sigmaHeadingDeg: fileSigmaHeading } : undefined);
+        measured ??
+        (fallBack && b.pose
+          ? { ...b.pose, sigmaMm: fileSigma, sigmaHeadingDeg: fileSigmaHeading }
+          : undefined);
       if (!pose) continue;
       bases.push(
         tableBase(
           b.marker.id,
-          { center: { x: pose.x, y: pose.y }, width: b.widthMm, depth: b.depthMm, headingDeg: pose.headingDeg },
+          {
+            center: { x: pose.x, y: pose.y },
+            width: b.widthMm,
+            depth: b.depthMm,
+            headingDeg: pose.headingDeg,
+          },
           pose.sigmaMm,
           pose.sigmaHeadingDeg,
           b.role,
@@ -114,11 +122,17 @@ const norm = (s: string) => s.trim().toLowerCase().replace(/[’`]/g, "'");
  * Finds a unit or commander by id or name: exact (case-insensitive) first, then a unique
  * prefix or substring. Throws UnknownNameError naming the candidates when ambiguous.
  */
-export function findByName<T extends { readonly id: string; readonly name: string }>(items: readonly T[], ref: string, what = 'unit'): T {
+export function findByName<T extends { readonly id: string; readonly name: string }>(
+  items: readonly T[],
+  ref: string,
+  what = 'unit',
+): T {
   const needle = norm(ref);
   const exact = items.filter((u) => norm(u.id) === needle || norm(u.name) === needle);
   if (exact.length === 1) return exact[0] as T;
-  const partial = items.filter((u) => norm(u.name).startsWith(needle) || norm(u.name).includes(needle) || norm(u.id).startsWith(needle));
+  const partial = items.filter(
+    (u) => norm(u.name).startsWith(needle) || norm(u.name).includes(needle) || norm(u.id).startsWith(needle),
+  );
   if (partial.length === 1) return partial[0] as T;
   if (partial.length > 1)
     throw new UnknownNameError(`"${ref}" could be any of: ${partial.map((u) => u.name).join(', ')}`);
@@ -126,6 +140,7 @@ export function findByName<T extends { readonly id: string; readonly name: strin
 }
 
 export const findUnit = (state: TableState, ref: string): TableUnit => findByName(state.units, ref, 'unit');
-export const enemiesOf = (state: TableState, unit: TableUnit): TableUnit[] => state.units.filter((u) => u.side !== unit.side);
+export const enemiesOf = (state: TableState, unit: TableUnit): TableUnit[] =>
+  state.units.filter((u) => u.side !== unit.side);
 export const friendsOf = (state: TableState, unit: TableUnit): TableUnit[] =>
   state.units.filter((u) => u.side === unit.side && u.id !== unit.id);

@@ -52,9 +52,23 @@ export interface TableUnit extends UnitAttributes {
   readonly sigmaHeadingDeg: number;
 }
 
-export function tableBase(markerId: number, footprint: OrientedRect, sigmaMm: number, sigmaHeadingDeg: number, role?: BaseRole): TableBase {
+export function tableBase(
+  markerId: number,
+  footprint: OrientedRect,
+  sigmaMm: number,
+  sigmaHeadingDeg: number,
+  role?: BaseRole,
+): TableBase {
   const polygon = corners(footprint);
-  return { markerId, footprint, sigmaMm, sigmaHeadingDeg, polygon, box: boxOf(polygon), ...(role ? { role } : {}) };
+  return {
+    markerId,
+    footprint,
+    sigmaMm,
+    sigmaHeadingDeg,
+    polygon,
+    box: boxOf(polygon),
+    ...(role ? { role } : {}),
+  };
 }
 
 /** Circular mean of headings, degrees. */
@@ -88,7 +102,8 @@ export function buildTableUnit(spec: UnitSpec, bases: readonly TableBase[]): Tab
   if (spec.type === 'commander') throw new Error(`${spec.name} is a commander, not a unit`);
   if (bases.length === 0) throw new Error(`${spec.name} has no located base`);
   const guns = bases.filter((b) => b.role === 'gun');
-  const headingSource = spec.type === 'artillery' && guns.length > 0 ? guns : bases.filter((b) => b.role !== 'skirmisher');
+  const headingSource =
+    spec.type === 'artillery' && guns.length > 0 ? guns : bases.filter((b) => b.role !== 'skirmisher');
   const headingDeg =
     spec.facingDeg ??
     (spec.formation === 'square' || headingSource.length === 0

@@ -21,9 +21,27 @@ export interface TerrainProperties {
 const DEFAULTS: Record<TerrainKind, TerrainProperties> = {
   wood: { blocksSight: true, cover: 'light', skirmishOnly: true, cavalryProof: true, impassable: false },
   rough: { blocksSight: false, cover: 'none', skirmishOnly: false, cavalryProof: false, impassable: false },
-  veryRough: { blocksSight: false, cover: 'none', skirmishOnly: false, cavalryProof: false, impassable: false },
-  extremelyRough: { blocksSight: false, cover: 'none', skirmishOnly: false, cavalryProof: false, impassable: false },
-  obstacle: { blocksSight: false, cover: 'light', skirmishOnly: false, cavalryProof: false, impassable: false },
+  veryRough: {
+    blocksSight: false,
+    cover: 'none',
+    skirmishOnly: false,
+    cavalryProof: false,
+    impassable: false,
+  },
+  extremelyRough: {
+    blocksSight: false,
+    cover: 'none',
+    skirmishOnly: false,
+    cavalryProof: false,
+    impassable: false,
+  },
+  obstacle: {
+    blocksSight: false,
+    cover: 'light',
+    skirmishOnly: false,
+    cavalryProof: false,
+    impassable: false,
+  },
   building: { blocksSight: true, cover: 'heavy', skirmishOnly: false, cavalryProof: true, impassable: false },
   hill: { blocksSight: false, cover: 'none', skirmishOnly: false, cavalryProof: false, impassable: false },
   water: { blocksSight: false, cover: 'none', skirmishOnly: false, cavalryProof: true, impassable: true },
@@ -79,7 +97,11 @@ export function terrainPiece(spec: TerrainSpec): TerrainPiece {
   const d = DEFAULTS[spec.kind];
   const widthMm = spec.widthMm ?? (spec.kind === 'road' ? 50 : 10);
   const line = spec.line?.map((p) => ({ x: p.x, y: p.y }));
-  const polygon = spec.polygon ? spec.polygon.map((p) => ({ x: p.x, y: p.y })) : line ? thicken(line, widthMm) : undefined;
+  const polygon = spec.polygon
+    ? spec.polygon.map((p) => ({ x: p.x, y: p.y }))
+    : line
+      ? thicken(line, widthMm)
+      : undefined;
   return {
     id: spec.id,
     label: spec.name ? `${spec.name}` : `${KIND_WORDS[spec.kind]} ${spec.id}`,

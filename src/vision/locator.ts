@@ -1,4 +1,9 @@
-import { solveTablePose, reprojectionErrors, type Correspondence, type PoseFit } from '../camera/pose-estimation.ts';
+import {
+  solveTablePose,
+  reprojectionErrors,
+  type Correspondence,
+  type PoseFit,
+} from '../camera/pose-estimation.ts';
 import { poseShiftPx } from '../camera/pose-change.ts';
 import type { CameraProfile } from '../camera/profile.ts';
 import { pixelToTablePlane, type Pixel } from '../camera/projection.ts';
@@ -101,10 +106,16 @@ export class Locator {
   ) {
     this.table = scenario.table;
     this.references = new Map(scenario.referenceMarkers.map((m) => [m.id, m]));
-    this.markers = new Map(scenario.units.flatMap((u) => u.bases.map((b) => [b.marker.id, b.marker] as const)));
+    this.markers = new Map(
+      scenario.units.flatMap((u) => u.bases.map((b) => [b.marker.id, b.marker] as const)),
+    );
   }
 
-  static async create(camera: CameraProfile, scenario: Scenario, options: Partial<LocatorOptions> = {}): Promise<Locator> {
+  static async create(
+    camera: CameraProfile,
+    scenario: Scenario,
+    options: Partial<LocatorOptions> = {},
+  ): Promise<Locator> {
     return new Locator(await loadOpenCV(), camera, scenario, { ...DEFAULT_LOCATOR_OPTIONS, ...options });
   }
 
@@ -128,40 +139,103 @@ export class Locator {
   }
 
   private estimateTablePose(detections: readonly DetectedMarker[]): TablePoseState | null {
-    let groups = detections
+    const groups: ReferenceGroup[] = detections
       .filter((d) => this.references.has(d.id))
       .map((d) => ({
         id: d.id,
-        points: referenceCorners(this.references.get(d.id)!).map((table, i): Correspondence => ({ table, image: d.corners[i]! })),
+        points: referenceCorners(this.references.get(d.id)!).map((table, i): Correspondence => ({
+          table,
+          image: d.corners[i]!,
+        })),
       }));
-    const rejectedIds: number[] = [];
-    type Group = (typeof groups)[number];
-    const fitOf = (gs: Group[]) => {
-      const fit = this.fit(gs.flatMap((g) => g.points));
-      const worst = Math.max(...gs.flatMap((g) => reprojectionErrors(this.camera, fit.pose, g.points)));
-      return { fit, worst };
-    };
-    // Robustness: a misread or knocked marker drags a least-squares fit toward itself, so the
-    // worst residual need not be the culprit's. Instead refit leaving each marker out in turn and
-    // drop the one whose absence lets the rest agree best; repeat while four or more remain.
-    let current = groups.length >= 3 ? fitOf(groups) : null;
-    while (current && current.worst > this.options.maxReferenceErrorPx && groups.length >= 4) {
-      const trials = groups.map((left) => ({ left, ...fitOf(groups.filter((g) => g !== left)) }));
-      const best = trials.reduce((a, b) => (b.worst < a.worst ? b : a));
-      rejectedIds.push(best.left.id);
-      groups = groups.filter((g) => g !== best.left);
-      current = { fit: best.fit, worst: best.worst };
+    const limit = this.options.maxReferenceErrorPx;
+    let found: { used: ReferenceGroup[]; fit: PoseFit } | null = null;
+    if (groups.length >= 3) {
+      // The usual frame: every reference marker agrees, one fit.
+      const fit = this.fit(groups.flatMap((g) => g.points));
+      found =
+        worstError(this.camera, fit.pose, groups) <= limit ? { used: groups, fit } : this.consensus(groups);
     }
-    if (current && current.worst <= this.options.maxReferenceErrorPx) {
-      const { fit } = current;
+    if (found) {
+      const { fit, used } = found;
+      const usedIds = new Set(used.map((g) => g.id));
+      const rejectedIds = groups.filter((g) => !usedIds.has(g.id)).map((g) => g.id);
       const shiftPx = this.lastPose ? poseShiftPx(this.camera, this.table, this.lastPose, fit.pose) : null;
-      this.agreeingFrames = shiftPx !== null && shiftPx <= this.options.cameraMovedPx ? this.agreeingFrames + 1 : 0;
+      this.agreeingFrames =
+        shiftPx !== null && shiftPx <= this.options.cameraMovedPx ? this.agreeingFrames + 1 : 0;
       this.lastPose = fit.pose;
-      const status: PoseStatus = this.agreeingFrames >= this.options.framesToSettle - 1 ? 'stable' : 'settling';
-      return { pose: fit.pose, rmsPx: fit.rmsPx, referenceIds: groups.map((g) => g.id), rejectedIds, status, shiftPx };
+      const status: PoseStatus =
+        this.agreeingFrames >= this.options.framesToSettle - 1 ? 'stable' : 'settling';
+      return {
+        pose: fit.pose,
+        rmsPx: fit.rmsPx,
+        referenceIds: used.map((g) => g.id),
+        rejectedIds,
+        status,
+        shiftPx,
+      };
     }
     // No pose this frame: the next one must re-earn stability.
     this.agreeingFrames = 0;
+    return null;
+  }
+
+  /**
+   * Some reference markers disagree (misread, knocked, hidden in part, or wrong in the scenario).
+   * A least-squares fit is dragged toward a bad marker, so its residuals do not say which one is
+   * bad; instead, a consensus over markers (MSAC): poses from three markers at a time — every
+   * triple when there are few, otherwise triples drawn by a fixed-seed generator, as many as an
+   * adaptive stopping rule asks (99.9 % confidence of one all-good triple) — plus the previous
+   * frame's pose, each scored by how well every marker agrees with it. The best is refitted on
+   * the markers that agree, and the agreeing set recomputed, until it settles. Cost: a few small
+   * fits per frame, not one full fit per marker per rejected marker.
+   */
+  private consensus(groups: readonly ReferenceGroup[]): { used: ReferenceGroup[]; fit: PoseFit } | null {
+    const limit = this.options.maxReferenceErrorPx;
+    const n = groups.length;
+    let best: { cost: number; inliers: ReferenceGroup[] } | null = null;
+    const consider = (pose: TablePose): void => {
+      let cost = 0;
+      const inliers: ReferenceGroup[] = [];
+      for (const g of groups) {
+        const e = groupError(this.camera, pose, g);
+        cost += Math.min(e * e, limit * limit);
+        if (e <= limit) inliers.push(g);
+      }
+      if (!best || cost < best.cost) best = { cost, inliers };
+    };
+    if (this.lastPose) consider(this.lastPose);
+
+    const centres = groups.map((g) => centreOf(g));
+    const spread = triangleScale(centres);
+    const triples = n <= 8 ? allTriples(n) : null;
+    const random = mulberry32(0x5eed ^ n);
+    const maxDraws = triples ? triples.length : 400;
+    let fits = 0;
+    for (let draw = 0; draw < maxDraws; draw++) {
+      const inlierShare = best ? (best as { inliers: ReferenceGroup[] }).inliers.length / n : 0;
+      if (fits >= Math.min(MAX_CONSENSUS_FITS, triplesNeeded(inlierShare))) break;
+      const t = triples ? triples[draw]! : randomTriple(n, random);
+      // Three markers nearly in a line (or bunched together) fix the pose poorly: skip them.
+      if (Math.abs(triangleArea(centres[t[0]]!, centres[t[1]]!, centres[t[2]]!)) < 0.02 * spread) continue;
+      fits++;
+      consider(
+        solveTablePose(
+          this.cv,
+          this.camera,
+          [...t].flatMap((i) => groups[i]!.points),
+        ).pose,
+      );
+    }
+    if (!best) return null;
+    let inliers = (best as { inliers: ReferenceGroup[] }).inliers;
+    for (let round = 0; round < 6 && inliers.length >= 3; round++) {
+      const fit = this.fit(inliers.flatMap((g) => g.points));
+      const agreeing = groups.filter((g) => groupError(this.camera, fit.pose, g) <= limit);
+      if (agreeing.length === inliers.length && agreeing.every((g, i) => g === inliers[i]))
+        return agreeing.length >= 3 ? { used: agreeing, fit } : null;
+      inliers = agreeing;
+    }
     return null;
   }
 
@@ -174,7 +248,12 @@ export class Locator {
     return solveTablePose(this.cv, this.camera, points);
   }
 
-  private locateBase(pose: TablePose, d: DetectedMarker, spec: MarkerSpec, cornerSigmaPx: number): BasePose | null {
+  private locateBase(
+    pose: TablePose,
+    d: DetectedMarker,
+    spec: MarkerSpec,
+    cornerSigmaPx: number,
+  ): BasePose | null {
     const onPlane = d.corners.map((c) => pixelToTablePlane(this.camera, pose, c, spec.heightMm));
     if (onPlane.some((p) => p === null)) return null;
     const [tl, tr, br, bl] = onPlane as [Vec3, Vec3, Vec3, Vec3];
@@ -219,4 +298,83 @@ function perimeterPx(c: readonly Pixel[]): number {
     sum += Math.hypot(b.u - a.u, b.v - a.v);
   }
   return sum;
+}
+
+interface ReferenceGroup {
+  readonly id: number;
+  readonly points: readonly Correspondence[];
+}
+
+/** At most this many three-marker fits in one frame's consensus. */
+const MAX_CONSENSUS_FITS = 60;
+
+/** A marker's disagreement with a pose: its worst corner's reprojection error, px. */
+function groupError(camera: CameraProfile, pose: TablePose, g: ReferenceGroup): number {
+  return Math.max(...reprojectionErrors(camera, pose, g.points));
+}
+
+function worstError(camera: CameraProfile, pose: TablePose, groups: readonly ReferenceGroup[]): number {
+  return Math.max(...groups.map((g) => groupError(camera, pose, g)));
+}
+
+function centreOf(g: ReferenceGroup): { x: number; y: number } {
+  const n = g.points.length;
+  return {
+    x: g.points.reduce((s, p) => s + p.table.x, 0) / n,
+    y: g.points.reduce((s, p) => s + p.table.y, 0) / n,
+  };
+}
+
+function triangleArea(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  c: { x: number; y: number },
+): number {
+  return ((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2;
+}
+
+/** Area of the markers' bounding box, the yardstick for a "thin" triangle of markers. */
+function triangleScale(ps: ReadonlyArray<{ x: number; y: number }>): number {
+  const xs = ps.map((p) => p.x);
+  const ys = ps.map((p) => p.y);
+  return (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
+}
+
+/**
+ * Three-marker samples needed for 99.9 % confidence that one had no bad marker, given the share
+ * of markers agreeing with the best pose so far (the standard RANSAC stopping rule).
+ */
+function triplesNeeded(inlierShare: number): number {
+  const good = inlierShare ** 3;
+  if (good >= 1) return 1;
+  if (good <= 0) return Infinity;
+  return Math.ceil(Math.log(1 - 0.999) / Math.log(1 - good));
+}
+
+function allTriples(n: number): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = [];
+  for (let a = 0; a < n; a++)
+    for (let b = a + 1; b < n; b++) for (let c = b + 1; c < n; c++) out.push([a, b, c]);
+  return out;
+}
+
+function randomTriple(n: number, random: () => number): [number, number, number] {
+  const a = Math.floor(random() * n);
+  let b = Math.floor(random() * (n - 1));
+  if (b >= a) b++;
+  let c = Math.floor(random() * (n - 2));
+  for (const k of [a, b].sort((x, y) => x - y)) if (c >= k) c++;
+  return [a, b, c];
+}
+
+/** A small fixed-seed generator, so the same detections always give the same pose. */
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -29,7 +29,10 @@ export class VisionPipeline {
     scenario: Scenario,
     detectorOptions: Partial<DetectorOptions> = {},
   ): Promise<VisionPipeline> {
-    const detector = await MarkerDetector.create({ dictionary: scenario.markerDictionary, ...detectorOptions });
+    const detector = await MarkerDetector.create({
+      dictionary: scenario.markerDictionary,
+      ...detectorOptions,
+    });
     const locator = await Locator.create(camera, scenario);
     return new VisionPipeline(detector, locator);
   }

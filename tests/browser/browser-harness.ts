@@ -33,13 +33,21 @@ export function ensureWebBuilt(): void {
       return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
     }, 0);
   const pages = ['index.html', 'overlay.html', 'replay.html'];
-  const sourceTime = Math.max(newest(join(ROOT, 'web/src')), ...pages.map((p) => statSync(join(ROOT, 'web', p)).mtimeMs));
-  if (pages.every((p) => existsSync(join(ROOT, 'web/dist', p))) && statSync(built).mtimeMs >= sourceTime) return;
+  const sourceTime = Math.max(
+    newest(join(ROOT, 'web/src')),
+    ...pages.map((p) => statSync(join(ROOT, 'web', p)).mtimeMs),
+  );
+  if (pages.every((p) => existsSync(join(ROOT, 'web/dist', p))) && statSync(built).mtimeMs >= sourceTime)
+    return;
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** A page whose uncaught errors and console errors are collected into `errors`. */
-export async function watchedPage(browser: Browser, errors: string[], viewport = { width: 1366, height: 820 }): Promise<Page> {
+export async function watchedPage(
+  browser: Browser,
+  errors: string[],
+  viewport = { width: 1366, height: 820 },
+): Promise<Page> {
   const page = await (await browser.newContext({ viewport })).newPage();
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {

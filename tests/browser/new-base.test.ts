@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/app.ts';
 import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
 import type {} from '../../web/src/test-hook.ts';
-import { ARTIFACTS, CHROMIUM, ensureWebBuilt, haveChromium, LAUNCH_ARGS, requireAll, ROOT, WAIT, waitForFrames, watchedPage } from './browser-harness.ts';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  ensureWebBuilt,
+  haveChromium,
+  LAUNCH_ARGS,
+  requireAll,
+  ROOT,
+  WAIT,
+  waitForFrames,
+  watchedPage,
+} from './browser-harness.ts';
 
 /**
  * "Press a base to the table and it is recognised": a marked base the scenario does not know is
@@ -16,100 +27,138 @@ import { ARTIFACTS, CHROMIUM, ensureWebBuilt, haveChromium, LAUNCH_ARGS, require
  */
 
 if (!haveChromium && !requireAll)
-  console.warn(`\n*** SKIPPING the new-base browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`);
+  console.warn(
+    `\n*** SKIPPING the new-base browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
+  );
 
 const MARKER = 77;
 /** Where the new base stands (table mm): open cloth between the Royal Artillery and the road. */
 const AT = { x: 250, y: 470 };
 const INCH = 25.4;
 
-describe.skipIf(!haveChromium && !requireAll)('a new base pressed onto the table', { timeout: 240_000 }, () => {
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
-  const errors: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'vedette-new-base-'));
+describe.skipIf(!haveChromium && !requireAll)(
+  'a new base pressed onto the table',
+  { timeout: 240_000 },
+  () => {
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let browser: Browser | undefined;
+    let page: Page;
+    const errors: string[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'vedette-new-base-'));
 
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-    ensureWebBuilt();
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    page = await watchedPage(browser, errors);
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      scenarioPath: join(ROOT, 'scenarios/black-powder-sample.json'),
-      scenariosDir: dir,
-      webRoot: resolve(ROOT, 'web/dist'),
-      source: { kind: 'synthetic', moving: false },
-      record: false,
+    beforeAll(async () => {
+      if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
+      ensureWebBuilt();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      page = await watchedPage(browser, errors);
+      server = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        scenarioPath: join(ROOT, 'scenarios/black-powder-sample.json'),
+        scenariosDir: dir,
+        webRoot: resolve(ROOT, 'web/dist'),
+        source: { kind: 'synthetic', moving: false },
+        record: false,
+      });
+    }, 180_000);
+
+    afterAll(async () => {
+      syntheticTableExtras.clear();
+      await browser?.close();
+      await server?.close();
+    }, 60_000);
+
+    it('lists the unknown marker, binds it to a unit, and the camera tracks it as that unit', async () => {
+      await page.goto(server!.url);
+      await waitForFrames(page);
+      await page.click('[data-tab="roster"]');
+      await page.waitForFunction(
+        () =>
+          /every marker seen is bound/.test(document.querySelector('#unknown-markers')?.textContent ?? ''),
+        undefined,
+        WAIT,
+      );
+
+      // The player presses a new 1.6 in base with marker 77 onto the table.
+      const put = await fetch(`${server!.url}/api/synthetic/bases`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          markerId: MARKER,
+          ...AT,
+          headingDeg: 0,
+          widthMm: 1.6 * INCH,
+          depthMm: 1.6 * INCH,
+          markerSizeMm: INCH,
+          markerHeightMm: 0.12 * INCH,
+        }),
+      });
+      expect(put.status).toBe(200);
+
+      // The roster lists it as unrecognised.
+      const chip = `#unknown-markers [data-marker="${MARKER}"]`;
+      await page.waitForSelector(chip, WAIT);
+      expect(await page.textContent(chip)).toMatch(/marker 77 · unrecognised/);
+      await page.screenshot({ path: join(ARTIFACTS, 'new-base-unrecognised.png') });
+
+      // Bind it to Lee's as a sixth base.
+      await page.selectOption('#bind-unit', 'lees');
+      await page.click(chip);
+      expect(await page.inputValue('#bind-marker')).toBe(String(MARKER));
+      const leesBases = await page.evaluate(
+        () => window.__vedette!.scenario!.units.find((u) => u.id === 'lees')!.bases.length,
+      );
+      expect(await page.inputValue('#bind-base')).toBe(String(leesBases));
+      await page.fill('#bind-width', String(1.6 * INCH));
+      await page.fill('#bind-depth', String(1.6 * INCH));
+      await page.fill('#bind-height', String(0.12 * INCH));
+      await page.fill('#bind-offset-x', '0');
+      await page.fill('#bind-offset-y', '0');
+      await page.click('#bind-button');
+      await page.waitForFunction(
+        ([id, n]) =>
+          window.__vedette?.scenario?.units.find((u) => u.id === 'lees')?.bases[n]?.marker.id === id,
+        [MARKER, leesBases] as const,
+        WAIT,
+      );
+
+      // The camera tracks it as Lee's base, where it stands.
+      await page.waitForFunction(
+        (id) =>
+          !!window.__vedette?.lastState?.units
+            .find((u) => u.id === 'lees')
+            ?.bases.some((b) => b.markerId === id && b.seen),
+        MARKER,
+        WAIT,
+      );
+      const tracked = await page.evaluate(
+        (id) =>
+          window
+            .__vedette!.lastState!.units.find((u) => u.id === 'lees')!
+            .bases.find((b) => b.markerId === id)!,
+        MARKER,
+      );
+      console.log(
+        `marker ${MARKER} tracked as Lee's at (${tracked.x.toFixed(2)}, ${tracked.y.toFixed(2)}) mm, truth (${AT.x}, ${AT.y})`,
+      );
+      expect(Math.hypot(tracked.x - AT.x, tracked.y - AT.y)).toBeLessThan(2);
+      expect(Math.abs(((tracked.headingDeg + 540) % 360) - 180)).toBeLessThan(1);
+      await page.waitForFunction(
+        () =>
+          /every marker seen is bound/.test(document.querySelector('#unknown-markers')?.textContent ?? ''),
+        undefined,
+        WAIT,
+      );
+      expect(await page.textContent('#roster-list')).toMatch(new RegExp(`${MARKER}`));
+      // Drawn over the picture as part of Lee's.
+      const drawn = await page.evaluate(
+        (id) => window.__vedette!.baseCorners('lees')?.some((b) => b.markerId === id) ?? false,
+        MARKER,
+      );
+      expect(drawn).toBe(true);
+      await page.screenshot({ path: join(ARTIFACTS, 'new-base-bound.png') });
+      expect(errors).toEqual([]);
     });
-  }, 180_000);
-
-  afterAll(async () => {
-    syntheticTableExtras.clear();
-    await browser?.close();
-    await server?.close();
-  }, 60_000);
-
-  it('lists the unknown marker, binds it to a unit, and the camera tracks it as that unit', async () => {
-    await page.goto(server!.url);
-    await waitForFrames(page);
-    await page.click('[data-tab="roster"]');
-    await page.waitForFunction(() => /every marker seen is bound/.test(document.querySelector('#unknown-markers')?.textContent ?? ''), undefined, WAIT);
-
-    // The player presses a new 1.6 in base with marker 77 onto the table.
-    const put = await fetch(`${server!.url}/api/synthetic/bases`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ markerId: MARKER, ...AT, headingDeg: 0, widthMm: 1.6 * INCH, depthMm: 1.6 * INCH, markerSizeMm: INCH, markerHeightMm: 0.12 * INCH }),
-    });
-    expect(put.status).toBe(200);
-
-    // The roster lists it as unrecognised.
-    const chip = `#unknown-markers [data-marker="${MARKER}"]`;
-    await page.waitForSelector(chip, WAIT);
-    expect(await page.textContent(chip)).toMatch(/marker 77 · unrecognised/);
-    await page.screenshot({ path: join(ARTIFACTS, 'new-base-unrecognised.png') });
-
-    // Bind it to Lee's as a sixth base.
-    await page.selectOption('#bind-unit', 'lees');
-    await page.click(chip);
-    expect(await page.inputValue('#bind-marker')).toBe(String(MARKER));
-    const leesBases = await page.evaluate(() => window.__vedette!.scenario!.units.find((u) => u.id === 'lees')!.bases.length);
-    expect(await page.inputValue('#bind-base')).toBe(String(leesBases));
-    await page.fill('#bind-width', String(1.6 * INCH));
-    await page.fill('#bind-depth', String(1.6 * INCH));
-    await page.fill('#bind-height', String(0.12 * INCH));
-    await page.fill('#bind-offset-x', '0');
-    await page.fill('#bind-offset-y', '0');
-    await page.click('#bind-button');
-    await page.waitForFunction(
-      ([id, n]) => window.__vedette?.scenario?.units.find((u) => u.id === 'lees')?.bases[n]?.marker.id === id,
-      [MARKER, leesBases] as const,
-      WAIT,
-    );
-
-    // The camera tracks it as Lee's base, where it stands.
-    await page.waitForFunction(
-      (id) => !!window.__vedette?.lastState?.units.find((u) => u.id === 'lees')?.bases.some((b) => b.markerId === id && b.seen),
-      MARKER,
-      WAIT,
-    );
-    const tracked = await page.evaluate(
-      (id) => window.__vedette!.lastState!.units.find((u) => u.id === 'lees')!.bases.find((b) => b.markerId === id)!,
-      MARKER,
-    );
-    console.log(`marker ${MARKER} tracked as Lee's at (${tracked.x.toFixed(2)}, ${tracked.y.toFixed(2)}) mm, truth (${AT.x}, ${AT.y})`);
-    expect(Math.hypot(tracked.x - AT.x, tracked.y - AT.y)).toBeLessThan(2);
-    expect(Math.abs(((tracked.headingDeg + 540) % 360) - 180)).toBeLessThan(1);
-    await page.waitForFunction(() => /every marker seen is bound/.test(document.querySelector('#unknown-markers')?.textContent ?? ''), undefined, WAIT);
-    expect(await page.textContent('#roster-list')).toMatch(new RegExp(`${MARKER}`));
-    // Drawn over the picture as part of Lee's.
-    const drawn = await page.evaluate((id) => window.__vedette!.baseCorners('lees')?.some((b) => b.markerId === id) ?? false, MARKER);
-    expect(drawn).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, 'new-base-bound.png') });
-    expect(errors).toEqual([]);
-  });
-});
+  },
+);

@@ -5,7 +5,18 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/app.ts';
 import type {} from '../../web/src/test-hook.ts';
-import { ARTIFACTS, CHROMIUM, ensureWebBuilt, haveChromium, LAUNCH_ARGS, requireAll, ROOT, WAIT, waitForFrames, watchedPage } from './browser-harness.ts';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  ensureWebBuilt,
+  haveChromium,
+  LAUNCH_ARGS,
+  requireAll,
+  ROOT,
+  WAIT,
+  waitForFrames,
+  watchedPage,
+} from './browser-harness.ts';
 
 /**
  * The page's two distances never pass for one another: the plain measurement is labelled edge to
@@ -15,89 +26,119 @@ import { ARTIFACTS, CHROMIUM, ensureWebBuilt, haveChromium, LAUNCH_ARGS, require
  */
 
 if (!haveChromium && !requireAll)
-  console.warn(`\n*** SKIPPING the referee-distance browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`);
+  console.warn(
+    `\n*** SKIPPING the referee-distance browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
+  );
 
-describe.skipIf(!haveChromium && !requireAll)('referee distances in the browser', { timeout: 240_000 }, () => {
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
-  const errors: string[] = [];
+describe.skipIf(!haveChromium && !requireAll)(
+  'referee distances in the browser',
+  { timeout: 240_000 },
+  () => {
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let browser: Browser | undefined;
+    let page: Page;
+    const errors: string[] = [];
 
-  beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-    ensureWebBuilt();
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    page = await watchedPage(browser, errors);
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      scenarioPath: join(ROOT, 'scenarios/prestonpans-demo.json'),
-      scenariosDir: mkdtempSync(join(tmpdir(), 'vedette-distances-')),
-      webRoot: resolve(ROOT, 'web/dist'),
-      source: { kind: 'synthetic', moving: false },
-      record: false,
+    beforeAll(async () => {
+      if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
+      ensureWebBuilt();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      page = await watchedPage(browser, errors);
+      server = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        scenarioPath: join(ROOT, 'scenarios/prestonpans-demo.json'),
+        scenariosDir: mkdtempSync(join(tmpdir(), 'vedette-distances-')),
+        webRoot: resolve(ROOT, 'web/dist'),
+        source: { kind: 'synthetic', moving: false },
+        record: false,
+      });
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    }, 60_000);
+
+    it('withholds a Prestonpans charge distance until declared, then labels both distances', async () => {
+      await page.goto(server!.url);
+      await waitForFrames(page);
+      await page.waitForFunction(
+        () => (document.querySelector('#ruleset') as HTMLSelectElement | null)?.value === 'prestonpans',
+        undefined,
+        WAIT,
+      );
+      for (const id of ['camerons', 'lees']) {
+        const p = await page.evaluate((u) => window.__vedette!.unitScreenCentre(u), id);
+        expect(p, id).not.toBeNull();
+        await page.mouse.click(p!.x, p!.y);
+      }
+      await page.waitForFunction(
+        () => document.querySelector('#measurement')?.getAttribute('data-valid') === 'true',
+        undefined,
+        WAIT,
+      );
+      expect(await page.textContent('#measurement')).toMatch(/^edge to edge \d+\.\d\d in ± \d\.\d\d$/);
+
+      await page.click('button.ask[data-question="charge"]');
+      await page.waitForFunction(
+        () => window.__vedette?.answer?.verdict.question === 'charge',
+        undefined,
+        WAIT,
+      );
+      const hidden = await page.evaluate(() => ({
+        withheld: document.querySelector('#verdict')?.getAttribute('data-withheld'),
+        kinds: window.__vedette!.overlayKinds,
+        drawn: window.__vedette!.drawnMeasurement,
+        footer: document.querySelector('#measurement')?.textContent ?? '',
+        footerData: (document.querySelector('#measurement') as HTMLElement).dataset['distanceIn'] ?? null,
+        ruled: document.querySelector('#ruled-distance')?.textContent ?? '',
+        declare: !!document.querySelector('#declare-charge'),
+      }));
+      await page.screenshot({ path: join(ARTIFACTS, 'distances-charge-withheld.png') });
+      console.log(`withheld: ${JSON.stringify(hidden)}`);
+      expect(hidden.withheld).toBe('true');
+      expect(hidden.kinds).not.toContain('charge');
+      expect(hidden.kinds).not.toContain('measure');
+      expect(hidden.drawn).toBeNull();
+      expect(hidden.footer).toBe('');
+      expect(hidden.footerData).toBeNull();
+      expect(hidden.ruled).toMatch(/withheld until the charge is declared/);
+      expect(hidden.declare).toBe(true);
+
+      await page.click('#declare-charge');
+      await page.waitForFunction(
+        () =>
+          window.__vedette?.answer?.verdict.hiddenUntilDeclared !== true &&
+          window.__vedette?.answer?.verdict.value !== undefined,
+        undefined,
+        WAIT,
+      );
+      await page.waitForFunction(
+        () => document.querySelector('#measurement')?.getAttribute('data-valid') === 'true',
+        undefined,
+        WAIT,
+      );
+      const shown = await page.evaluate(() => ({
+        kinds: window.__vedette!.overlayKinds,
+        drawn: window.__vedette!.drawnMeasurement,
+        footer: document.querySelector('#measurement')?.textContent ?? '',
+        ruled: document.querySelector('#ruled-distance')?.textContent ?? '',
+        measuredFrom: document.querySelector('#verdict-measured-from')?.textContent ?? '',
+      }));
+      await page.screenshot({ path: join(ARTIFACTS, 'distances-charge-declared.png') });
+      console.log(`declared: ${JSON.stringify(shown)}`);
+      expect(shown.kinds).toContain('measure');
+      expect(shown.kinds).toContain('charge');
+      // One line on the picture: the referee's; the plain one is in the footer, labelled.
+      expect(shown.drawn).toBeNull();
+      expect(shown.footer).toMatch(/^edge to edge /);
+      expect(shown.ruled).toMatch(
+        /^Referee: [\d.]+ in (edge to edge, whole unit|from the front centre) \(Prestonpans\)$/,
+      );
+      expect(shown.measuredFrom).toMatch(/Prestonpans/);
+      expect(errors).toEqual([]);
     });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  }, 60_000);
-
-  it('withholds a Prestonpans charge distance until declared, then labels both distances', async () => {
-    await page.goto(server!.url);
-    await waitForFrames(page);
-    await page.waitForFunction(() => (document.querySelector('#ruleset') as HTMLSelectElement | null)?.value === 'prestonpans', undefined, WAIT);
-    for (const id of ['camerons', 'lees']) {
-      const p = await page.evaluate((u) => window.__vedette!.unitScreenCentre(u), id);
-      expect(p, id).not.toBeNull();
-      await page.mouse.click(p!.x, p!.y);
-    }
-    await page.waitForFunction(() => document.querySelector('#measurement')?.getAttribute('data-valid') === 'true', undefined, WAIT);
-    expect(await page.textContent('#measurement')).toMatch(/^edge to edge \d+\.\d\d in ± \d\.\d\d$/);
-
-    await page.click('button.ask[data-question="charge"]');
-    await page.waitForFunction(() => window.__vedette?.answer?.verdict.question === 'charge', undefined, WAIT);
-    const hidden = await page.evaluate(() => ({
-      withheld: document.querySelector('#verdict')?.getAttribute('data-withheld'),
-      kinds: window.__vedette!.overlayKinds,
-      drawn: window.__vedette!.drawnMeasurement,
-      footer: document.querySelector('#measurement')?.textContent ?? '',
-      footerData: (document.querySelector('#measurement') as HTMLElement).dataset['distanceIn'] ?? null,
-      ruled: document.querySelector('#ruled-distance')?.textContent ?? '',
-      declare: !!document.querySelector('#declare-charge'),
-    }));
-    await page.screenshot({ path: join(ARTIFACTS, 'distances-charge-withheld.png') });
-    console.log(`withheld: ${JSON.stringify(hidden)}`);
-    expect(hidden.withheld).toBe('true');
-    expect(hidden.kinds).not.toContain('charge');
-    expect(hidden.kinds).not.toContain('measure');
-    expect(hidden.drawn).toBeNull();
-    expect(hidden.footer).toBe('');
-    expect(hidden.footerData).toBeNull();
-    expect(hidden.ruled).toMatch(/withheld until the charge is declared/);
-    expect(hidden.declare).toBe(true);
-
-    await page.click('#declare-charge');
-    await page.waitForFunction(() => window.__vedette?.answer?.verdict.hiddenUntilDeclared !== true && window.__vedette?.answer?.verdict.value !== undefined, undefined, WAIT);
-    await page.waitForFunction(() => document.querySelector('#measurement')?.getAttribute('data-valid') === 'true', undefined, WAIT);
-    const shown = await page.evaluate(() => ({
-      kinds: window.__vedette!.overlayKinds,
-      drawn: window.__vedette!.drawnMeasurement,
-      footer: document.querySelector('#measurement')?.textContent ?? '',
-      ruled: document.querySelector('#ruled-distance')?.textContent ?? '',
-      measuredFrom: document.querySelector('#verdict-measured-from')?.textContent ?? '',
-    }));
-    await page.screenshot({ path: join(ARTIFACTS, 'distances-charge-declared.png') });
-    console.log(`declared: ${JSON.stringify(shown)}`);
-    expect(shown.kinds).toContain('measure');
-    expect(shown.kinds).toContain('charge');
-    // One line on the picture: the referee's; the plain one is in the footer, labelled.
-    expect(shown.drawn).toBeNull();
-    expect(shown.footer).toMatch(/^edge to edge /);
-    expect(shown.ruled).toMatch(/^Referee: [\d.]+ in (edge to edge, whole unit|from the front centre) \(Prestonpans\)$/);
-    expect(shown.measuredFrom).toMatch(/Prestonpans/);
-    expect(errors).toEqual([]);
-  });
-});
+  },
+);

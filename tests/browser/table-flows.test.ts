@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +35,9 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
 const haveChromium = existsSync(CHROMIUM);
 const requireAll = process.env['VEDETTE_REQUIRE_ALL'] === '1';
 if (!haveChromium && !requireAll)
-  console.warn(`\n*** SKIPPING the table-flow browser tests: ${CHROMIUM} is missing (apt-get install chromium). ***\n`);
+  console.warn(
+    `\n*** SKIPPING the table-flow browser tests: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
+  );
 
 const LAUNCH_ARGS = [
   '--headless=new',
@@ -49,7 +59,12 @@ function ensureWebBuilt(): void {
       return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
     }, 0);
   const sourceTime = Math.max(newest(join(ROOT, 'web/src')), statSync(join(ROOT, 'web/index.html')).mtimeMs);
-  if (existsSync(built) && existsSync(join(ROOT, 'web/dist/overlay.html')) && statSync(built).mtimeMs >= sourceTime) return;
+  if (
+    existsSync(built) &&
+    existsSync(join(ROOT, 'web/dist/overlay.html')) &&
+    statSync(built).mtimeMs >= sourceTime
+  )
+    return;
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
@@ -78,7 +93,10 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
     ensureWebBuilt();
     mkdirSync(ARTIFACTS, { recursive: true });
-    const file = JSON.parse(readFileSync(join(ROOT, 'scenarios/black-powder-sample.json'), 'utf8')) as Record<string, unknown>;
+    const file = JSON.parse(readFileSync(join(ROOT, 'scenarios/black-powder-sample.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     delete file['terrain'];
     writeFileSync(scenarioPath, JSON.stringify(file, null, 2));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
@@ -92,7 +110,12 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     laptop = watch(await (await browser.newContext({ viewport: { width: 1366, height: 820 } })).newPage());
     tablet = watch(
       await (
-        await browser.newContext({ viewport: { width: 820, height: 1180 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true })
+        await browser.newContext({
+          viewport: { width: 820, height: 1180 },
+          deviceScaleFactor: 2,
+          hasTouch: true,
+          isMobile: true,
+        })
       ).newPage(),
     );
     streamer = watch(await (await browser.newContext({ viewport: { width: 960, height: 540 } })).newPage());
@@ -129,7 +152,10 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     );
     // The camera recognises the rebound base: a state in which Lee's has a base seen with marker 77.
     await page.waitForFunction(
-      () => !!window.__vedette?.lastState?.units.find((u) => u.id === 'lees')?.bases.some((b) => b.markerId === 77 && b.seen),
+      () =>
+        !!window.__vedette?.lastState?.units
+          .find((u) => u.id === 'lees')
+          ?.bases.some((b) => b.markerId === 77 && b.seen),
       undefined,
       WAIT,
     );
@@ -147,11 +173,18 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
       [780, 520],
       [450, 520],
     ] as const) {
-      const p = await page.evaluate(([px, py]) => window.__vedette!.tacticalScreenPoint(px, py), [x, y] as const);
+      const p = await page.evaluate(([px, py]) => window.__vedette!.tacticalScreenPoint(px, py), [
+        x,
+        y,
+      ] as const);
       await page.mouse.click(p.x, p.y);
     }
     await page.click('#terrain-finish');
-    await page.waitForFunction(() => window.__vedette?.scenario?.terrain?.some((t) => t.name === 'Tranent Wood'), undefined, WAIT);
+    await page.waitForFunction(
+      () => window.__vedette?.scenario?.terrain?.some((t) => t.name === 'Tranent Wood'),
+      undefined,
+      WAIT,
+    );
     await waitForFrames(page);
 
     // 3. Ask: does Lee's see the Camerons? Pick them on the tactical view.
@@ -194,7 +227,9 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     await page.waitForFunction(() => window.__vedette?.answer?.verdict.question === 'shoot', undefined, WAIT);
     const v = await page.evaluate(() => ({
       answer: document.querySelector('#verdict')?.getAttribute('data-answer'),
-      numbers: [...document.querySelectorAll('#verdict [data-number]')].map((n) => n.getAttribute('data-number')),
+      numbers: [...document.querySelectorAll('#verdict [data-number]')].map((n) =>
+        n.getAttribute('data-number'),
+      ),
       text: document.querySelector('#verdict')?.textContent ?? '',
       kinds: window.__vedette?.overlayKinds ?? [],
     }));
@@ -202,7 +237,8 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     console.log(`shoot: ${v.answer} — ${v.text}`);
     expect(['yes', 'no', 'borderline']).toContain(v.answer);
     expect(v.text).toMatch(/[✔✘≈]/);
-    if (v.kinds.includes('range')) expect(v.numbers).toEqual(expect.arrayContaining(['value', 'limit', 'margin']));
+    if (v.kinds.includes('range'))
+      expect(v.numbers).toEqual(expect.arrayContaining(['value', 'limit', 'margin']));
     expect(v.kinds).toContain('quarter');
 
     await page.click('.layout-switch [data-layout="split"]');
@@ -250,7 +286,11 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
     }
     await page.waitForFunction(() => window.__vedette?.selection.length === 2, undefined, WAIT);
     await page.tap('button.ask[data-question="charge"]');
-    await page.waitForFunction(() => window.__vedette?.answer?.verdict.question === 'charge', undefined, WAIT);
+    await page.waitForFunction(
+      () => window.__vedette?.answer?.verdict.question === 'charge',
+      undefined,
+      WAIT,
+    );
     const small = await page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('.side button:not([hidden])')]
         .filter((b) => b.offsetParent !== null)
@@ -264,7 +304,11 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
   it('the streamer page draws the same overlays on a transparent background', async () => {
     const page = streamer;
     await page.goto(`${server!.url}/overlay.html`);
-    await page.waitForFunction(() => Number(document.body.dataset['drawn'] ?? 0) >= 2 && document.body.dataset['answer'] !== undefined, undefined, WAIT);
+    await page.waitForFunction(
+      () => Number(document.body.dataset['drawn'] ?? 0) >= 2 && document.body.dataset['answer'] !== undefined,
+      undefined,
+      WAIT,
+    );
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(ARTIFACTS, 'flows-streamer-overlay.png'), omitBackground: true });
     const alpha = await page.evaluate(() => {
@@ -272,7 +316,7 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
       const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       let clear = 0;
       let drawn = 0;
-      for (let i = 3; i < d.length; i += 4 * 17) (d[i] === 0 ? clear++ : drawn++);
+      for (let i = 3; i < d.length; i += 4 * 17) d[i] === 0 ? clear++ : drawn++;
       return { clear, drawn };
     });
     console.log(`streamer: ${alpha.drawn} drawn samples, ${alpha.clear} transparent`);

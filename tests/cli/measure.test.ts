@@ -28,7 +28,16 @@ describe('vedette measure', () => {
     writeFileSync(imagePath, await encodePng(frame.image));
     writeFileSync(cameraPath, JSON.stringify(profile));
 
-    const { stdout } = await run('node', ['bin/vedette.js', 'measure', imagePath, '--scenario', scenarioPath, '--camera', cameraPath, '--json']);
+    const { stdout } = await run('node', [
+      'bin/vedette.js',
+      'measure',
+      imagePath,
+      '--scenario',
+      scenarioPath,
+      '--camera',
+      cameraPath,
+      '--json',
+    ]);
     const printed = JSON.parse(stdout) as ImageMeasurement;
     expect(printed.tablePoseFound).toBe(true);
     expect(printed.distances).toHaveLength((scenario.units.length * (scenario.units.length - 1)) / 2);
@@ -40,7 +49,8 @@ describe('vedette measure', () => {
     for (const d of printed.distances) {
       const liveDistance = distanceBetween(units, d.a, d.b)!;
       expect(d.distanceIn).toBeCloseTo(liveDistance.distanceIn, 9);
-      const footprints = (id: string) => frame.truth.bases.filter((b) => b.unitId === id).map((b) => b.footprintMm);
+      const footprints = (id: string) =>
+        frame.truth.bases.filter((b) => b.unitId === id).map((b) => b.footprintMm);
       expect(Math.abs(d.distanceIn - unitGap(footprints(d.a), footprints(d.b)) / 25.4)).toBeLessThan(0.05);
     }
   });
@@ -51,7 +61,13 @@ describe('vedette measure', () => {
     bad.units[0].bases[0].width = -40;
     const badPath = join(dir, 'bad.json');
     writeFileSync(badPath, JSON.stringify(bad));
-    const failure = await run('node', ['bin/vedette.js', 'measure', 'missing.png', '--scenario', badPath]).catch((e) => e);
+    const failure = await run('node', [
+      'bin/vedette.js',
+      'measure',
+      'missing.png',
+      '--scenario',
+      badPath,
+    ]).catch((e) => e);
     expect(failure.code).toBe(2);
     expect(failure.stderr).toMatch(/units\.0\.bases\.0\.width: base width must be > 0/);
   });

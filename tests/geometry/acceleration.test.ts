@@ -6,19 +6,33 @@ import { closestPolygonPair, polygonSeparation } from '../../src/geometry/distan
 import { localCorners } from '../../src/geometry/faced-box.ts';
 import { corners } from '../../src/geometry/oriented-rect.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
-import { quarterOfLocalPoint, rayDirections, type QuarterName, type QuarterReading } from '../../src/geometry/quarters.ts';
+import {
+  quarterOfLocalPoint,
+  rayDirections,
+  type QuarterName,
+  type QuarterReading,
+} from '../../src/geometry/quarters.ts';
 import { firstStretchInside, segmentInsidePolygon } from '../../src/geometry/segment-clip.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
 
 const coord = fc.double({ min: -500, max: 500, noNaN: true });
 const size = fc.double({ min: 5, max: 200, noNaN: true });
 const heading = fc.double({ min: -180, max: 180, noNaN: true });
-const rect = fc.record({ x: coord, y: coord, w: size, d: size, h: heading }).map((r) => corners({ center: { x: r.x, y: r.y }, width: r.w, depth: r.d, headingDeg: r.h }) as Polygon);
+const rect = fc
+  .record({ x: coord, y: coord, w: size, d: size, h: heading })
+  .map((r) => corners({ center: { x: r.x, y: r.y }, width: r.w, depth: r.d, headingDeg: r.h }) as Polygon);
 const point = fc.record({ x: coord, y: coord });
 /** Points on a coarse lattice, so segments often run along edges and through corners exactly. */
-const latticePoint = fc.record({ x: fc.integer({ min: -4, max: 4 }), y: fc.integer({ min: -4, max: 4 }) }).map((p) => ({ x: p.x * 10, y: p.y * 10 }));
+const latticePoint = fc
+  .record({ x: fc.integer({ min: -4, max: 4 }), y: fc.integer({ min: -4, max: 4 }) })
+  .map((p) => ({ x: p.x * 10, y: p.y * 10 }));
 const latticeRect = fc
-  .record({ x0: fc.integer({ min: -4, max: 3 }), y0: fc.integer({ min: -4, max: 3 }), w: fc.integer({ min: 1, max: 3 }), d: fc.integer({ min: 1, max: 3 }) })
+  .record({
+    x0: fc.integer({ min: -4, max: 3 }),
+    y0: fc.integer({ min: -4, max: 3 }),
+    w: fc.integer({ min: 1, max: 3 }),
+    d: fc.integer({ min: 1, max: 3 }),
+  })
   .map((r) => [
     { x: r.x0 * 10, y: r.y0 * 10 },
     { x: (r.x0 + r.w) * 10, y: r.y0 * 10 },
@@ -27,7 +41,12 @@ const latticeRect = fc
   ]);
 
 /** The plain quarter code as it was before the precomputed geometry (the reference). */
-function quarterPlain(box: { width: number; depth: number }, p: Vec2, reading: QuarterReading, tolerance = 1e-9) {
+function quarterPlain(
+  box: { width: number; depth: number },
+  p: Vec2,
+  reading: QuarterReading,
+  tolerance = 1e-9,
+) {
   const c = localCorners(box);
   const u = rayDirections(box, reading);
   const w = box.width / 2;
@@ -54,15 +73,30 @@ function quarterPlain(box: { width: number; depth: number }, p: Vec2, reading: Q
   const inside = p.x >= -w && p.x <= w && p.y >= -box.depth && p.y <= 0;
   let quarter: QuarterName | 'inside';
   if (inside) quarter = 'inside';
-  else if (p.y >= 0 && crossAt(c.frontRight, u.frontRight, p) >= 0 && crossAt(c.frontLeft, u.frontLeft, p) <= 0) quarter = 'front';
-  else if (p.y <= -box.depth && crossAt(c.rearRight, u.rearRight, p) <= 0 && crossAt(c.rearLeft, u.rearLeft, p) >= 0) quarter = 'rear';
+  else if (
+    p.y >= 0 &&
+    crossAt(c.frontRight, u.frontRight, p) >= 0 &&
+    crossAt(c.frontLeft, u.frontLeft, p) <= 0
+  )
+    quarter = 'front';
+  else if (
+    p.y <= -box.depth &&
+    crossAt(c.rearRight, u.rearRight, p) <= 0 &&
+    crossAt(c.rearLeft, u.rearLeft, p) >= 0
+  )
+    quarter = 'rear';
   else quarter = p.x < 0 ? 'left' : 'right';
   if (inside) {
     const e = Math.min(w - Math.abs(p.x), -p.y, p.y + box.depth);
     return { quarter, rayDistance: e, across: 'inside', onBoundary: e <= tolerance };
   }
   const toBox = Math.hypot(Math.max(0, Math.abs(p.x) - w), Math.max(0, p.y, -box.depth - p.y));
-  return { quarter, rayDistance: nearest, across: quarter === pair[0] ? pair[1] : pair[0], onBoundary: nearest <= tolerance || toBox <= tolerance };
+  return {
+    quarter,
+    rayDistance: nearest,
+    across: quarter === pair[0] ? pair[1] : pair[0],
+    onBoundary: nearest <= tolerance || toBox <= tolerance,
+  };
 }
 
 describe('accelerated geometry equals the plain code', () => {
@@ -80,17 +114,27 @@ describe('accelerated geometry equals the plain code', () => {
 
   it('closestPolygonPair finds the first closest pair a plain scan finds', () => {
     fc.assert(
-      fc.property(fc.array(rect, { minLength: 1, maxLength: 4 }), fc.array(rect, { minLength: 1, maxLength: 6 }), (a, b) => {
-        let best: { d: number; i: number; j: number; s: ReturnType<typeof polygonSeparation> } | undefined;
-        a.forEach((pa, i) =>
-          b.forEach((pb, j) => {
-            const s = polygonSeparation(pa, pb);
-            if (!best || s.distance < best.d) best = { d: s.distance, i, j, s };
-          }),
-        );
-        const c = closestPolygonPair(a, a.map(boxOf), b, b.map(boxOf));
-        expect({ d: c.distance, i: c.indexA, j: c.indexB, onA: c.onA, onB: c.onB }).toEqual({ d: best!.d, i: best!.i, j: best!.j, onA: best!.s.onA, onB: best!.s.onB });
-      }),
+      fc.property(
+        fc.array(rect, { minLength: 1, maxLength: 4 }),
+        fc.array(rect, { minLength: 1, maxLength: 6 }),
+        (a, b) => {
+          let best: { d: number; i: number; j: number; s: ReturnType<typeof polygonSeparation> } | undefined;
+          a.forEach((pa, i) =>
+            b.forEach((pb, j) => {
+              const s = polygonSeparation(pa, pb);
+              if (!best || s.distance < best.d) best = { d: s.distance, i, j, s };
+            }),
+          );
+          const c = closestPolygonPair(a, a.map(boxOf), b, b.map(boxOf));
+          expect({ d: c.distance, i: c.indexA, j: c.indexB, onA: c.onA, onB: c.onB }).toEqual({
+            d: best!.d,
+            i: best!.i,
+            j: best!.j,
+            onA: best!.s.onA,
+            onB: best!.s.onB,
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -105,7 +149,8 @@ describe('accelerated geometry equals the plain code', () => {
         expect([...got].sort((x, y) => x - y)).toEqual(got);
         for (const i of touched) expect(got).toContain(i);
         // first() = a plain scan in order with the same test.
-        const accept = (i: number) => segmentTouchesBox(a, b, boxes[i]!) && segmentInsidePolygon(a, b, blockers[i]!).length > 0;
+        const accept = (i: number) =>
+          segmentTouchesBox(a, b, boxes[i]!) && segmentInsidePolygon(a, b, blockers[i]!).length > 0;
         const plain = blockers.findIndex((_, i) => accept(i));
         expect(index.first(a, b, accept)).toBe(plain);
       }),
@@ -115,12 +160,21 @@ describe('accelerated geometry equals the plain code', () => {
 
   it('the precomputed quarter geometry answers as the plain construction did', () => {
     fc.assert(
-      fc.property(size, size, coord, coord, fc.constantFrom<QuarterReading>('bisector', 'diagonal'), (w, d, x, y, reading) => {
-        const box = { width: w, depth: d };
-        expect(quarterOfLocalPoint(box, { x, y }, reading)).toEqual(quarterPlain(box, { x, y }, reading));
-        // Symmetric points (equal distance to two rays) resolve the same way too.
-        expect(quarterOfLocalPoint(box, { x: 0, y }, reading)).toEqual(quarterPlain(box, { x: 0, y }, reading));
-      }),
+      fc.property(
+        size,
+        size,
+        coord,
+        coord,
+        fc.constantFrom<QuarterReading>('bisector', 'diagonal'),
+        (w, d, x, y, reading) => {
+          const box = { width: w, depth: d };
+          expect(quarterOfLocalPoint(box, { x, y }, reading)).toEqual(quarterPlain(box, { x, y }, reading));
+          // Symmetric points (equal distance to two rays) resolve the same way too.
+          expect(quarterOfLocalPoint(box, { x: 0, y }, reading)).toEqual(
+            quarterPlain(box, { x: 0, y }, reading),
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -52,8 +52,15 @@ describe('pipeline on the synthetic table at 1080p', () => {
     const camera = frameTable(scenario.table, { resolution: '1080p' });
     const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
     for (const seed of [1, 2, 3]) {
-      const frame = await renderScene(scenario, camera, { seed, poses: seed === 1 ? {} : shuffledPoses(scenario, seed) });
-      const result = pipeline.process({ image: { ...frame.image, channels: 3 }, capturedAt: 0, sequence: seed });
+      const frame = await renderScene(scenario, camera, {
+        seed,
+        poses: seed === 1 ? {} : shuffledPoses(scenario, seed),
+      });
+      const result = pipeline.process({
+        image: { ...frame.image, channels: 3 },
+        capturedAt: 0,
+        sequence: seed,
+      });
       cases.push({ frame, result });
     }
     pipeline.dispose();
@@ -63,7 +70,9 @@ describe('pipeline on the synthetic table at 1080p', () => {
     for (const { frame, result } of cases) {
       expect(result.located.table).not.toBeNull();
       expect(result.located.unknownIds).toEqual([]);
-      expect(result.bases.map((b) => b.markerId).sort()).toEqual(frame.truth.bases.map((b) => b.markerId).sort());
+      expect(result.bases.map((b) => b.markerId).sort()).toEqual(
+        frame.truth.bases.map((b) => b.markerId).sort(),
+      );
     }
   });
 
@@ -75,7 +84,8 @@ describe('pipeline on the synthetic table at 1080p', () => {
         for (let j = i + 1; j < scenario.units.length; j++) {
           const a = scenario.units[i]!;
           const b = scenario.units[j]!;
-          const footprints = (id: string) => frame.truth.bases.filter((t) => t.unitId === id).map((t) => t.footprintMm);
+          const footprints = (id: string) =>
+            frame.truth.bases.filter((t) => t.unitId === id).map((t) => t.footprintMm);
           const truthIn = unitGap(footprints(a.id), footprints(b.id)) / MM_PER_IN;
           const measured = distanceBetween(units, a.id, b.id)!;
           errors.push(Math.abs(measured.distanceIn - truthIn));
@@ -108,7 +118,8 @@ describe('pipeline on the synthetic table at 1080p', () => {
         const m = result.bases.find((b) => b.markerId === truth.markerId)!;
         total++;
         // 3 sigma in 2D: the error should rarely exceed it if sigma is honest.
-        if (Math.hypot(m.x - truth.centreMm.x, m.y - truth.centreMm.y) <= 3 * Math.SQRT2 * m.sigmaMm) inside++;
+        if (Math.hypot(m.x - truth.centreMm.x, m.y - truth.centreMm.y) <= 3 * Math.SQRT2 * m.sigmaMm)
+          inside++;
       }
     }
     expect(inside / total).toBeGreaterThanOrEqual(0.95);

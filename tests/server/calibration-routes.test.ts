@@ -55,15 +55,28 @@ describe('calibration routes', { timeout: 120_000 }, () => {
   it('lists the boards; refuses bad bodies with the field named', async () => {
     const r = await call(`${server.url}/api/calibration`, 'GET');
     expect(r.json['boards']).toEqual(expect.arrayContaining(['vedette-7x9', 'opencv-tutorial-5x7']));
-    for (const body of [{}, { board: 5 }, { board: '../boards/vedette-7x9' }, { board: 'vedette-7x9', extra: 1 }]) {
+    for (const body of [
+      {},
+      { board: 5 },
+      { board: '../boards/vedette-7x9' },
+      { board: 'vedette-7x9', extra: 1 },
+    ]) {
       const bad = await call(`${server.url}/api/calibration/board`, 'POST', body);
       expect(bad.status, JSON.stringify(body)).toBe(400);
       expect(String(bad.json['error'])).toMatch(/board/);
     }
-    expect((await call(`${server.url}/api/calibration/board`, 'POST', { board: 'no-such-board' })).status).toBe(404);
+    expect(
+      (await call(`${server.url}/api/calibration/board`, 'POST', { board: 'no-such-board' })).status,
+    ).toBe(404);
     for (const body of [{}, { name: '' }, { name: 7 }, { name: 'a'.repeat(65) }])
-      expect((await call(`${server.url}/api/calibration/save`, 'POST', body)).status, JSON.stringify(body)).toBe(400);
-    expect((await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: 'x', holdFrames: 0 })).status).toBe(400);
+      expect(
+        (await call(`${server.url}/api/calibration/save`, 'POST', body)).status,
+        JSON.stringify(body),
+      ).toBe(400);
+    expect(
+      (await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: 'x', holdFrames: 0 }))
+        .status,
+    ).toBe(400);
   });
 
   it('refuses a capture before a board is chosen, and one without the board in the picture', async () => {
@@ -73,7 +86,9 @@ describe('calibration routes', { timeout: 120_000 }, () => {
     expect(none.json['reason']).toBe('no-board-chosen');
     expect(String(none.json['error'])).toMatch(/choose the printed board first/);
 
-    expect((await call(`${server.url}/api/calibration/board`, 'POST', { board: 'vedette-7x9' })).status).toBe(200);
+    expect((await call(`${server.url}/api/calibration/board`, 'POST', { board: 'vedette-7x9' })).status).toBe(
+      200,
+    );
     const empty = await call(`${server.url}/api/calibration/capture`, 'POST');
     expect(empty.status).toBe(422);
     expect(empty.json['reason']).toBe('board-not-in-view');
@@ -92,7 +107,12 @@ describe('calibration routes', { timeout: 120_000 }, () => {
       expect(Number(r.json['markersFound'])).toBeGreaterThanOrEqual(20);
     }
     const solved = await call(`${server.url}/api/calibration/solve`, 'POST');
-    const last = solved.json['last'] as { ok: boolean; rmsPx: number; coverage: number; profile: CameraProfile };
+    const last = solved.json['last'] as {
+      ok: boolean;
+      rmsPx: number;
+      coverage: number;
+      profile: CameraProfile;
+    };
     expect(last.ok).toBe(true);
     expect(last.rmsPx).toBeLessThan(0.5);
     expect(Math.abs(last.profile.fx - cam.fx) / cam.fx).toBeLessThan(0.01);
@@ -112,15 +132,22 @@ describe('calibration routes', { timeout: 120_000 }, () => {
   });
 
   it('shows the synthetic camera a test board (synthetic camera only)', async () => {
-    const shown = await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: 'vedette-7x9', holdFrames: 3 });
+    const shown = await call(`${server.url}/api/calibration/synthetic-board`, 'POST', {
+      board: 'vedette-7x9',
+      holdFrames: 3,
+    });
     expect(shown.status).toBe(200);
     expect(shown.json['poses']).toBe(9);
     expect(syntheticTableExtras.calibrationBoard?.spec.name).toBe('vedette-7x9');
     expect(syntheticTableExtras.calibrationBoard?.holdFrames).toBe(3);
     const got = await call(`${server.url}/api/calibration/synthetic-board`, 'GET');
     expect(got.json).toMatchObject({ synthetic: true, board: 'vedette-7x9', poses: 9, holdFrames: 3 });
-    expect((await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: 'missing' })).status).toBe(404);
-    expect((await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: null })).status).toBe(200);
+    expect(
+      (await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: 'missing' })).status,
+    ).toBe(404);
+    expect(
+      (await call(`${server.url}/api/calibration/synthetic-board`, 'POST', { board: null })).status,
+    ).toBe(200);
     expect(syntheticTableExtras.calibrationBoard).toBeNull();
 
     const real = await serve(calibrationRoutes(new RealCameraContext(scenario, undefined), { dir }));

@@ -4,7 +4,10 @@ import { refereeRoutes } from '../../src/server/referee-routes.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
 
-const file = JSON.parse(readFileSync('scenarios/black-powder-sample.json', 'utf8')) as Record<string, unknown>;
+const file = JSON.parse(readFileSync('scenarios/black-powder-sample.json', 'utf8')) as Record<
+  string,
+  unknown
+>;
 const scenario = parseScenario(file);
 
 describe('referee routes', () => {
@@ -23,9 +26,20 @@ describe('referee routes', () => {
   });
 
   it('answers "can A shoot B" with the verdict and the geometry to draw it', async () => {
-    const r = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', question: 'shoot', a: 'lees', b: 'camerons' });
+    const r = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'black-powder',
+      question: 'shoot',
+      a: 'lees',
+      b: 'camerons',
+    });
     expect(r.status).toBe(200);
-    const v = r.json['verdict'] as { answer: string; value: number; limit: number; margin: number; between: unknown[] };
+    const v = r.json['verdict'] as {
+      answer: string;
+      value: number;
+      limit: number;
+      margin: number;
+      between: unknown[];
+    };
     expect(v.answer).toBe('yes');
     expect(v.limit).toBe(18);
     expect(v.value).toBeCloseTo(14.4, 1);
@@ -37,7 +51,12 @@ describe('referee routes', () => {
   });
 
   it('names the wood that blocks sight', async () => {
-    const r = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', question: 'see', a: 'lees', b: 'Camerons' });
+    const r = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'black-powder',
+      question: 'see',
+      a: 'lees',
+      b: 'Camerons',
+    });
     expect(r.status).toBe(200);
     expect((r.json['blockers'] as Array<{ label: string }>).map((b) => b.label)).toContain('Tranent Wood');
   });
@@ -50,18 +69,44 @@ describe('referee routes', () => {
       a: 'lees',
       b: 'camerons',
     });
-    expect((ok.json['verdict'] as { options: Record<string, unknown> }).options['quarterReading']).toBe('diagonal');
-    const badOption = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'black-powder', options: { nope: 1 }, question: 'shoot', a: 'lees', b: 'camerons' });
+    expect((ok.json['verdict'] as { options: Record<string, unknown> }).options['quarterReading']).toBe(
+      'diagonal',
+    );
+    const badOption = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'black-powder',
+      options: { nope: 1 },
+      question: 'shoot',
+      a: 'lees',
+      b: 'camerons',
+    });
     expect(badOption.status).toBe(400);
     expect(String(badOption.json['error'])).toMatch(/unknown option "nope"/);
-    const badBody = await call(`${server.url}/api/ask`, 'POST', { question: 'dance', a: 'lees', extra: true });
+    const badBody = await call(`${server.url}/api/ask`, 'POST', {
+      question: 'dance',
+      a: 'lees',
+      extra: true,
+    });
     expect(badBody.status).toBe(400);
     expect(badBody.json['issues']).toBeDefined();
-    const unknown = await call(`${server.url}/api/ask`, 'POST', { question: 'shoot', a: 'lees', b: 'nobody' });
+    const unknown = await call(`${server.url}/api/ask`, 'POST', {
+      question: 'shoot',
+      a: 'lees',
+      b: 'nobody',
+    });
     expect(unknown.status).toBe(404);
-    const noRuleset = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'chess', question: 'shoot', a: 'lees', b: 'camerons' });
+    const noRuleset = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'chess',
+      question: 'shoot',
+      a: 'lees',
+      b: 'camerons',
+    });
     expect(noRuleset.status).toBe(400);
-    const noRule = await call(`${server.url}/api/ask`, 'POST', { ruleset: 'prestonpans', question: 'see', a: 'lees', b: 'camerons' });
+    const noRule = await call(`${server.url}/api/ask`, 'POST', {
+      ruleset: 'prestonpans',
+      question: 'see',
+      a: 'lees',
+      b: 'camerons',
+    });
     expect(noRule.status).toBe(400);
     expect(String(noRule.json['error'])).toMatch(/no rule/);
   });

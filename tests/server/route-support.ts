@@ -10,7 +10,11 @@ import type { Scenario } from '../../src/table/scenario.ts';
 import type { PipelineResult } from '../../src/vision/pipeline.ts';
 
 /** A processed frame in which every base stands at its scenario pose, seen, with a stable table pose. */
-export function frameFromFile(scenario: Scenario, jpeg: Buffer = Buffer.alloc(0), unknownIds: number[] = []): LiveFrame {
+export function frameFromFile(
+  scenario: Scenario,
+  jpeg: Buffer = Buffer.alloc(0),
+  unknownIds: number[] = [],
+): LiveFrame {
   const bases = fileObservations(scenario).map((o) => ({ ...o, lastSeenAt: 0 }));
   const result: PipelineResult = {
     sequence: 7,
@@ -67,7 +71,11 @@ export async function serve(...routers: Router[]): Promise<{ url: string; close(
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => http.close(() => r())) };
 }
 
-export async function call(url: string, method: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function call(
+  url: string,
+  method: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json' },

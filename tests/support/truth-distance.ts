@@ -23,7 +23,8 @@ export function convexGap(a: readonly P[], b: readonly P[]): number {
     [b, a],
   ] as const) {
     for (const p of from) {
-      for (let i = 0; i < to.length; i++) best = Math.min(best, pointSegment(p, to[i]!, to[(i + 1) % to.length]!));
+      for (let i = 0; i < to.length; i++)
+        best = Math.min(best, pointSegment(p, to[i]!, to[(i + 1) % to.length]!));
     }
   }
   return best;

@@ -30,7 +30,13 @@ describe('scenario files', () => {
     file.table = { width: 72, depth: 48 };
     file.referenceMarkers = [0, 1, 2, 3].map((id) => ({ id, x: id, y: 1, size: 3 }));
     file.units = [
-      { id: 'u', name: 'U', side: 'jacobite', type: 'infantry', bases: [{ width: 2, depth: 1.5, marker: { id: 9, size: 1 } }] },
+      {
+        id: 'u',
+        name: 'U',
+        side: 'jacobite',
+        type: 'infantry',
+        bases: [{ width: 2, depth: 1.5, marker: { id: 9, size: 1 } }],
+      },
     ];
     const s = parseScenario(file);
     expect(s.table.depthMm).toBeCloseTo(1219.2, 6);
@@ -71,6 +77,8 @@ describe('scenario files', () => {
     file.units[0]!.bases[0]!.marker = { id: 10, size: 45 };
     (file.units[3] as unknown as Record<string, unknown>).side = 'french';
     const err = refusal(file);
-    expect(err.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['units.0.bases.0.marker.size', 'units.3.side']));
+    expect(err.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['units.0.bases.0.marker.size', 'units.3.side']),
+    );
   });
 });

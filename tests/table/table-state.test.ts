@@ -56,7 +56,9 @@ describe('TableState', () => {
 
   it('measured poses override file poses and carry their uncertainty', () => {
     const lees = scenario.units.find((u) => u.id === 'lees')!;
-    const poses = new Map(lees.bases.map((b) => [b.marker.id, { ...b.pose!, y: b.pose!.y + 10, sigmaMm: 2, sigmaHeadingDeg: 1 }]));
+    const poses = new Map(
+      lees.bases.map((b) => [b.marker.id, { ...b.pose!, y: b.pose!.y + 10, sigmaMm: 2, sigmaHeadingDeg: 1 }]),
+    );
     const st = buildTableState(scenario, poses);
     const u = findUnit(st, 'lees');
     expect(u.leader.y).toBeCloseTo(10.8 * 25.4 + 10, 6);
@@ -78,8 +80,19 @@ describe('TableState', () => {
         pose: { x: 1000 + (i % files) * 40, y: 500 - Math.floor(i / files) * 40, headingDeg: 0 },
       }));
     const file = JSON.parse(sampleText) as { units: unknown[]; lengthUnit: string };
-    const mk = (bases: unknown) => ({ ...file, lengthUnit: 'mm', table: { width: 2000, depth: 2000 }, referenceMarkers: [0, 1, 2].map((id) => ({ id, x: id, y: 0, size: 10 })), terrain: [], units: [{ id: 'c', name: 'C', side: 'jacobite', type: 'infantry', bases }] });
-    expect(findUnit(buildTableState(parseScenario(mk(col(2, 2)))), 'C').recognised.formation).toBe('attackColumn');
-    expect(findUnit(buildTableState(parseScenario(mk(col(1, 4)))), 'C').recognised.formation).toBe('marchColumn');
+    const mk = (bases: unknown) => ({
+      ...file,
+      lengthUnit: 'mm',
+      table: { width: 2000, depth: 2000 },
+      referenceMarkers: [0, 1, 2].map((id) => ({ id, x: id, y: 0, size: 10 })),
+      terrain: [],
+      units: [{ id: 'c', name: 'C', side: 'jacobite', type: 'infantry', bases }],
+    });
+    expect(findUnit(buildTableState(parseScenario(mk(col(2, 2)))), 'C').recognised.formation).toBe(
+      'attackColumn',
+    );
+    expect(findUnit(buildTableState(parseScenario(mk(col(1, 4)))), 'C').recognised.formation).toBe(
+      'marchColumn',
+    );
   });
 });

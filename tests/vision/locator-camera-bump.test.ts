@@ -14,14 +14,13 @@ function knocked(cam: SynthCamera): SynthCamera {
   const [c, s] = [Math.cos(a), Math.sin(a)];
   const r = cam.rotation;
   const rx = [1, 0, 0, 0, c, -s, 0, s, c];
-  const mul = (i: number, j: number) => rx[i * 3]! * r[j]! + rx[i * 3 + 1]! * r[3 + j]! + rx[i * 3 + 2]! * r[6 + j]!;
-  const rotation = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => mul(i, j))) as unknown as SynthCamera['rotation'];
+  const mul = (i: number, j: number) =>
+    rx[i * 3]! * r[j]! + rx[i * 3 + 1]! * r[3 + j]! + rx[i * 3 + 2]! * r[6 + j]!;
+  const rotation = [0, 1, 2].flatMap((i) =>
+    [0, 1, 2].map((j) => mul(i, j)),
+  ) as unknown as SynthCamera['rotation'];
   const t = cam.translation;
-  const translation: SynthCamera['translation'] = [
-    t[0] + 15,
-    c * t[1] - s * t[2],
-    s * t[1] + c * t[2],
-  ];
+  const translation: SynthCamera['translation'] = [t[0] + 15, c * t[1] - s * t[2], s * t[1] + c * t[2]];
   return { ...cam, rotation, translation };
 }
 
@@ -44,7 +43,11 @@ describe('locator when the camera is bumped mid-sequence', () => {
     const pipeline = await VisionPipeline.create(syntheticCameraProfile(steady), scenario);
     for (let i = 0; i < BUMP_AT + 12; i++) {
       const frame = (i < BUMP_AT ? before : after).frameWithPoses({}, i);
-      const result = pipeline.process({ image: { ...frame.image, channels: 3 }, capturedAt: (i * 1000) / FPS, sequence: i });
+      const result = pipeline.process({
+        image: { ...frame.image, channels: 3 },
+        capturedAt: (i * 1000) / FPS,
+        sequence: i,
+      });
       steps.push({ frame, result });
     }
     pipeline.dispose();

@@ -44,7 +44,15 @@ describe('table pose from the reference markers', () => {
   it('drops a reference marker that was knocked out of place and says which', async () => {
     // Marker 1 seen 40 px away from where it really is: as if someone nudged its card.
     const nudged = detections.map((d) =>
-      d.id === 1 ? { ...d, corners: d.corners.map((c) => ({ u: c.u - 40, v: c.v + 10 })) as unknown as DetectedMarker['corners'] } : d,
+      d.id === 1
+        ? {
+            ...d,
+            corners: d.corners.map((c) => ({
+              u: c.u - 40,
+              v: c.v + 10,
+            })) as unknown as DetectedMarker['corners'],
+          }
+        : d,
     );
     const result = (await Locator.create(profile, scenario)).locate(nudged);
     expect(result.table!.rejectedIds).toEqual([1]);

@@ -22,7 +22,18 @@ describe('table overlays (headless)', () => {
 
   it('makes borderline look different from yes and no, in words and icon', () => {
     const v = (answer: 'yes' | 'no' | 'borderline') =>
-      verdictCard(verdict({ ruleset: 'x', question: 'shoot', asked: 'can A shoot B?', answer, value: 18.1, limit: 18, margin: 0.1, unit: 'in' }));
+      verdictCard(
+        verdict({
+          ruleset: 'x',
+          question: 'shoot',
+          asked: 'can A shoot B?',
+          answer,
+          value: 18.1,
+          limit: 18,
+          margin: 0.1,
+          unit: 'in',
+        }),
+      );
     const cards = [v('yes'), v('no'), v('borderline')];
     expect(new Set(cards.map((c) => c.icon)).size).toBe(3);
     expect(cards[2]!.headline).toMatch(/Too close to call/);

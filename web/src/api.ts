@@ -9,7 +9,11 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -23,7 +27,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
     value = null;
   }
   if (!res.ok) {
-    const err = value && typeof value === 'object' && 'error' in value ? String((value as { error: unknown }).error) : `${res.status} ${res.statusText}`;
+    const err =
+      value && typeof value === 'object' && 'error' in value
+        ? String((value as { error: unknown }).error)
+        : `${res.status} ${res.statusText}`;
     throw new ApiError(err, res.status);
   }
   return value as T;

@@ -32,17 +32,24 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   const result = h('div', { id: 'calib-result' });
   const views = h('ul', { class: 'list', id: 'calib-views' });
   // The synthetic camera has no one to hold a board: it can be shown one that moves by itself.
-  const testBoard = h('button', { type: 'button', id: 'calib-synthetic-board', hidden: true }, 'Hold up a test board');
+  const testBoard = h(
+    'button',
+    { type: 'button', id: 'calib-synthetic-board', hidden: true },
+    'Hold up a test board',
+  );
   let showingTestBoard = false;
   const setTestBoard = (s: SyntheticBoard) => {
     testBoard.hidden = !s.synthetic;
     showingTestBoard = s.board !== null;
-    testBoard.textContent = showingTestBoard ? 'Put the test board away' : 'Hold up a test board (synthetic camera)';
+    testBoard.textContent = showingTestBoard
+      ? 'Put the test board away'
+      : 'Hold up a test board (synthetic camera)';
     testBoard.setAttribute('aria-pressed', String(showingTestBoard));
   };
 
   function show(s: Summary): void {
-    if (s.boards.length && board.options.length === 0) board.replaceChildren(...s.boards.map((b) => h('option', { value: b }, b)));
+    if (s.boards.length && board.options.length === 0)
+      board.replaceChildren(...s.boards.map((b) => h('option', { value: b }, b)));
     if (s.board) board.value = s.board;
     const reports = new Map<number, ViewReport>((s.last?.views ?? []).map((v) => [v.index, v]));
     views.replaceChildren(
@@ -77,13 +84,25 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
               ...(last.profile
                 ? [
                     h('dt', {}, 'Focal length'),
-                    h('dd', { id: 'calib-focal' }, `fx ${last.profile.fx.toFixed(1)} · fy ${last.profile.fy.toFixed(1)} px`),
+                    h(
+                      'dd',
+                      { id: 'calib-focal' },
+                      `fx ${last.profile.fx.toFixed(1)} · fy ${last.profile.fy.toFixed(1)} px`,
+                    ),
                     h('dt', {}, 'Centre'),
-                    h('dd', { id: 'calib-centre' }, `${last.profile.cx.toFixed(1)}, ${last.profile.cy.toFixed(1)} px`),
+                    h(
+                      'dd',
+                      { id: 'calib-centre' },
+                      `${last.profile.cx.toFixed(1)}, ${last.profile.cy.toFixed(1)} px`,
+                    ),
                   ]
                 : []),
             )
-          : h('p', { class: 'message', 'data-kind': 'error', id: 'calib-refusal' }, `Refused (${last.refusal?.reason}): ${last.refusal?.message}`),
+          : h(
+              'p',
+              { class: 'message', 'data-kind': 'error', id: 'calib-refusal' },
+              `Refused (${last.refusal?.reason}): ${last.refusal?.message}`,
+            ),
         ...last.warnings.map((w) => h('p', { class: 'muted' }, w)),
       );
     }
@@ -95,7 +114,8 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
     try {
       const s = await api<Summary & { markersFound?: number }>(method, path, body);
       show(s);
-      if (s.markersFound !== undefined) message(status, `Captured: ${s.markersFound} board markers in view.`, 'ok');
+      if (s.markersFound !== undefined)
+        message(status, `Captured: ${s.markersFound} board markers in view.`, 'ok');
       else message(status, '');
     } catch (err) {
       message(status, (err as Error).message, 'error');
@@ -105,11 +125,16 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   testBoard.addEventListener('click', async () => {
     try {
       setTestBoard(
-        await api<SyntheticBoard>('POST', '/api/calibration/synthetic-board', { board: showingTestBoard ? null : board.value || null }).then(
-          (r) => ({ synthetic: true, board: r.board }),
-        ),
+        await api<SyntheticBoard>('POST', '/api/calibration/synthetic-board', {
+          board: showingTestBoard ? null : board.value || null,
+        }).then((r) => ({ synthetic: true, board: r.board })),
       );
-      message(status, showingTestBoard ? 'The test board moves to a new place every few frames: capture a view at each.' : '');
+      message(
+        status,
+        showingTestBoard
+          ? 'The test board moves to a new place every few frames: capture a view at each.'
+          : '',
+      );
     } catch (err) {
       message(status, (err as Error).message, 'error');
     }
@@ -132,7 +157,11 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
   });
 
   root.append(
-    h('p', { class: 'muted' }, 'Hold the printed board in front of the camera in 10–20 places: near the corners, tilted different ways. Capture each.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Hold the printed board in front of the camera in 10–20 places: near the corners, tilted different ways. Capture each.',
+    ),
     h('label', { class: 'field' }, 'Board', board),
     testBoard,
     h('div', { class: 'row' }, capture, reset),
@@ -147,7 +176,8 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
     const s = await api<Summary>('GET', '/api/calibration');
     show(s);
     setTestBoard(await api<SyntheticBoard>('GET', '/api/calibration/synthetic-board'));
-    if (!s.board && s.boards[0]) await run('POST', '/api/calibration/board', { board: board.value || s.boards[0] });
+    if (!s.board && s.boards[0])
+      await run('POST', '/api/calibration/board', { board: board.value || s.boards[0] });
   };
   return { refresh: () => void refresh().catch((err: Error) => message(status, err.message, 'error')) };
 }

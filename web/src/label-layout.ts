@@ -49,7 +49,8 @@ export function placeLabel(
     candidates.push({ x: clampX(x0), y: clampY(y0 + dy), w, h });
   }
   // Then beside the natural place, for a crowded column.
-  for (const dx of [w / 2 + 4, -(w / 2 + 4), w + 4, -(w + 4)]) candidates.push({ x: clampX(x0 + dx), y: clampY(y0), w, h });
+  for (const dx of [w / 2 + 4, -(w / 2 + 4), w + 4, -(w + 4)])
+    candidates.push({ x: clampX(x0 + dx), y: clampY(y0), w, h });
   const rect = candidates.find((c) => !placed.some((p) => overlaps(c, p))) ?? candidates[0]!;
   placed.push(rect);
   return rect;

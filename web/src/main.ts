@@ -31,7 +31,14 @@ import {
   type OverlayToggles,
   type TableShape,
 } from './table-overlays.ts';
-import { cssToTable, fitTable, hitTestTable, renderTactical, tableToCss, type TacticalViewport } from './tactical.ts';
+import {
+  cssToTable,
+  fitTable,
+  hitTestTable,
+  renderTactical,
+  tableToCss,
+  type TacticalViewport,
+} from './tactical.ts';
 import { mountTerrainPanel } from './terrain-panel.ts';
 import { cssToImage, fitContain, imageToCss, type Viewport } from './viewport.ts';
 
@@ -216,7 +223,14 @@ function currentShapes(): { table: TableShape[]; live: ProjectedShape[] } {
   if (shapesDirty) {
     const state = shown?.state ?? lastState;
     tableShapes = state
-      ? buildTableOverlays({ state, scenario: scenarioFile, selection, answer, toggles, rulesetNames: referee.rulesetNames() })
+      ? buildTableOverlays({
+          state,
+          scenario: scenarioFile,
+          selection,
+          answer,
+          toggles,
+          rulesetNames: referee.rulesetNames(),
+        })
       : [];
     liveShapes = state?.pose ? projectShapes(state.camera, state.pose, tableShapes) : [];
     shapesDirty = false;
@@ -379,7 +393,8 @@ function updateMeasurement(): void {
     el.dataset['distanceIn'] = String(m.distanceIn);
     el.dataset['uncertaintyIn'] = String(m.uncertaintyIn);
     el.textContent =
-      `edge to edge ${formatDistance(m.distanceIn, m.uncertaintyIn)}` + (m.valid ? '' : ' (not measured this frame)');
+      `edge to edge ${formatDistance(m.distanceIn, m.uncertaintyIn)}` +
+      (m.valid ? '' : ' (not measured this frame)');
     el.title = `${m.text} — the shortest gap between the two units' nearest bases`;
     el.classList.toggle('stale', !m.valid);
   } else {
@@ -400,9 +415,14 @@ function updateStatus(): void {
   dom.fps.textContent = live ? formatFps(fps.rate(now)) : '';
   dom.detection.textContent = live && lastState ? formatDetection(lastState.detectionMs) : '';
   const poseUnknown = live && lastState !== null && lastState.pose === null;
-  const settling = live && lastState !== null && lastState.pose !== null && lastState.poseStatus === 'settling';
+  const settling =
+    live && lastState !== null && lastState.pose !== null && lastState.poseStatus === 'settling';
   dom.pose.hidden = !poseUnknown && !settling;
-  dom.pose.textContent = poseUnknown ? '⚠ table pose unknown' : settling ? '⚠ camera moved — re-checking' : '';
+  dom.pose.textContent = poseUnknown
+    ? '⚠ table pose unknown'
+    : settling
+      ? '⚠ camera moved — re-checking'
+      : '';
   dom.pose.dataset['pose'] = lastState?.poseStatus ?? 'unknown';
   updateNotice();
 }
@@ -451,7 +471,8 @@ const calibration = mountCalibrationPanel(panel('calibrate'));
 function setTab(name: string): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>('[data-tab]'))
     b.setAttribute('aria-selected', String(b.dataset['tab'] === name));
-  for (const p of document.querySelectorAll<HTMLElement>('[data-panel]')) p.hidden = p.dataset['panel'] !== name;
+  for (const p of document.querySelectorAll<HTMLElement>('[data-panel]'))
+    p.hidden = p.dataset['panel'] !== name;
   roster.setVisible(name === 'roster');
   if (name === 'scenario') scenarioPanel.refresh();
   if (name === 'calibrate') calibration.refresh();
@@ -492,7 +513,8 @@ dom.tactical.addEventListener('pointerup', (e) => {
   if (terrain.draft.active) return terrain.addPoint(p);
   const state = shown?.state ?? lastState;
   if (!state) return;
-  const tol = (e.pointerType === 'mouse' ? TOLERANCE_CSS.mouse : TOLERANCE_CSS.touch) / tacticalViewport().scale;
+  const tol =
+    (e.pointerType === 'mouse' ? TOLERANCE_CSS.mouse : TOLERANCE_CSS.touch) / tacticalViewport().scale;
   applyPick(hitTestTable(state, p, tol));
 });
 dom.tactical.addEventListener('pointercancel', () => {
@@ -501,7 +523,9 @@ dom.tactical.addEventListener('pointercancel', () => {
 dom.tactical.addEventListener('pointermove', (e) => {
   if (e.pointerType !== 'mouse') return;
   const state = shown?.state ?? lastState;
-  const id = state ? hitTestTable(state, tacticalPoint(e), TOLERANCE_CSS.mouse / tacticalViewport().scale) : null;
+  const id = state
+    ? hitTestTable(state, tacticalPoint(e), TOLERANCE_CSS.mouse / tacticalViewport().scale)
+    : null;
   if (id !== tacticalHover) {
     tacticalHover = id;
     dom.tactical.style.cursor = terrain.draft.active ? 'crosshair' : id ? 'pointer' : '';
@@ -554,7 +578,10 @@ installTestHook({
     const unit = m?.units.find((u) => u.id === unitId);
     if (!unit) return null;
     const n = defaultOverlayOptions().samplesPerEdge;
-    return unit.bases.map((b) => ({ markerId: b.markerId, corners: [0, 1, 2, 3].map((k) => b.outline[k * n]!) }));
+    return unit.bases.map((b) => ({
+      markerId: b.markerId,
+      corners: [0, 1, 2, 3].map((k) => b.outline[k * n]!),
+    }));
   },
   tacticalScreenPoint(x: number, y: number) {
     const rect = dom.tactical.getBoundingClientRect();

@@ -46,7 +46,13 @@ function draw(): void {
     pending = false;
     if (!state) return;
     const selection = answer ? [answer.subject?.id, answer.object?.id].filter((x): x is string => !!x) : [];
-    const shapes = buildTableOverlays({ state, scenario, selection, answer, toggles: { ...defaultToggles(), terrain: showTerrain } });
+    const shapes = buildTableOverlays({
+      state,
+      scenario,
+      selection,
+      answer,
+      toggles: { ...defaultToggles(), terrain: showTerrain },
+    });
     const vp = fitContain(size.width, size.height, state.camera.imageWidth, state.camera.imageHeight);
     const model = buildOverlay({ ...state, measurement: null }, selection);
     render(ctx, {

@@ -54,20 +54,34 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
       const current = mine.get(o.name) ?? o.default;
       let input: HTMLElement;
       if (typeof o.default === 'boolean') {
-        input = h('input', { type: 'checkbox', checked: current === true, 'data-option': o.name, onchange: (e) => {
-          mine.set(o.name, (e.target as HTMLInputElement).checked);
-        } });
+        input = h('input', {
+          type: 'checkbox',
+          checked: current === true,
+          'data-option': o.name,
+          onchange: (e) => {
+            mine.set(o.name, (e.target as HTMLInputElement).checked);
+          },
+        });
       } else if (o.choices) {
         input = h(
           'select',
-          { 'data-option': o.name, onchange: (e) => void mine.set(o.name, (e.target as HTMLSelectElement).value) },
+          {
+            'data-option': o.name,
+            onchange: (e) => void mine.set(o.name, (e.target as HTMLSelectElement).value),
+          },
           ...o.choices.map((c) => h('option', { value: String(c), selected: c === current }, String(c))),
         );
       } else {
-        input = h('input', { type: typeof o.default === 'number' ? 'number' : 'text', step: 'any', value: String(current), 'data-option': o.name, onchange: (e) => {
-          const raw = (e.target as HTMLInputElement).value;
-          mine.set(o.name, typeof o.default === 'number' ? Number(raw) : raw);
-        } });
+        input = h('input', {
+          type: typeof o.default === 'number' ? 'number' : 'text',
+          step: 'any',
+          value: String(current),
+          'data-option': o.name,
+          onchange: (e) => {
+            const raw = (e.target as HTMLInputElement).value;
+            mine.set(o.name, typeof o.default === 'number' ? Number(raw) : raw);
+          },
+        });
       }
       optionsBox.append(h('label', { class: 'option' }, `${o.name}`, input, h('small', {}, o.summary)));
     }
@@ -118,14 +132,28 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
       v.hiddenUntilDeclared && v.question === 'charge'
         ? h(
             'button',
-            { type: 'button', class: 'primary', id: 'declare-charge', onclick: () => void ask('charge', true) },
+            {
+              type: 'button',
+              class: 'primary',
+              id: 'declare-charge',
+              onclick: () => void ask('charge', true),
+            },
             'Declare charge',
           )
         : '';
     card.append(
-      h('h2', {}, h('span', { class: 'icon', 'aria-hidden': 'true' }, c.icon), h('span', { class: 'word' }, c.headline)),
+      h(
+        'h2',
+        {},
+        h('span', { class: 'icon', 'aria-hidden': 'true' }, c.icon),
+        h('span', { class: 'word' }, c.headline),
+      ),
       h('p', { class: 'asked' }, `${c.asked} — ${name}, frame ${res.frame}`),
-      h('dl', {}, ...c.numbers.flatMap((n) => [h('dt', {}, n.label), h('dd', { 'data-number': n.label }, n.value)])),
+      h(
+        'dl',
+        {},
+        ...c.numbers.flatMap((n) => [h('dt', {}, n.label), h('dd', { 'data-number': n.label }, n.value)]),
+      ),
       measured,
       h('ul', { class: 'reasons' }, ...c.reasons.map((r) => h('li', {}, r))),
       c.note ? h('p', { class: 'note' }, c.note) : '',
@@ -165,7 +193,8 @@ export function mountRefereePanel(onAnswer: (answer: AskResponse | null) => void
     }
   }
 
-  for (const btn of buttons) btn.addEventListener('click', () => void ask(btn.dataset['question'] ?? 'shoot'));
+  for (const btn of buttons)
+    btn.addEventListener('click', () => void ask(btn.dataset['question'] ?? 'shoot'));
   select.addEventListener('change', () => {
     renderOptions();
     updateButtons();

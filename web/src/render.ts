@@ -132,7 +132,11 @@ function pill(
   const padX = 6;
   const w = ctx.measureText(text).width + padX * 2;
   const h = opts.height;
-  const rect = placeLabel(anchor, w, h, placed, { above: opts.above, width: vp.cssWidth, height: vp.cssHeight });
+  const rect = placeLabel(anchor, w, h, placed, {
+    above: opts.above,
+    width: vp.cssWidth,
+    height: vp.cssHeight,
+  });
   ctx.beginPath();
   ctx.roundRect(rect.x, rect.y, w, h, h / 2);
   setColour(ctx, 'fillStyle', opts.bg);
@@ -148,7 +152,12 @@ function pill(
   ctx.fillText(text, rect.x + w / 2, rect.y + h / 2 + 0.5);
 }
 
-function drawUnitLabel(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay, placed: LabelRect[]): void {
+function drawUnitLabel(
+  ctx: CanvasRenderingContext2D,
+  vp: Viewport,
+  unit: UnitOverlay,
+  placed: LabelRect[],
+): void {
   const text = unit.unseen ? `${unit.name} (not seen)` : unit.name;
   pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,

@@ -25,7 +25,13 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
   let file: ScenarioFile | null = null;
   let timer: number | null = null;
   const unknown = h('div', { class: 'row', id: 'unknown-markers' });
-  const markerInput = h('input', { type: 'number', id: 'bind-marker', min: 0, step: 1, placeholder: 'marker id' });
+  const markerInput = h('input', {
+    type: 'number',
+    id: 'bind-marker',
+    min: 0,
+    step: 1,
+    placeholder: 'marker id',
+  });
   const unitSelect = h('select', { id: 'bind-unit' });
   const baseSelect = h('select', { id: 'bind-base' });
   const width = h('input', { type: 'number', id: 'bind-width', step: 'any', min: 1 });
@@ -41,7 +47,9 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
     const unit = file?.units.find((u) => u.id === unitSelect.value);
     const mm = fileMm(file);
     baseSelect.replaceChildren(
-      ...(unit?.bases ?? []).map((b, i) => h('option', { value: i }, `base ${i + 1} — marker ${b.marker.id}`)),
+      ...(unit?.bases ?? []).map((b, i) =>
+        h('option', { value: i }, `base ${i + 1} — marker ${b.marker.id}`),
+      ),
       h('option', { value: unit?.bases.length ?? 0 }, '+ new base'),
     );
     const b = unit?.bases[0];
@@ -77,7 +85,11 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
         markerOffsetMm: { x: Number(offX.value) || 0, y: Number(offY.value) || 0 },
         ...(steal.checked ? { steal: true } : {}),
       });
-      message(status, `Bound${markerId !== undefined ? ` marker ${markerId}` : ''} to ${unitSelect.selectedOptions[0]?.textContent ?? ''}.`, 'ok');
+      message(
+        status,
+        `Bound${markerId !== undefined ? ` marker ${markerId}` : ''} to ${unitSelect.selectedOptions[0]?.textContent ?? ''}.`,
+        'ok',
+      );
       onChanged(res.scenario);
     } catch (err) {
       message(status, (err as Error).message, 'error');
@@ -85,12 +97,21 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
   }
 
   root.append(
-    h('p', { class: 'muted' }, 'Press a new base to the table: its marker appears here when the camera sees it.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Press a new base to the table: its marker appears here when the camera sees it.',
+    ),
     h('div', { class: 'field' }, 'Unrecognised markers (seen but not bound)', unknown),
     h('label', { class: 'field' }, 'Marker id', markerInput),
     h('label', { class: 'field' }, 'Unit', unitSelect),
     h('label', { class: 'field' }, 'Base', baseSelect),
-    h('div', { class: 'row' }, h('label', { class: 'field' }, 'Width mm', width), h('label', { class: 'field' }, 'Depth mm', depth)),
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { class: 'field' }, 'Width mm', width),
+      h('label', { class: 'field' }, 'Depth mm', depth),
+    ),
     h(
       'div',
       { class: 'row' },
@@ -99,7 +120,11 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
       h('label', { class: 'field' }, 'Height mm', height),
     ),
     h('label', { class: 'check' }, steal, 'Take the marker from another base'),
-    h('button', { type: 'button', class: 'primary', id: 'bind-button', onclick: () => void bind() }, 'Bind marker'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', id: 'bind-button', onclick: () => void bind() },
+      'Bind marker',
+    ),
     status,
     h('div', { class: 'field' }, 'Units and their markers', list),
   );
@@ -109,7 +134,13 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
       const m = await api<Markers>('GET', '/api/markers');
       unknown.replaceChildren(
         ...(m.unknownIds.length === 0
-          ? [h('span', { class: 'muted' }, m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound')]
+          ? [
+              h(
+                'span',
+                { class: 'muted' },
+                m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound',
+              ),
+            ]
           : m.unknownIds.map((id) =>
               h(
                 'button',
@@ -121,7 +152,8 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
                   onclick: () => {
                     markerInput.value = String(id);
                     // A marker nobody owns is usually a new base: offer "+ new base".
-                    if (baseSelect.options.length > 0) baseSelect.value = baseSelect.options[baseSelect.options.length - 1]!.value;
+                    if (baseSelect.options.length > 0)
+                      baseSelect.value = baseSelect.options[baseSelect.options.length - 1]!.value;
                   },
                 },
                 `marker ${id} · unrecognised`,
@@ -141,7 +173,14 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
       if (keep && file?.units.some((u) => u.id === keep)) unitSelect.value = keep;
       fillBases();
       list.replaceChildren(
-        ...(file?.units ?? []).map((u) => h('li', {}, h('span', {}, u.name), h('span', { class: 'muted' }, u.bases.map((b) => b.marker.id).join(', ')))),
+        ...(file?.units ?? []).map((u) =>
+          h(
+            'li',
+            {},
+            h('span', {}, u.name),
+            h('span', { class: 'muted' }, u.bases.map((b) => b.marker.id).join(', ')),
+          ),
+        ),
       );
     },
     setVisible(visible) {

@@ -3,9 +3,17 @@ import { api } from './api.ts';
 import { h, message } from './dom.ts';
 
 /** The scenario tab: load a scenario file from the scenarios folder, or save the table as one. */
-export function mountScenarioPanel(root: HTMLElement, onChanged: (file: ScenarioFile) => void): { refresh(): void } {
+export function mountScenarioPanel(
+  root: HTMLElement,
+  onChanged: (file: ScenarioFile) => void,
+): { refresh(): void } {
   const list = h('select', { id: 'scenario-list' });
-  const saveName = h('input', { type: 'text', id: 'scenario-save-name', placeholder: 'my-battle', maxlength: 64 });
+  const saveName = h('input', {
+    type: 'text',
+    id: 'scenario-save-name',
+    placeholder: 'my-battle',
+    maxlength: 64,
+  });
   const status = h('p', { class: 'message', id: 'scenario-message' });
 
   async function refresh(): Promise<void> {
@@ -27,7 +35,10 @@ export function mountScenarioPanel(root: HTMLElement, onChanged: (file: Scenario
         onclick: async () => {
           try {
             message(status, `Loading ${list.value}…`);
-            const res = await api<{ scenario: ScenarioFile }>('POST', `/api/scenarios/${encodeURIComponent(list.value)}/load`);
+            const res = await api<{ scenario: ScenarioFile }>(
+              'POST',
+              `/api/scenarios/${encodeURIComponent(list.value)}/load`,
+            );
             message(status, `Watching ${res.scenario.name}.`, 'ok');
             onChanged(res.scenario);
           } catch (err) {
@@ -46,7 +57,10 @@ export function mountScenarioPanel(root: HTMLElement, onChanged: (file: Scenario
         id: 'scenario-save',
         onclick: async () => {
           try {
-            const res = await api<{ saved: string }>('POST', `/api/scenarios/${encodeURIComponent(saveName.value.trim())}/save`);
+            const res = await api<{ saved: string }>(
+              'POST',
+              `/api/scenarios/${encodeURIComponent(saveName.value.trim())}/save`,
+            );
             message(status, `Saved ${res.saved}.`, 'ok');
             void refresh();
           } catch (err) {

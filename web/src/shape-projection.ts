@@ -32,7 +32,12 @@ export function samplePath(points: readonly Vec2[], closed: boolean, stepMm: num
   return out;
 }
 
-export function projectShape(camera: Camera, pose: TablePose, shape: TableShape, stepMm = 15): ProjectedShape | null {
+export function projectShape(
+  camera: Camera,
+  pose: TablePose,
+  shape: TableShape,
+  stepMm = 15,
+): ProjectedShape | null {
   const pts: Pixel[] = [];
   for (const p of samplePath(shape.points, shape.closed, stepMm)) {
     const px = projectTablePoint(camera, pose, { x: p.x, y: p.y, z: shape.z });
@@ -43,6 +48,10 @@ export function projectShape(camera: Camera, pose: TablePose, shape: TableShape,
   return { shape, points: pts, labelAt };
 }
 
-export function projectShapes(camera: Camera, pose: TablePose, shapes: readonly TableShape[]): ProjectedShape[] {
+export function projectShapes(
+  camera: Camera,
+  pose: TablePose,
+  shapes: readonly TableShape[],
+): ProjectedShape[] {
   return shapes.flatMap((s) => projectShape(camera, pose, s) ?? []);
 }

@@ -69,7 +69,8 @@ export function drawShapes(
           ctx.fill();
         }
         ctx.lineWidth = shape.closed ? 2 : 5;
-        ctx.strokeStyle = shape.terrainKind === 'wood' ? '#69db7c' : shape.terrainKind === 'road' ? '#d6b98c' : '#e9ecef';
+        ctx.strokeStyle =
+          shape.terrainKind === 'wood' ? '#69db7c' : shape.terrainKind === 'road' ? '#d6b98c' : '#e9ecef';
         ctx.setLineDash(shape.closed ? [6, 4] : []);
         ctx.stroke();
         break;
@@ -129,7 +130,10 @@ export function drawShapes(
   }
   if (opts.labels !== false) {
     const { width, height } = ctx.canvas.getBoundingClientRect();
-    drawShapeLabels(ctx, placed, [], { width: width || ctx.canvas.width, height: height || ctx.canvas.height });
+    drawShapeLabels(ctx, placed, [], {
+      width: width || ctx.canvas.width,
+      height: height || ctx.canvas.height,
+    });
   }
 }
 

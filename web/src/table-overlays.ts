@@ -22,15 +22,7 @@ import { footprintCorners } from './overlay-model.ts';
  */
 
 export type OverlayKind =
-  | 'terrain'
-  | 'quarter'
-  | 'range'
-  | 'charge'
-  | 'proximity'
-  | 'command'
-  | 'los'
-  | 'shadow'
-  | 'measure';
+  'terrain' | 'quarter' | 'range' | 'charge' | 'proximity' | 'command' | 'los' | 'shadow' | 'measure';
 
 export type Tone = 'yes' | 'no' | 'borderline' | 'neutral';
 
@@ -85,7 +77,10 @@ export function measuredFromPhrase(v: Pick<Verdict, 'options' | 'question'>): st
 }
 
 /** The verdict is about the two units picked now (A, and B when there is one). */
-export function answerMatches(answer: AskResponse | null, selection: readonly string[]): answer is AskResponse {
+export function answerMatches(
+  answer: AskResponse | null,
+  selection: readonly string[],
+): answer is AskResponse {
   const [aId, bId] = selection;
   return !!answer?.subject && answer.subject.id === aId && (bId === undefined || answer.object?.id === bId);
 }
@@ -105,7 +100,11 @@ export function verdictDistance(
   const v = answer.verdict;
   if (v.hiddenUntilDeclared || !v.between || v.value === undefined || !v.unit) return null;
   const name = rulesetNames[v.ruleset] ?? v.ruleset;
-  return { value: v.value, unit: v.unit, text: `${fmtIn(v.value, v.unit)} ${measuredFromPhrase(v)} (${name})` };
+  return {
+    value: v.value,
+    unit: v.unit,
+    text: `${fmtIn(v.value, v.unit)} ${measuredFromPhrase(v)} (${name})`,
+  };
 }
 
 export const MM_PER_IN = 25.4;
@@ -125,12 +124,14 @@ export function convexHull(points: readonly Vec2[]): Vec2[] {
   const cross = (o: Vec2, a: Vec2, b: Vec2) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
   const lower: Vec2[] = [];
   for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0) lower.pop();
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0)
+      lower.pop();
     lower.push(p);
   }
   const upper: Vec2[] = [];
   for (const p of pts.reverse()) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0) upper.pop();
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0)
+      upper.pop();
     upper.push(p);
   }
   return [...lower.slice(0, -1), ...upper.slice(0, -1)];
@@ -147,7 +148,8 @@ export function roundedOffset(poly: readonly Vec2[], r: number, stepDeg = 6): Ve
   if (n === 1) {
     const c = hull[0]!;
     const out: Vec2[] = [];
-    for (let a = 0; a < 360; a += stepDeg) out.push({ x: c.x + r * Math.cos((a * Math.PI) / 180), y: c.y + r * Math.sin((a * Math.PI) / 180) });
+    for (let a = 0; a < 360; a += stepDeg)
+      out.push({ x: c.x + r * Math.cos((a * Math.PI) / 180), y: c.y + r * Math.sin((a * Math.PI) / 180) });
     return out;
   }
   const out: Vec2[] = [];
@@ -201,7 +203,8 @@ export function frontQuarterOf(unit: UnitView, state: StateMessage): Polygon | n
 
 const toneOf = (answer: string): Tone => (answer === 'yes' ? 'yes' : answer === 'no' ? 'no' : 'borderline');
 
-const fmtIn = (v: number, unit: string | undefined) => `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit ?? 'in'}`;
+const fmtIn = (v: number, unit: string | undefined) =>
+  `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit ?? 'in'}`;
 
 function topOf(unit: UnitView | undefined): number {
   return unit && unit.bases.length > 0 ? Math.max(...unit.bases.map((b) => b.topMm)) : 0;
@@ -232,12 +235,31 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
   const [aId, bId] = selection;
   const a = state.units.find((u) => u.id === aId);
   if (a && toggles.quarter) {
-    const q = answer?.subject?.id === a.id && answer.subject.frontQuarter ? answer.subject.frontQuarter : frontQuarterOf(a, state);
-    if (q) shapes.push({ kind: 'quarter', closed: true, points: q, z: 0, tone: 'neutral', label: 'front quarter' });
+    const q =
+      answer?.subject?.id === a.id && answer.subject.frontQuarter
+        ? answer.subject.frontQuarter
+        : frontQuarterOf(a, state);
+    if (q)
+      shapes.push({
+        kind: 'quarter',
+        closed: true,
+        points: q,
+        z: 0,
+        tone: 'neutral',
+        label: 'front quarter',
+      });
   }
   if (a && toggles.proximity) {
     const zone = roundedOffset(unitPolygons(a).flat(), PROXIMITY_MM);
-    shapes.push({ kind: 'proximity', closed: true, points: zone, z: 0, tone: 'neutral', label: '12 in', labelAt: topMost(zone) });
+    shapes.push({
+      kind: 'proximity',
+      closed: true,
+      points: zone,
+      z: 0,
+      tone: 'neutral',
+      label: '12 in',
+      labelAt: topMost(zone),
+    });
   }
 
   const v = answer?.verdict;
@@ -247,12 +269,27 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
     const unitMm = UNIT_MM[v.unit ?? 'in'] ?? MM_PER_IN;
     // Reach: the limit swept around the base the ruleset measured from (or the whole unit).
     // Not while the distance is withheld: a reach ring would let players measure by eye.
-    if (toggles.reach && !v.hiddenUntilDeclared && v.limit !== undefined && v.unit && (v.question === 'shoot' || v.question === 'charge' || v.question === 'command')) {
-      const kind: OverlayKind = v.question === 'shoot' ? 'range' : v.question === 'charge' ? 'charge' : 'command';
+    if (
+      toggles.reach &&
+      !v.hiddenUntilDeclared &&
+      v.limit !== undefined &&
+      v.unit &&
+      (v.question === 'shoot' || v.question === 'charge' || v.question === 'command')
+    ) {
+      const kind: OverlayKind =
+        v.question === 'shoot' ? 'range' : v.question === 'charge' ? 'charge' : 'command';
       const from = subject.measuredFrom ?? (kind === 'command' ? [subject.leader] : subject.outline);
       const ring = roundedOffset(from, v.limit * unitMm);
       const word = kind === 'range' ? 'range' : kind === 'charge' ? 'charge reach' : 'command';
-      shapes.push({ kind, closed: true, points: ring, z: 0, tone, label: `${word} ${fmtIn(v.limit, v.unit)}`, labelAt: topMost(ring) });
+      shapes.push({
+        kind,
+        closed: true,
+        points: ring,
+        z: 0,
+        tone,
+        label: `${word} ${fmtIn(v.limit, v.unit)}`,
+        labelAt: topMost(ring),
+      });
     }
     // Line of sight: rays from the eye to the target's corners, each coloured by whether terrain hides it.
     if (toggles.los && (v.question === 'see' || v.question === 'shoot') && answer.object) {

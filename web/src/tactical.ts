@@ -22,15 +22,29 @@ export interface TacticalViewport {
   readonly table: { readonly widthMm: number; readonly depthMm: number };
 }
 
-export function fitTable(cssWidth: number, cssHeight: number, table: TacticalViewport['table'], marginCss = 16): TacticalViewport {
-  const scale = Math.max(1e-6, Math.min((cssWidth - 2 * marginCss) / table.widthMm, (cssHeight - 2 * marginCss) / table.depthMm));
+export function fitTable(
+  cssWidth: number,
+  cssHeight: number,
+  table: TacticalViewport['table'],
+  marginCss = 16,
+): TacticalViewport {
+  const scale = Math.max(
+    1e-6,
+    Math.min((cssWidth - 2 * marginCss) / table.widthMm, (cssHeight - 2 * marginCss) / table.depthMm),
+  );
   const originX = (cssWidth - table.widthMm * scale) / 2;
   const originY = (cssHeight + table.depthMm * scale) / 2;
   return { cssWidth, cssHeight, scale, originX, originY, table };
 }
 
-export const tableToCss = (vp: TacticalViewport, p: Vec2): CssPoint => ({ x: vp.originX + p.x * vp.scale, y: vp.originY - p.y * vp.scale });
-export const cssToTable = (vp: TacticalViewport, c: CssPoint): Vec2 => ({ x: (c.x - vp.originX) / vp.scale, y: (vp.originY - c.y) / vp.scale });
+export const tableToCss = (vp: TacticalViewport, p: Vec2): CssPoint => ({
+  x: vp.originX + p.x * vp.scale,
+  y: vp.originY - p.y * vp.scale,
+});
+export const cssToTable = (vp: TacticalViewport, c: CssPoint): Vec2 => ({
+  x: (c.x - vp.originX) / vp.scale,
+  y: (vp.originY - c.y) / vp.scale,
+});
 
 /** The unit under a table point (inside a base, else the nearest within `toleranceMm`). */
 export function hitTestTable(state: StateMessage, p: Vec2, toleranceMm: number): string | null {
@@ -96,7 +110,11 @@ export function renderTactical(ctx: CanvasRenderingContext2D, input: TacticalInp
     labelCss: shape.labelAt ? tableToCss(vp, shape.labelAt) : null,
   }));
   // Terrain and zones under the units, measurement and labels above.
-  drawShapes(ctx, placed.filter((p) => p.shape.kind !== 'measure'), { terrainFill: true });
+  drawShapes(
+    ctx,
+    placed.filter((p) => p.shape.kind !== 'measure'),
+    { terrainFill: true },
+  );
 
   if (state) {
     for (const unit of state.units) {
@@ -145,7 +163,11 @@ export function renderTactical(ctx: CanvasRenderingContext2D, input: TacticalInp
       ctx.fillText(unit.name, c.x, c.y - 4);
     }
   }
-  drawShapes(ctx, placed.filter((p) => p.shape.kind === 'measure'), { terrainFill: true });
+  drawShapes(
+    ctx,
+    placed.filter((p) => p.shape.kind === 'measure'),
+    { terrainFill: true },
+  );
 
   if (input.draft && input.draft.length > 0) {
     ctx.beginPath();

@@ -1,5 +1,10 @@
 import type { Vec2 } from '../../src/geometry/vec.ts';
-import { LINEAR_TERRAIN, TERRAIN_KINDS, type ScenarioFile, type TerrainKind } from '../../src/table/scenario.ts';
+import {
+  LINEAR_TERRAIN,
+  TERRAIN_KINDS,
+  type ScenarioFile,
+  type TerrainKind,
+} from '../../src/table/scenario.ts';
 import { api } from './api.ts';
 import { h, message } from './dom.ts';
 
@@ -22,16 +27,35 @@ export interface TerrainPanel {
   addPoint(p: Vec2): void;
 }
 
-export function mountTerrainPanel(root: HTMLElement, onChanged: (file: ScenarioFile) => void, onDraft: () => void): TerrainPanel {
+export function mountTerrainPanel(
+  root: HTMLElement,
+  onChanged: (file: ScenarioFile) => void,
+  onDraft: () => void,
+): TerrainPanel {
   let points: Vec2[] = [];
   let active = false;
   let file: ScenarioFile | null = null;
   const kind = h('select', { id: 'terrain-kind' }, ...TERRAIN_KINDS.map((k) => h('option', { value: k }, k)));
-  const name = h('input', { type: 'text', id: 'terrain-name', placeholder: 'e.g. Tranent Wood', maxlength: 100 });
-  const height = h('input', { type: 'number', id: 'terrain-height', min: 0, step: 'any', placeholder: 'hills, buildings' });
+  const name = h('input', {
+    type: 'text',
+    id: 'terrain-name',
+    placeholder: 'e.g. Tranent Wood',
+    maxlength: 100,
+  });
+  const height = h('input', {
+    type: 'number',
+    id: 'terrain-height',
+    min: 0,
+    step: 'any',
+    placeholder: 'hills, buildings',
+  });
   const start = h('button', { type: 'button', id: 'terrain-draw' }, 'Draw on the tactical view');
   const undo = h('button', { type: 'button', id: 'terrain-undo', disabled: true }, 'Undo corner');
-  const finish = h('button', { type: 'button', class: 'primary', id: 'terrain-finish', disabled: true }, 'Add piece');
+  const finish = h(
+    'button',
+    { type: 'button', class: 'primary', id: 'terrain-finish', disabled: true },
+    'Add piece',
+  );
   const cancel = h('button', { type: 'button', id: 'terrain-cancel', disabled: true }, 'Cancel');
   const status = h('p', { class: 'message', id: 'terrain-message' });
   const list = h('ul', { class: 'list', id: 'terrain-list' });
@@ -43,7 +67,11 @@ export function mountTerrainPanel(root: HTMLElement, onChanged: (file: ScenarioF
     finish.disabled = !active || points.length < need;
     cancel.disabled = !active;
     start.disabled = active;
-    if (active) message(status, `${points.length} point${points.length === 1 ? '' : 's'} — tap the tactical view to add ${linear() ? 'the course' : 'corners'} (${need} at least).`);
+    if (active)
+      message(
+        status,
+        `${points.length} point${points.length === 1 ? '' : 's'} — tap the tactical view to add ${linear() ? 'the course' : 'corners'} (${need} at least).`,
+      );
     onDraft();
   }
 
@@ -84,7 +112,12 @@ export function mountTerrainPanel(root: HTMLElement, onChanged: (file: ScenarioF
   });
 
   root.append(
-    h('div', { class: 'row' }, h('label', { class: 'field' }, 'Kind', kind), h('label', { class: 'field' }, 'Height mm', height)),
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { class: 'field' }, 'Kind', kind),
+      h('label', { class: 'field' }, 'Height mm', height),
+    ),
     h('label', { class: 'field' }, 'Name', name),
     h('div', { class: 'row' }, start, undo),
     h('div', { class: 'row' }, finish, cancel),
@@ -106,7 +139,12 @@ export function mountTerrainPanel(root: HTMLElement, onChanged: (file: ScenarioF
       file = next;
       list.replaceChildren(
         ...(file?.terrain ?? []).map((t) =>
-          h('li', {}, h('span', {}, `${t.name ?? t.id} (${t.kind})`), h('button', { type: 'button', 'data-delete': t.id, onclick: () => void remove(t.id) }, 'Delete')),
+          h(
+            'li',
+            {},
+            h('span', {}, `${t.name ?? t.id} (${t.kind})`),
+            h('button', { type: 'button', 'data-delete': t.id, onclick: () => void remove(t.id) }, 'Delete'),
+          ),
         ),
       );
     },

@@ -25,10 +25,23 @@ export function verdictCard(v: Verdict, caution: string | null = null): VerdictC
   const numbers: Array<{ label: string; value: string }> = [];
   if (v.value !== undefined) numbers.push({ label: 'value', value: num(v.value, v.unit) });
   if (v.limit !== undefined) numbers.push({ label: 'limit', value: num(v.limit, v.unit) });
-  if (v.margin !== undefined) numbers.push({ label: 'margin', value: `${v.margin >= 0 ? '+' : '−'}${num(Math.abs(v.margin), v.unit)}` });
-  if (v.epsilon !== undefined) numbers.push({ label: 'borderline band', value: `± ${num(v.epsilon, v.unit)}` });
+  if (v.margin !== undefined)
+    numbers.push({
+      label: 'margin',
+      value: `${v.margin >= 0 ? '+' : '−'}${num(Math.abs(v.margin), v.unit)}`,
+    });
+  if (v.epsilon !== undefined)
+    numbers.push({ label: 'borderline band', value: `± ${num(v.epsilon, v.unit)}` });
   const notes: string[] = [];
   if (v.hiddenUntilDeclared) notes.push('Distance withheld until the charge is declared.');
   if (caution) notes.push(caution);
-  return { tone, icon, headline, asked: v.asked, numbers, reasons: v.reasons, note: notes.length ? notes.join(' ') : null };
+  return {
+    tone,
+    icon,
+    headline,
+    asked: v.asked,
+    numbers,
+    reasons: v.reasons,
+    note: notes.length ? notes.join(' ') : null,
+  };
 }

@@ -24,20 +24,36 @@ export function arcShare(gun: TableUnit, target: TableUnit): { any: boolean; sha
   const any = target.bodyPolygons.some((p) => coneTouchesPolygon(cone, p));
   if (!any) return { any, share: 0 };
   const total = regionArea(target.bodyPolygons);
-  return { any, share: total === 0 ? 0 : Math.min(1, intersectionArea(target.bodyPolygons, [conePolygon(cone)]) / total) };
+  return {
+    any,
+    share: total === 0 ? 0 : Math.min(1, intersectionArea(target.bodyPolygons, [conePolygon(cone)]) / total),
+  };
 }
 
 /** Bearing of a point off the barrel axis, degrees. */
-export const offAxisDeg = (gun: TableUnit, p: Vec2): number => (gun.barrel ? bearingDeg(gun.barrel.tip, gun.barrel.axis, p) : 180);
+export const offAxisDeg = (gun: TableUnit, p: Vec2): number =>
+  gun.barrel ? bearingDeg(gun.barrel.tip, gun.barrel.axis, p) : 180;
 
 export function bandOf(weapon: Weapon, rangeIn: number): CannonBand {
   return cannonBand(weapon.max, rangeIn);
 }
 
 /** Howitzers, mortars and rockets may not shoot at targets nearer than 6". */
-export function minimumRangeVerdict(ctx: BpContext, weapon: Weapon, rangeMm: number, sigmaMm: number, between: readonly [Vec2, Vec2]): Verdict | undefined {
+export function minimumRangeVerdict(
+  ctx: BpContext,
+  weapon: Weapon,
+  rangeMm: number,
+  sigmaMm: number,
+  between: readonly [Vec2, Vec2],
+): Verdict | undefined {
   if (weapon.min === undefined) return undefined;
-  const r = compare(inches(rangeMm), ctx.options.howitzerCloseAtSix ? 'atLeast' : 'moreThan', weapon.min, inches(sigmaMm), ctx.policy);
+  const r = compare(
+    inches(rangeMm),
+    ctx.options.howitzerCloseAtSix ? 'atLeast' : 'moreThan',
+    weapon.min,
+    inches(sigmaMm),
+    ctx.policy,
+  );
   return bpVerdict({
     question: 'minimumRange',
     asked: `is the target beyond the ${poss(weapon.name)} ${weapon.min}" minimum range?`,
@@ -49,7 +65,11 @@ export function minimumRangeVerdict(ctx: BpContext, weapon: Weapon, rangeMm: num
     epsilon: r.epsilon,
     unit: 'in',
     between,
-    reasons: [r.lean === 'yes' ? `${inStr(rangeMm)} is not under the ${weapon.min}" minimum` : `${inStr(rangeMm)} is under the ${weapon.min}" minimum range`],
+    reasons: [
+      r.lean === 'yes'
+        ? `${inStr(rangeMm)} is not under the ${weapon.min}" minimum`
+        : `${inStr(rangeMm)} is under the ${weapon.min}" minimum range`,
+    ],
     options: { howitzerCloseAtSix: ctx.options.howitzerCloseAtSix },
   });
 }
@@ -58,7 +78,13 @@ export function minimumRangeVerdict(ctx: BpContext, weapon: Weapon, rangeMm: num
  * Cannon overhead fire: only from or at higher ground, every unit fired over more than 6" from
  * the gun and from the target, and never at short range (canister).
  */
-export function overheadVerdict(ctx: BpContext, gun: TableUnit, target: TableUnit, aimPoint: Vec2, band: CannonBand): Verdict {
+export function overheadVerdict(
+  ctx: BpContext,
+  gun: TableUnit,
+  target: TableUnit,
+  aimPoint: Vec2,
+  band: CannonBand,
+): Verdict {
   const tip = gun.barrel?.tip ?? gun.leader;
   const crossed = unitsCrossed(ctx, tip, aimPoint, new Set([gun.id, target.id]));
   const reasons: string[] = [];
@@ -96,10 +122,13 @@ export function overheadVerdict(ctx: BpContext, gun: TableUnit, target: TableUni
           epsilon: r.epsilon,
           unit: 'in',
           between: [sep.onA, sep.onB],
-          reasons: [`${u.name} is ${inStr(sep.distance)} from the ${what} (${r.lean === 'yes' ? 'outside' : 'inside'} the 6" dead ground)`],
+          reasons: [
+            `${u.name} is ${inStr(sep.distance)} from the ${what} (${r.lean === 'yes' ? 'outside' : 'inside'} the 6" dead ground)`,
+          ],
         }),
       );
-      if (r.lean === 'no') reasons.push(`${u.name} is only ${inStr(sep.distance)} from the ${what}: inside the 6" dead ground`);
+      if (r.lean === 'no')
+        reasons.push(`${u.name} is only ${inStr(sep.distance)} from the ${what}: inside the 6" dead ground`);
     }
   }
   const answer = !ok ? 'no' : borderline ? 'borderline' : 'yes';
@@ -108,7 +137,10 @@ export function overheadVerdict(ctx: BpContext, gun: TableUnit, target: TableUni
     asked: `may ${gun.name} fire over ${crossed.map((u) => u.name).join(', ') || 'nothing'}?`,
     answer,
     lean: ok ? 'yes' : 'no',
-    reasons: reasons.length > 0 ? reasons : [`fires over ${crossed.map((u) => u.name).join(', ')} from higher ground, −1 to hit`],
+    reasons:
+      reasons.length > 0
+        ? reasons
+        : [`fires over ${crossed.map((u) => u.name).join(', ')} from higher ground, −1 to hit`],
     options: { overheadNeedsHeight: ctx.options.overheadNeedsHeight },
     facts: { firedOver: crossed.map((u) => u.name).join(', ') },
     checks,

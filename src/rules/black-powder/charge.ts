@@ -5,7 +5,16 @@ import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit, unitSeparation } from '../unit-distance.ts';
-import { bpVerdict, inStr, isSkirmish, lengthVerdict, moveOf, type BpContext, type Measured, poss } from './context.ts';
+import {
+  bpVerdict,
+  inStr,
+  isSkirmish,
+  lengthVerdict,
+  moveOf,
+  type BpContext,
+  type Measured,
+  poss,
+} from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
 import { inBuilding } from './shooting.ts';
 import { visibleShare } from './sight.ts';
@@ -24,19 +33,30 @@ export function chargeDistance(ctx: BpContext, charger: TableUnit, target: Table
 
 /** The obstacle (hedge, wall…) the charge line crosses, if any. */
 export function obstacleOnLine(ctx: BpContext, a: Vec2, b: Vec2): string | undefined {
-  return ctx.state.terrain.find((t) => t.kind === 'obstacle' && t.polygon && segmentInsidePolygon(a, b, t.polygon).length > 0)?.label;
+  return ctx.state.terrain.find(
+    (t) => t.kind === 'obstacle' && t.polygon && segmentInsidePolygon(a, b, t.polygon).length > 0,
+  )?.label;
 }
 
 /** Which face of the target a charge strikes: the target quarter holding the charger's leader at the start of the turn. */
 export function chargeFaceVerdict(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
-  const from = ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart ? charger.leaderAtTurnStart : charger.leader;
+  const from =
+    ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart
+      ? charger.leaderAtTurnStart
+      : charger.leader;
   const q = bpQuarterOfPoint(ctx, target, from);
-  const eps = Math.max(ctx.policy.floor, ctx.policy.sigmas * (Math.hypot(charger.sigmaMm, target.sigmaMm) / 25.4));
+  const eps = Math.max(
+    ctx.policy.floor,
+    ctx.policy.sigmas * (Math.hypot(charger.sigmaMm, target.sigmaMm) / 25.4),
+  );
   const distIn = q.rayDistance / 25.4;
   const close = eps > 0 && distIn < eps && !q.allRoundFront;
   const exactlyOn = q.onBoundary || distIn < 1e-9;
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
-  const when = ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart ? 'at the start of the turn' : 'now';
+  const when =
+    ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart
+      ? 'at the start of the turn'
+      : 'now';
   return bpVerdict({
     question: 'chargeFace',
     asked: `which face of ${target.name} does ${charger.name} charge?`,
@@ -72,11 +92,23 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
   if (charger.formationInUse === 'square') forbidden.push(`${C} is in square`);
   const face = chargeFaceVerdict(ctx, charger, target);
   if (isSkirmish(charger)) {
-    const formed = ['line', 'attackColumn', 'warband', 'mixed', 'square'].includes(target.formationInUse) && target.type !== 'artillery';
+    const formed =
+      ['line', 'attackColumn', 'warband', 'mixed', 'square'].includes(target.formationInUse) &&
+      target.type !== 'artillery';
     const engagedFlank = target.engaged && face.facts.face !== 'front';
-    if (formed && !engagedFlank) forbidden.push(`skirmishers may not charge a formed ${target.formationInUse} (only its flank or rear when it is already engaged to its front)`);
+    if (formed && !engagedFlank)
+      forbidden.push(
+        `skirmishers may not charge a formed ${target.formationInUse} (only its flank or rear when it is already engaged to its front)`,
+      );
   }
-  checks.push(bpVerdict({ question: 'mayCharge', asked: `may ${C} charge ${T}?`, answer: forbidden.length ? 'no' : 'yes', reasons: forbidden.length ? forbidden : [`${C} may charge`] }));
+  checks.push(
+    bpVerdict({
+      question: 'mayCharge',
+      asked: `may ${C} charge ${T}?`,
+      answer: forbidden.length ? 'no' : 'yes',
+      reasons: forbidden.length ? forbidden : [`${C} may charge`],
+    }),
+  );
 
   const seen = visibleShare(ctx, charger.leader, charger, target);
   checks.push(
@@ -84,7 +116,11 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
       question: 'visible',
       asked: `can ${poss(C)} leader see ${T}?`,
       answer: seen.fraction > 0 ? 'yes' : 'no',
-      reasons: [seen.fraction > 0 ? `${(seen.fraction * 100).toFixed(0)}% of ${T} can be seen from ${poss(C)} leader` : `${poss(C)} leader cannot see ${T}`],
+      reasons: [
+        seen.fraction > 0
+          ? `${(seen.fraction * 100).toFixed(0)}% of ${T} can be seen from ${poss(C)} leader`
+          : `${poss(C)} leader cannot see ${T}`,
+      ],
       options: pick(ctx.options, 'chargeSightAt'),
     }),
   );
@@ -94,14 +130,20 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
   const obstacle = obstacleOnLine(ctx, m.from, m.to);
   const building = inBuilding(ctx, target);
   const limit = obstacle || building ? move - OBSTACLE_COST : move;
-  const why = obstacle ? ` (${T} is behind ${obstacle}: 6" must be spare)` : building ? ` (${T} is in ${building}: 6" must be spare)` : '';
+  const why = obstacle
+    ? ` (${T} is behind ${obstacle}: 6" must be spare)`
+    : building
+      ? ` (${T} is in ${building}: 6" must be spare)`
+      : '';
   checks.push(
     lengthVerdict(
       ctx,
       {
         question: 'reach',
         asked: `can ${C} reach ${T} in one move?`,
-        reasons: [`${inStr(m.mm)} from ${poss(C)} leader base to the nearest part of ${T}; one move is ${move}"${why}`],
+        reasons: [
+          `${inStr(m.mm)} from ${poss(C)} leader base to the nearest part of ${T}; one move is ${move}"${why}`,
+        ],
         options: pick(ctx.options, 'rangeFrom'),
       },
       m,
@@ -110,14 +152,21 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     ),
   );
   let halted = false;
-  if (charger.type === 'cavalry' && target.formationInUse === 'square' && !target.shaken && !target.disordered) {
+  if (
+    charger.type === 'cavalry' &&
+    target.formationInUse === 'square' &&
+    !target.shaken &&
+    !target.disordered
+  ) {
     halted = true;
     checks.push(
       bpVerdict({
         question: 'square',
         asked: `may ${C} contact the square?`,
         answer: 'no',
-        reasons: [`cavalry may not charge home on an unshaken, ordered square: ${C} halts ${CAVALRY_SQUARE_HALT}" short`],
+        reasons: [
+          `cavalry may not charge home on an unshaken, ordered square: ${C} halts ${CAVALRY_SQUARE_HALT}" short`,
+        ],
         facts: { haltIn: CAVALRY_SQUARE_HALT },
       }),
     );
@@ -170,13 +219,20 @@ export function coveredLength(length: number, intervals: ReadonlyArray<readonly 
  * A second charger on a face already engaged: at least half the face must still be open and at
  * least half the charger's frontage must be able to touch it.
  */
-export function secondChargerAllowed(faceLength: number, occupied: ReadonlyArray<readonly [number, number]>, chargerFrontage: number): { allowed: boolean; free: number; contact: number } {
+export function secondChargerAllowed(
+  faceLength: number,
+  occupied: ReadonlyArray<readonly [number, number]>,
+  chargerFrontage: number,
+): { allowed: boolean; free: number; contact: number } {
   const free = faceLength - coveredLength(faceLength, occupied);
   const contact = Math.min(chargerFrontage, free);
   return { allowed: free >= faceLength / 2 && contact >= chargerFrontage / 2, free, contact };
 }
 
 /** An adjacent enemy touched by a charge is engaged only if at least half of its facing is covered. */
-export function adjacentEngaged(faceLength: number, covered: ReadonlyArray<readonly [number, number]>): boolean {
+export function adjacentEngaged(
+  faceLength: number,
+  covered: ReadonlyArray<readonly [number, number]>,
+): boolean {
   return coveredLength(faceLength, covered) >= faceLength / 2;
 }

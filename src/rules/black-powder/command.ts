@@ -16,20 +16,29 @@ export function commandPenalty(distanceIn: number, reading: 'moreThan12' | 'each
 }
 
 /** Staff rating after modifiers, clamped to 5…10. */
-export const effectiveStaff = (rating: number, modifier: number): number => Math.max(STAFF_MIN, Math.min(STAFF_MAX, rating + modifier));
+export const effectiveStaff = (rating: number, modifier: number): number =>
+  Math.max(STAFF_MIN, Math.min(STAFF_MAX, rating + modifier));
 
 /**
  * "Can commander K order these units?": the distance penalty (to the closest point of one unit;
  * for a brigade order, of the farthest unit), −1 if an enemy is within 12" of any of them, column
  * bonuses, and the resulting staff rating. Marauders ignore distance.
  */
-export function orderVerdict(ctx: BpContext, k: Commander, units: readonly TableUnit[], marauders = false): Verdict {
+export function orderVerdict(
+  ctx: BpContext,
+  k: Commander,
+  units: readonly TableUnit[],
+  marauders = false,
+): Verdict {
   const names = units.map((u) => u.name).join(', ');
   const asked = `can ${k.name} order ${names}?`;
   const problems: string[] = [];
   for (const u of units) {
     if (u.side !== k.side) problems.push(`${u.name} is not on ${poss(k.name)} side`);
-    else if (!k.general && k.brigade && u.brigade && u.brigade !== k.brigade) problems.push(`${u.name} is not in ${poss(k.name)} brigade (only the commander-in-chief orders across brigades)`);
+    else if (!k.general && k.brigade && u.brigade && u.brigade !== k.brigade)
+      problems.push(
+        `${u.name} is not in ${poss(k.name)} brigade (only the commander-in-chief orders across brigades)`,
+      );
   }
   let far: { u: TableUnit; mm: number; sigmaMm: number; from: Vec2; to: Vec2 } | undefined;
   for (const u of units) {
@@ -40,7 +49,8 @@ export function orderVerdict(ctx: BpContext, k: Commander, units: readonly Table
   const distance = marauders ? 0 : -commandPenalty(dIn, ctx.options.commandDistance);
   // Borderline when the distance is within the band of a 12" step.
   const step = Math.round(dIn / COMMAND_STEP) * COMMAND_STEP;
-  const nearStep = far && step > 0 ? compare(dIn, 'moreThan', step, inches(far.sigmaMm), ctx.policy) : undefined;
+  const nearStep =
+    far && step > 0 ? compare(dIn, 'moreThan', step, inches(far.sigmaMm), ctx.policy) : undefined;
   const enemyChecks = units.map((u) => enemyWithin12Verdict(ctx, u));
   const enemyClose = enemyChecks.some((c) => c.lean === 'yes') ? -1 : 0;
   const allIn = (...fs: string[]) => units.every((u) => fs.includes(u.formationInUse));
@@ -51,8 +61,12 @@ export function orderVerdict(ctx: BpContext, k: Commander, units: readonly Table
   const rating = k.staffRating ?? 8;
   const staff = effectiveStaff(rating, total);
   const reasons = [
-    far ? `${inStr(far.mm)} from ${k.name} to ${units.length > 1 ? `the farthest unit, ${far.u.name}` : far.u.name}: ${distance === 0 ? 'no distance penalty' : `${distance}`}${marauders ? ' (marauders ignore distance)' : ''}` : '',
-    enemyClose ? `−1: an enemy is within 12" (${enemyChecks.find((c) => c.lean === 'yes')?.reasons[0] ?? ''})` : 'no enemy within 12"',
+    far
+      ? `${inStr(far.mm)} from ${k.name} to ${units.length > 1 ? `the farthest unit, ${far.u.name}` : far.u.name}: ${distance === 0 ? 'no distance penalty' : `${distance}`}${marauders ? ' (marauders ignore distance)' : ''}`
+      : '',
+    enemyClose
+      ? `−1: an enemy is within 12" (${enemyChecks.find((c) => c.lean === 'yes')?.reasons[0] ?? ''})`
+      : 'no enemy within 12"',
     column ? '+1: all in column' : '',
     `staff rating ${rating} → ${staff} (never below ${STAFF_MIN} nor above ${STAFF_MAX})`,
     ...problems,
@@ -60,14 +74,25 @@ export function orderVerdict(ctx: BpContext, k: Commander, units: readonly Table
   return bpVerdict({
     question: 'command',
     asked,
-    answer: problems.length ? 'no' : nearStep?.answer === 'borderline' || enemyChecks.some((c) => c.answer === 'borderline') ? 'borderline' : 'yes',
+    answer: problems.length
+      ? 'no'
+      : nearStep?.answer === 'borderline' || enemyChecks.some((c) => c.answer === 'borderline')
+        ? 'borderline'
+        : 'yes',
     lean: problems.length ? 'no' : 'yes',
     value: dIn,
     unit: 'in',
     ...(far ? { between: [far.from, far.to] as const } : {}),
     reasons,
     options: { commandDistance: ctx.options.commandDistance },
-    facts: { distancePenalty: distance, enemyClose, columnBonus: column, modifier: total, staffRating: rating, effectiveStaff: staff },
+    facts: {
+      distancePenalty: distance,
+      enemyClose,
+      columnBonus: column,
+      modifier: total,
+      staffRating: rating,
+      effectiveStaff: staff,
+    },
     checks: enemyChecks,
   });
 }
@@ -90,7 +115,8 @@ export function brigadeCohesionVerdict(ctx: BpContext, units: readonly TableUnit
   let value: number;
   if (ctx.options.brigadeCohesion === 'pairwise') {
     value = 0;
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) value = Math.max(value, (d[i] as number[])[j] as number);
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) value = Math.max(value, (d[i] as number[])[j] as number);
   } else {
     // Minimum spanning tree (Prim): the longest link needed to join everyone.
     const inTree = new Set<number>([0]);
@@ -130,7 +156,12 @@ export function brigadeCohesionVerdict(ctx: BpContext, units: readonly TableUnit
 }
 
 /** Follow Me / Rally: the unit must be within 12" of the commander (Rally: and have 2+ casualties). */
-export function withinCommanderReach(ctx: BpContext, k: Commander, u: TableUnit, what: 'follow me' | 'rally'): Verdict {
+export function withinCommanderReach(
+  ctx: BpContext,
+  k: Commander,
+  u: TableUnit,
+  what: 'follow me' | 'rally',
+): Verdict {
   const s = pointToUnit(k.head, k.sigmaMm, u.bases);
   const r = compare(inches(s.distance), 'atMost', COMMAND_STEP, inches(s.sigmaMm), ctx.policy);
   return bpVerdict({

@@ -21,7 +21,11 @@ export interface Contact {
  * within the contactToleranceIn option. A unit touching two faces (round a corner) is listed once
  * per face.
  */
-export function contactsOf(ctx: BpContext, unit: TableUnit, among: readonly TableUnit[] = ctx.state.units): Contact[] {
+export function contactsOf(
+  ctx: BpContext,
+  unit: TableUnit,
+  among: readonly TableUnit[] = ctx.state.units,
+): Contact[] {
   const box = quarterBox(ctx, unit);
   const tol = mmOf(ctx.options.contactToleranceIn);
   const pad = tol + 1;
@@ -30,13 +34,15 @@ export function contactsOf(ctx: BpContext, unit: TableUnit, among: readonly Tabl
     if (other.id === unit.id) continue;
     const b = other.bounds;
     const u = unit.bounds;
-    if (b.minX > u.maxX + pad || u.minX > b.maxX + pad || b.minY > u.maxY + pad || u.minY > b.maxY + pad) continue;
+    if (b.minX > u.maxX + pad || u.minX > b.maxX + pad || b.minY > u.maxY + pad || u.minY > b.maxY + pad)
+      continue;
     for (const face of FACE_NAMES) {
       const intervals = other.bases.flatMap((base) => {
         const iv = contactInterval(box, face, base.polygon, tol);
         return iv ? [iv] : [];
       });
-      if (intervals.length > 0) out.push({ unit: other, face, intervals, length: coveredLength(faceLength(box, face), intervals) });
+      if (intervals.length > 0)
+        out.push({ unit: other, face, intervals, length: coveredLength(faceLength(box, face), intervals) });
     }
   }
   return out;
@@ -44,13 +50,21 @@ export function contactsOf(ctx: BpContext, unit: TableUnit, among: readonly Tabl
 
 /** Faces of `unit` touched by an enemy (what it is engaged on, for retiring and support). */
 export function engagedFaces(ctx: BpContext, unit: TableUnit): FaceName[] {
-  const faces = new Set(contactsOf(ctx, unit, ctx.state.units.filter((u) => u.side !== unit.side)).map((c) => c.face));
+  const faces = new Set(
+    contactsOf(
+      ctx,
+      unit,
+      ctx.state.units.filter((u) => u.side !== unit.side),
+    ).map((c) => c.face),
+  );
   return FACE_NAMES.filter((f) => faces.has(f));
 }
 
 /** The longest stretch of [0, length] not covered by the intervals. */
 function longestFreeRun(length: number, covered: ReadonlyArray<readonly [number, number]>): number {
-  const sorted = [...covered].map(([a, b]) => [Math.max(0, Math.min(a, b)), Math.min(length, Math.max(a, b))] as const).sort((p, q) => p[0] - q[0]);
+  const sorted = [...covered]
+    .map(([a, b]) => [Math.max(0, Math.min(a, b)), Math.min(length, Math.max(a, b))] as const)
+    .sort((p, q) => p[0] - q[0]);
   let best = 0;
   let at = 0;
   for (const [a, b] of sorted) {
@@ -82,7 +96,9 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
       question: 'secondCharger',
       asked,
       answer: 'yes',
-      reasons: [`no other enemy touches ${poss(target.name)} ${face}: the second-charger rule does not apply`],
+      reasons: [
+        `no other enemy touches ${poss(target.name)} ${face}: the second-charger rule does not apply`,
+      ],
       facts: { face, otherChargers: '' },
       checks: [faceV],
     });
@@ -105,7 +121,9 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
       margin: open.margin,
       epsilon: open.epsilon,
       unit: 'in',
-      reasons: [`${inStr(free)} of the ${inStr(len)} ${face} is open (${others.map((c) => `${c.unit.name} covers ${inStr(c.length)}`).join(', ')})`],
+      reasons: [
+        `${inStr(free)} of the ${inStr(len)} ${face} is open (${others.map((c) => `${c.unit.name} covers ${inStr(c.length)}`).join(', ')})`,
+      ],
     }),
     bpVerdict({
       question: 'chargerContact',
@@ -117,7 +135,9 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
       margin: reach.margin,
       epsilon: reach.epsilon,
       unit: 'in',
-      reasons: [`${inStr(contact)} of ${poss(charger.name)} ${inStr(charger.frontage)} frontage ${mine ? 'touches' : 'can touch'} the open part of the face`],
+      reasons: [
+        `${inStr(contact)} of ${poss(charger.name)} ${inStr(charger.frontage)} frontage ${mine ? 'touches' : 'can touch'} the open part of the face`,
+      ],
     }),
   ];
   const no = checks.some((c) => c.answer === 'no');
@@ -129,7 +149,12 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
     lean: checks.some((c) => c.lean === 'no') ? 'no' : 'yes',
     reasons: checks.flatMap((c) => c.reasons),
     options: { contactToleranceIn: ctx.options.contactToleranceIn },
-    facts: { face, free: inches(free), contact: inches(contact), otherChargers: others.map((c) => c.unit.name).join(', ') },
+    facts: {
+      face,
+      free: inches(free),
+      contact: inches(contact),
+      otherChargers: others.map((c) => c.unit.name).join(', '),
+    },
     checks: [faceV, ...checks],
   });
 }
@@ -144,10 +169,24 @@ export function adjacentEngagedVerdict(ctx: BpContext, charger: TableUnit, adjac
   const box = quarterBox(ctx, adjacent);
   const touching = contactsOf(ctx, adjacent, [charger]);
   if (touching.length === 0)
-    return bpVerdict({ question: 'adjacentEngaged', asked, answer: 'no', reasons: [`${charger.name} does not touch ${adjacent.name}`], options: { contactToleranceIn: ctx.options.contactToleranceIn } });
-  const c = touching.reduce((a, b) => (b.length / faceLength(box, b.face) > a.length / faceLength(box, a.face) ? b : a));
+    return bpVerdict({
+      question: 'adjacentEngaged',
+      asked,
+      answer: 'no',
+      reasons: [`${charger.name} does not touch ${adjacent.name}`],
+      options: { contactToleranceIn: ctx.options.contactToleranceIn },
+    });
+  const c = touching.reduce((a, b) =>
+    b.length / faceLength(box, b.face) > a.length / faceLength(box, a.face) ? b : a,
+  );
   const len = faceLength(box, c.face);
-  const r = compare(inches(c.length), 'atLeast', inches(len / 2), inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm)), ctx.policy);
+  const r = compare(
+    inches(c.length),
+    'atLeast',
+    inches(len / 2),
+    inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm)),
+    ctx.policy,
+  );
   return bpVerdict({
     question: 'adjacentEngaged',
     asked,
@@ -160,7 +199,9 @@ export function adjacentEngagedVerdict(ctx: BpContext, charger: TableUnit, adjac
     unit: 'in',
     reasons: [
       `${charger.name} covers ${inStr(c.length)} of ${poss(adjacent.name)} ${inStr(len)} ${c.face}`,
-      r.lean === 'yes' ? `${adjacent.name} is engaged` : `${adjacent.name} is not engaged: move it back about 1" (it may still support)`,
+      r.lean === 'yes'
+        ? `${adjacent.name} is engaged`
+        : `${adjacent.name} is not engaged: move it back about 1" (it may still support)`,
     ],
     options: { contactToleranceIn: ctx.options.contactToleranceIn },
     facts: { face: c.face },

@@ -20,7 +20,14 @@ export const BP = rulesKit<BpOptions>({
   optionSpecs: BP_OPTION_SPECS,
   defaultPolicy: DEFAULT_POLICY,
 });
-export const { context: bpContext, verdict: bpVerdict, lengthVerdict, toUnit: inches, toMm: mmOf, lengthStr: inStr } = BP;
+export const {
+  context: bpContext,
+  verdict: bpVerdict,
+  lengthVerdict,
+  toUnit: inches,
+  toMm: mmOf,
+  lengthStr: inStr,
+} = BP;
 
 /** The unit's weapon: declared, else its type's default; undefined when it cannot shoot. */
 export function weaponOf(unit: TableUnit): Weapon | undefined {
@@ -40,7 +47,8 @@ export function moveOf(unit: TableUnit): number {
 }
 
 export const isSkirmish = (u: TableUnit): boolean => u.formationInUse === 'skirmish' || u.size === 'tiny';
-export const isDeployedArtillery = (u: TableUnit): boolean => u.type === 'artillery' && u.formationInUse !== 'limbered';
+export const isDeployedArtillery = (u: TableUnit): boolean =>
+  u.type === 'artillery' && u.formationInUse !== 'limbered';
 export const unitWord = (u: TableUnit): string => u.name;
 
 /** Possessive of a name: names ending in a lower-case s take a bare apostrophe ("Camerons'"). */

@@ -12,7 +12,10 @@ import type { Weapon } from './tables.ts';
  * column the strips beyond its front and rear between its side edges extended. Mixed order
  * counts as its formed body.
  */
-export function enfiladeCorridors(ctx: BpContext, target: TableUnit): Array<{ side: string; corridor: Corridor }> {
+export function enfiladeCorridors(
+  ctx: BpContext,
+  target: TableUnit,
+): Array<{ side: string; corridor: Corridor }> {
   const box = quarterBox(ctx, target);
   const w = box.width / 2;
   let d0 = -box.depth;
@@ -44,10 +47,17 @@ export function enfiladeCorridors(ctx: BpContext, target: TableUnit): Array<{ si
  * skirmishers, bows, thrown weapons, howitzers, mortars, rockets or overhead fire); the
  * shooter's leader (barrel tip for guns) must be inside one of the target's enfilade corridors.
  */
-export function enfiladeVerdict(ctx: BpContext, shooter: TableUnit, target: TableUnit, weapon: Weapon | undefined, overhead = false): Verdict {
+export function enfiladeVerdict(
+  ctx: BpContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  weapon: Weapon | undefined,
+  overhead = false,
+): Verdict {
   const eye: Vec2 = shooter.barrel?.tip ?? shooter.leader;
   const asked = `is ${target.name} enfiladed by ${shooter.name}?`;
-  const not = (why: string) => bpVerdict({ question: 'enfilade', asked, answer: 'no', reasons: [why], facts: { enfiladed: false } });
+  const not = (why: string) =>
+    bpVerdict({ question: 'enfilade', asked, answer: 'no', reasons: [why], facts: { enfiladed: false } });
   if (!weapon || !weapon.direct) return not(`${weapon?.name ?? 'no weapon'} does not fire directly`);
   if (isSkirmish(shooter)) return not('skirmishers never enfilade');
   if (overhead) return not('overhead fire never enfilades');
@@ -56,11 +66,16 @@ export function enfiladeVerdict(ctx: BpContext, shooter: TableUnit, target: Tabl
   let best: { side: string; inside: boolean; d: number } | undefined;
   for (const { side, corridor } of corridors) {
     const t = inCorridor(corridor, eye);
-    if (t.inside && (!best || !best.inside || t.boundaryDistance > best.d)) best = { side, inside: true, d: t.boundaryDistance };
-    else if (!t.inside && (!best || (!best.inside && t.boundaryDistance < best.d))) best = { side, inside: false, d: t.boundaryDistance };
+    if (t.inside && (!best || !best.inside || t.boundaryDistance > best.d))
+      best = { side, inside: true, d: t.boundaryDistance };
+    else if (!t.inside && (!best || (!best.inside && t.boundaryDistance < best.d)))
+      best = { side, inside: false, d: t.boundaryDistance };
   }
   const b = best as { side: string; inside: boolean; d: number };
-  const eps = Math.max(ctx.policy.floor, ctx.policy.sigmas * inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
+  const eps = Math.max(
+    ctx.policy.floor,
+    ctx.policy.sigmas * inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)),
+  );
   const dIn = inches(b.d);
   const answer = eps > 0 && dIn < eps ? 'borderline' : b.inside ? 'yes' : 'no';
   return bpVerdict({

@@ -58,7 +58,9 @@ export function buildingFacings(building: TerrainPiece): BuildingFacing[] {
 
 /** The building a unit garrisons (its leader inside the outline), if any. */
 export function garrisonedBuilding(ctx: BpContext, u: TableUnit): TerrainPiece | undefined {
-  return ctx.state.terrain.find((t) => t.kind === 'building' && t.polygon && pointToPolygonSet(u.leader, [t.polygon]).distance === 0);
+  return ctx.state.terrain.find(
+    (t) => t.kind === 'building' && t.polygon && pointToPolygonSet(u.leader, [t.polygon]).distance === 0,
+  );
 }
 
 /**
@@ -72,7 +74,14 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
   const building = garrisonedBuilding(ctx, garrison);
   const weapon = weaponOf(garrison);
   if (!building || !weapon)
-    return bpVerdict({ question: 'garrisonShot', asked, answer: 'no', reasons: [!building ? `${garrison.name} is not in a building` : `${garrison.name} has no missile weapon`] });
+    return bpVerdict({
+      question: 'garrisonShot',
+      asked,
+      answer: 'no',
+      reasons: [
+        !building ? `${garrison.name} is not in a building` : `${garrison.name} has no missile weapon`,
+      ],
+    });
   const opts = { exclude: new Set([garrison.id, target.id]) };
   const tried = buildingFacings(building).map((f) => {
     const share = shareInZone(ctx, target, quarterPolygon(f.box, 'front', ctx.options.quarterReading));
@@ -93,14 +102,24 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
       asked,
       answer: 'no',
       reasons: [`no facing of ${building.label} has ${target.name} in its front quarter and in sight`],
-      facts: { facings: tried.map((t) => `${t.f.name}: ${(t.share * 100).toFixed(0)}% in quarter, ${(t.seen * 100).toFixed(0)}% seen`).join('; ') },
+      facts: {
+        facings: tried
+          .map(
+            (t) =>
+              `${t.f.name}: ${(t.share * 100).toFixed(0)}% in quarter, ${(t.seen * 100).toFixed(0)}% seen`,
+          )
+          .join('; '),
+      },
     });
   const range = lengthVerdict(
     ctx,
     {
       question: 'garrisonShot',
       asked,
-      reasons: [`from the centre of the ${pick.f.name} of ${building.label}: ${inStr(pick.mm)} to the nearest seen part of ${target.name}; ${weapon.name} reaches ${weapon.max}"`, `${poss(garrison.name)} ${pick.f.name} shoots 2 dice (up to its shooting value)`],
+      reasons: [
+        `from the centre of the ${pick.f.name} of ${building.label}: ${inStr(pick.mm)} to the nearest seen part of ${target.name}; ${weapon.name} reaches ${weapon.max}"`,
+        `${poss(garrison.name)} ${pick.f.name} shoots 2 dice (up to its shooting value)`,
+      ],
       facts: { facing: pick.f.name, frontShare: pick.share, visibleShare: pick.seen, dicePerFacing: 2 },
       options: { quarterReading: ctx.options.quarterReading },
     },

@@ -16,7 +16,8 @@ export function groundRate(piece: TerrainPiece | undefined, mover: Mover): { rat
   if (piece.impassable) return { rate: Infinity, why: `${piece.label} is impassable` };
   if (piece.cavalryProof && mover.type === 'cavalry' && piece.kind !== 'wood' && piece.kind !== 'building')
     return { rate: Infinity, why: `${piece.label} is closed to cavalry` };
-  if (piece.skirmishOnly && !skirmish && piece.kind !== 'wood') return { rate: Infinity, why: `only skirmishers may enter ${piece.label}` };
+  if (piece.skirmishOnly && !skirmish && piece.kind !== 'wood')
+    return { rate: Infinity, why: `only skirmishers may enter ${piece.label}` };
   switch (piece.kind) {
     case 'wood':
       if (skirmish && mover.type === 'infantry') return { rate: 2, why: `${piece.label} (woods, half pace)` };
@@ -25,7 +26,8 @@ export function groundRate(piece: TerrainPiece | undefined, mover: Mover): { rat
     case 'veryRough':
     case 'extremelyRough': {
       if (wheeled) return { rate: Infinity, why: `artillery may not enter ${piece.label} off the roads` };
-      if (skirmish && piece.kind === 'rough') return { rate: 1, why: `${piece.label} (no penalty to skirmishers)` };
+      if (skirmish && piece.kind === 'rough')
+        return { rate: 1, why: `${piece.label} (no penalty to skirmishers)` };
       const rate = piece.kind === 'rough' ? 2 : piece.kind === 'veryRough' ? 3 : 4;
       return { rate, why: `${piece.label} (1" costs ${rate}")` };
     }
@@ -107,17 +109,27 @@ function pathEvents(ctx: BpContext, path: readonly Vec2[], mover: Mover) {
         const ivs = segmentInsidePolygon(p, q, t.polygon);
         if (ivs.length > 0) {
           const at = (ivs[0]?.t0 ?? 0) * len;
-          fixed.push({ at, cost: mover.type === 'artillery' ? Infinity : mmOf(OBSTACLE_COST), why: `crossing ${t.label}` });
+          fixed.push({
+            at,
+            cost: mover.type === 'artillery' ? Infinity : mmOf(OBSTACLE_COST),
+            why: `crossing ${t.label}`,
+          });
         }
       }
       if (t.kind === 'building' && t.polygon) {
         const ivs = segmentInsidePolygon(p, q, t.polygon);
-        if (ivs.length > 0) fixed.push({ at: (ivs[0]?.t0 ?? 0) * len, cost: mmOf(BUILDING_ENTRY_COST), why: `entering ${t.label}` });
+        if (ivs.length > 0)
+          fixed.push({
+            at: (ivs[0]?.t0 ?? 0) * len,
+            cost: mmOf(BUILDING_ENTRY_COST),
+            why: `entering ${t.label}`,
+          });
       }
     }
     for (const leg of legsOf(ctx, p, q, mover)) {
       for (const f of fixed.filter((x) => x.at >= leg.a - 1e-9 && x.at < leg.b - 1e-9)) {
-        if (f.at > leg.a) events.push({ at: base + leg.a, len: f.at - leg.a, rate: leg.rate, why: leg.why, fixed: 0 });
+        if (f.at > leg.a)
+          events.push({ at: base + leg.a, len: f.at - leg.a, rate: leg.rate, why: leg.why, fixed: 0 });
         events.push({ at: base + f.at, len: 0, rate: 1, why: f.why, fixed: f.cost });
         leg.a = f.at;
       }
@@ -152,7 +164,12 @@ export function pathCost(ctx: BpContext, path: readonly Vec2[], mover: Mover): P
  * How far along the path a mover gets with `allowanceIn` inches: each inch costs its ground's
  * rate, an obstacle costs 6" to cross (with less than 6" left, the unit halts in front of it).
  */
-export function reachAlongPath(ctx: BpContext, path: readonly Vec2[], mover: Mover, allowanceIn: number): { reachIn: number; stoppedBy?: string } {
+export function reachAlongPath(
+  ctx: BpContext,
+  path: readonly Vec2[],
+  mover: Mover,
+  allowanceIn: number,
+): { reachIn: number; stoppedBy?: string } {
   const { events } = pathEvents(ctx, path, mover);
   let left = mmOf(allowanceIn);
   let reach = 0;
@@ -189,7 +206,9 @@ export function moveVerdict(ctx: BpContext, unit: TableUnit, path: readonly Vec2
     margin: c.costIn - allowance,
     unit: 'in',
     reasons: [
-      c.blocked ? c.blocked : `the path is ${c.lengthIn.toFixed(2)} in long and costs ${c.costIn.toFixed(2)} in of a ${allowance}" allowance`,
+      c.blocked
+        ? c.blocked
+        : `the path is ${c.lengthIn.toFixed(2)} in long and costs ${c.costIn.toFixed(2)} in of a ${allowance}" allowance`,
       ...c.legs.filter((l) => l.rate !== 1).map((l) => `${l.lengthIn.toFixed(2)} in through ${l.why}`),
       ...c.obstacles.map((o) => `${o}: 6"`),
     ],

@@ -61,7 +61,8 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     ambiguity: 'A-BP-4',
     default: 'area',
     choices: ['area', 'frontage'],
-    summary: '"Half the target" (in the front quarter, visible, in cover) judged by footprint area or by frontage length.',
+    summary:
+      '"Half the target" (in the front quarter, visible, in cover) judged by footprint area or by frontage length.',
     meanings: { area: 'share of footprint area', frontage: 'share of the front edge length' },
   },
   gapReading: {
@@ -89,21 +90,31 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     default: 'chain',
     choices: ['chain', 'pairwise'],
     summary: 'What "no unit more than 6" apart" means for a brigade order.',
-    meanings: { chain: 'the units form one connected cluster with links of 6" or less', pairwise: 'every pair within 6"' },
+    meanings: {
+      chain: 'the units form one connected cluster with links of 6" or less',
+      pairwise: 'every pair within 6"',
+    },
   },
   supportPoint: {
     ambiguity: 'A-BP-8',
     default: 'leader',
     choices: ['leader', 'anyPart', 'majority'],
     summary: "Which part of a supporting unit must lie in the engaged unit's flank or rear quarter.",
-    meanings: { leader: "the supporter's leader point", anyPart: 'any part of it', majority: 'more than half its footprint' },
+    meanings: {
+      leader: "the supporter's leader point",
+      anyPart: 'any part of it',
+      majority: 'more than half its footprint',
+    },
   },
   proximityCheck: {
     ambiguity: 'A-BP-9',
     default: 'wholeFootprint',
     choices: ['wholeFootprint', 'leaderOnly'],
     summary: 'Within 12" of the enemy, what must stay inside the front/rear quarters of the start position.',
-    meanings: { wholeFootprint: 'every base corner along the whole move', leaderOnly: "the leader's path only" },
+    meanings: {
+      wholeFootprint: 'every base corner along the whole move',
+      leaderOnly: "the leader's path only",
+    },
   },
   evadeFromRear: {
     ambiguity: 'A-BP-10',
@@ -122,18 +133,26 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
       minimumDepth: 'widened symmetrically to enfiladeMinDepthIn for very shallow targets',
     },
   },
-  enfiladeMinDepthIn: { ambiguity: 'A-BP-11', default: 2, summary: 'Minimum corridor width, inches, when enfiladeCorridor = minimumDepth.' },
+  enfiladeMinDepthIn: {
+    ambiguity: 'A-BP-11',
+    default: 2,
+    summary: 'Minimum corridor width, inches, when enfiladeCorridor = minimumDepth.',
+  },
   traverseTrack: {
     ambiguity: 'A-BP-12',
     default: 'leader',
     choices: ['leader', 'footprint'],
     summary: "What counts as crossing the shooter's front for traversing fire.",
-    meanings: { leader: "the charger's leader track", footprint: "the charger's whole frontage swept along the track" },
+    meanings: {
+      leader: "the charger's leader track",
+      footprint: "the charger's whole frontage swept along the track",
+    },
   },
   artilleryArcHalfRule: {
     ambiguity: 'A-BP-13',
     default: true,
-    summary: "A target less than half inside a gun's 45° arc is not a clear target (by analogy with the front quarter).",
+    summary:
+      "A target less than half inside a gun's 45° arc is not a clear target (by analogy with the front quarter).",
   },
   overheadNeedsHeight: {
     ambiguity: 'A-BP-14',
@@ -148,13 +167,15 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
   woodsSightDepthIn: {
     ambiguity: 'A-BP-16',
     default: 1,
-    summary: 'How far (inches) a sight line may run inside a wood before the wood blocks it (seeing into and out of a wood edge).',
+    summary:
+      'How far (inches) a sight line may run inside a wood before the wood blocks it (seeing into and out of a wood edge).',
   },
   chargeSightAt: {
     ambiguity: 'A-BP-18',
     default: 'declaration',
     choices: ['declaration', 'finalMove'],
-    summary: 'When the charger\'s leader must see the target (this tool judges the current position in both cases).',
+    summary:
+      "When the charger's leader must see the target (this tool judges the current position in both cases).",
   },
   chargeFaceFrom: {
     ambiguity: 'A-BP-19',
@@ -162,7 +183,8 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     choices: ['turnStart', 'current'],
     summary: "Which position of the charger's leader decides the face charged.",
     meanings: {
-      turnStart: "the leader's position at the start of the turn (from the pose history or the scenario), else the current one",
+      turnStart:
+        "the leader's position at the start of the turn (from the pose history or the scenario), else the current one",
       current: 'the current position',
     },
   },
@@ -177,7 +199,10 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     default: 'gunOnly',
     choices: ['gunOnly', 'wholeUnit'],
     summary: 'What of a deployed battery is measured to, targeted and given quarters.',
-    meanings: { gunOnly: 'the gun model only; crew and limber ignored', wholeUnit: 'every base of the battery' },
+    meanings: {
+      gunOnly: 'the gun model only; crew and limber ignored',
+      wholeUnit: 'every base of the battery',
+    },
   },
   mixedSpacing: {
     ambiguity: 'A-BP-27',
@@ -205,7 +230,11 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
   contactToleranceIn: {
     ambiguity: 'A-BP-22',
     default: 0.25,
-    summary: 'How close (inches) a base must come to a face to count as touching it (second chargers, adjacent units, engaged faces); the rules call half an inch "not material".',
+    summary:
+      'How close (inches) a base must come to a face to count as touching it (second chargers, adjacent units, engaged faces); the rules call half an inch "not material".',
   },
-  samplesPerSide: { default: 4, summary: 'Sampling density (per base side) for visible and covered fractions.' },
+  samplesPerSide: {
+    default: 4,
+    summary: 'Sampling density (per base side) for visible and covered fractions.',
+  },
 };

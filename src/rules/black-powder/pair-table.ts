@@ -2,7 +2,12 @@ import { degToRad } from '../../geometry/angle.ts';
 import { closestPolygonPair } from '../../geometry/distance.ts';
 import type { Box } from '../../geometry/box.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
-import { quarterGeometry, quarterOfTablePoint, type QuarterGeometry, type QuarterName } from '../../geometry/quarters.ts';
+import {
+  quarterGeometry,
+  quarterOfTablePoint,
+  type QuarterGeometry,
+  type QuarterName,
+} from '../../geometry/quarters.ts';
 import type { FacedBox } from '../../geometry/faced-box.ts';
 import type { Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -51,7 +56,8 @@ export function pairFactsPlain(ctx: BpContext, from: TableUnit, to: TableUnit): 
 /** Every ordered pair, one question at a time (the reference the fast table must equal). */
 export function pairTablePlain(ctx: BpContext): PairFacts[] {
   const out: PairFacts[] = [];
-  for (const a of ctx.state.units) for (const b of ctx.state.units) if (a !== b) out.push(pairFactsPlain(ctx, a, b));
+  for (const a of ctx.state.units)
+    for (const b of ctx.state.units) if (a !== b) out.push(pairFactsPlain(ctx, a, b));
   return out;
 }
 
@@ -61,7 +67,8 @@ export function pairTablePlain(ctx: BpContext): PairFacts[] {
  * so the table's sigmas equal the ones a single question reports (the tests compare them).
  */
 const endSigma2 = (b: TableBase, at: Vec2): number =>
-  b.sigmaMm ** 2 + (Math.hypot(b.footprint.center.x - at.x, b.footprint.center.y - at.y) * degToRad(b.sigmaHeadingDeg)) ** 2;
+  b.sigmaMm ** 2 +
+  (Math.hypot(b.footprint.center.x - at.x, b.footprint.center.y - at.y) * degToRad(b.sigmaHeadingDeg)) ** 2;
 
 /** What is worked out once per unit and reused for all its pairs. */
 interface UnitPrep {
@@ -179,7 +186,14 @@ export class PairTable {
         onBoundary: this.onBoundary[k] === 1,
         allRoundFront: this.allRoundFront[k] === 1,
       },
-      sight: hider ? { id: hider.id, label: hider.label, fromMm: this.sightFromMm[k] as number, toMm: this.sightToMm[k] as number } : undefined,
+      sight: hider
+        ? {
+            id: hider.id,
+            label: hider.label,
+            fromMm: this.sightFromMm[k] as number,
+            toMm: this.sightToMm[k] as number,
+          }
+        : undefined,
     };
   }
 
@@ -226,7 +240,10 @@ export function pairTable(ctx: BpContext): PairTable {
       } else {
         const c = closestPolygonPair(pa.origin, pa.originBoxes, pb.body, pb.bodyBoxes);
         table.rangeMm[k] = c.distance;
-        table.rangeSigmaMm[k] = Math.sqrt(endSigma2(pa.originBases[c.indexA] as TableBase, c.onA) + endSigma2(b.body[c.indexB] as TableBase, c.onB));
+        table.rangeSigmaMm[k] = Math.sqrt(
+          endSigma2(pa.originBases[c.indexA] as TableBase, c.onA) +
+            endSigma2(b.body[c.indexB] as TableBase, c.onB),
+        );
         table.fromX[k] = c.onA.x;
         table.fromY[k] = c.onA.y;
         to = c.onB;

@@ -11,11 +11,21 @@ import { quarterBox } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
 
 /** Is an enemy unit within 12" (the proximity rule, initiative, and the "enemy close by" command penalty)? */
-export function enemyWithin12Verdict(ctx: BpContext, unit: TableUnit, filter: (u: TableUnit) => boolean = () => true, what = 'enemy unit'): Verdict {
+export function enemyWithin12Verdict(
+  ctx: BpContext,
+  unit: TableUnit,
+  filter: (u: TableUnit) => boolean = () => true,
+  what = 'enemy unit',
+): Verdict {
   // Commanders never count: they are not units.
   const n = nearestEnemy(ctx.state, unit, filter);
   if (!n)
-    return bpVerdict({ question: 'enemyWithin12', asked: `is any ${what} within 12" of ${unit.name}?`, answer: 'no', reasons: [`there is no ${what} on the table`] });
+    return bpVerdict({
+      question: 'enemyWithin12',
+      asked: `is any ${what} within 12" of ${unit.name}?`,
+      answer: 'no',
+      reasons: [`there is no ${what} on the table`],
+    });
   return lengthVerdict(
     ctx,
     {
@@ -37,7 +47,11 @@ export function initiativeVerdict(ctx: BpContext, unit: TableUnit): Verdict {
     question: 'ordered',
     asked: `is ${unit.name} free of disorder?`,
     answer: unit.disordered ? 'no' : 'yes',
-    reasons: [unit.disordered ? `${unit.name} is disordered and cannot use initiative` : `${unit.name} is not disordered`],
+    reasons: [
+      unit.disordered
+        ? `${unit.name} is disordered and cannot use initiative`
+        : `${unit.name} is not disordered`,
+    ],
   });
   const { answer, lean } = allOf([near, ordered]);
   return bpVerdict({
@@ -46,7 +60,11 @@ export function initiativeVerdict(ctx: BpContext, unit: TableUnit): Verdict {
     answer,
     lean,
     ...measuredBy(near),
-    reasons: [...near.reasons, ...(unit.disordered ? ordered.reasons : []), answer === 'yes' ? 'it may make one move without an order' : ''].filter(Boolean),
+    reasons: [
+      ...near.reasons,
+      ...(unit.disordered ? ordered.reasons : []),
+      answer === 'yes' ? 'it may make one move without an order' : '',
+    ].filter(Boolean),
     checks: [near, ordered],
   });
 }
@@ -56,11 +74,21 @@ export function initiativeVerdict(ctx: BpContext, unit: TableUnit): Verdict {
  * or rear quarter (of its position at the start of the move). `moved` gives the bases' final
  * footprints, in the same order as unit.bases; straight-line motion from start to end is checked.
  */
-export function proximityMoveVerdict(ctx: BpContext, unit: TableUnit, moved: readonly OrientedRect[]): Verdict {
+export function proximityMoveVerdict(
+  ctx: BpContext,
+  unit: TableUnit,
+  moved: readonly OrientedRect[],
+): Verdict {
   const near = enemyWithin12Verdict(ctx, unit);
   const asked = `may ${unit.name} make this move?`;
   if (near.lean === 'no' && near.answer === 'no')
-    return bpVerdict({ question: 'proximityMove', asked, answer: 'yes', reasons: ['no enemy within 12": free to move in any direction'], checks: [near] });
+    return bpVerdict({
+      question: 'proximityMove',
+      asked,
+      answer: 'yes',
+      reasons: ['no enemy within 12": free to move in any direction'],
+      checks: [near],
+    });
   const box = quarterBox(ctx, unit);
   const steps = 8;
   let worst: { p: Vec2; quarter: string; d: number } | undefined;
@@ -118,7 +146,12 @@ export const squareMayMoveVerdict = (ctx: BpContext, square: TableUnit): Verdict
     asked: `may the square ${square.name} move?`,
     answer: v.answer === 'yes' ? 'no' : v.answer === 'no' ? 'yes' : 'borderline',
     lean: v.lean === 'yes' ? 'no' : 'yes',
-    reasons: [...v.reasons, v.lean === 'yes' ? 'a square cannot move with enemy cavalry within 12"' : 'it may move once, at most 6", toward its own lines'],
+    reasons: [
+      ...v.reasons,
+      v.lean === 'yes'
+        ? 'a square cannot move with enemy cavalry within 12"'
+        : 'it may move once, at most 6", toward its own lines',
+    ],
     checks: [v],
   });
 };

@@ -1,7 +1,12 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
 import { facedBoxAround, facedBoxPolygon, localCorners, type FacedBox } from '../../geometry/faced-box.ts';
 import { toTable } from '../../geometry/frame.ts';
-import { quarterOfPoint, quarterPolygon, type QuarterName, type QuarterResult } from '../../geometry/quarters.ts';
+import {
+  quarterOfPoint,
+  quarterPolygon,
+  type QuarterName,
+  type QuarterResult,
+} from '../../geometry/quarters.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -29,7 +34,14 @@ export interface BpQuarter extends QuarterResult {
  * square has four fronts (the quarter names which face).
  */
 export function bpQuarterOfPoint(ctx: BpContext, unit: TableUnit, p: Vec2): BpQuarter {
-  if (isSkirmish(unit)) return { quarter: 'front', rayDistance: Infinity, across: 'front', onBoundary: false, allRoundFront: true };
+  if (isSkirmish(unit))
+    return {
+      quarter: 'front',
+      rayDistance: Infinity,
+      across: 'front',
+      onBoundary: false,
+      allRoundFront: true,
+    };
   const q = quarterOfPoint(quarterBox(ctx, unit), p, ctx.options.quarterReading);
   return { ...q, allRoundFront: unit.formationInUse === 'square' };
 }
@@ -74,9 +86,16 @@ export function frontFraction(ctx: BpContext, shooter: TableUnit, target: TableU
 }
 
 /** Share of a unit's own footprint inside another unit's quarter (support by majority). */
-export function unitShareInQuarter(ctx: BpContext, of: TableUnit, inUnit: TableUnit, quarter: QuarterName): number {
+export function unitShareInQuarter(
+  ctx: BpContext,
+  of: TableUnit,
+  inUnit: TableUnit,
+  quarter: QuarterName,
+): number {
   const total = regionArea(of.bodyPolygons);
-  return total === 0 ? 0 : intersectionArea(of.bodyPolygons, [bpQuarterPolygon(ctx, inUnit, quarter)]) / total;
+  return total === 0
+    ? 0
+    : intersectionArea(of.bodyPolygons, [bpQuarterPolygon(ctx, inUnit, quarter)]) / total;
 }
 
 export const boxOutline = facedBoxPolygon;

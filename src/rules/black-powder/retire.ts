@@ -6,7 +6,12 @@ import { bpVerdict, mmOf, moveOf, type BpContext } from './context.ts';
 import { enemyWithin12Verdict } from './proximity.ts';
 import { inBuilding } from './shooting.ts';
 
-const OPPOSITE: Record<QuarterName, QuarterName> = { front: 'rear', rear: 'front', left: 'right', right: 'left' };
+const OPPOSITE: Record<QuarterName, QuarterName> = {
+  front: 'rear',
+  rear: 'front',
+  left: 'right',
+  right: 'left',
+};
 
 /** Unit direction (table) of one of the unit's quarters. */
 export function quarterDirection(unit: TableUnit, q: QuarterName): Vec2 {
@@ -28,7 +33,11 @@ export function quarterDirection(unit: TableUnit, q: QuarterName): Vec2 {
  * Evading: one full move away on the side opposite the face charged (front → rear, a flank →
  * the other flank; rear → front by symmetry, or not at all: option evadeFromRear).
  */
-export function evadeMove(ctx: BpContext, unit: TableUnit, chargedFace: QuarterName): { quarter: QuarterName; distanceIn: number; vector: Vec2 } | undefined {
+export function evadeMove(
+  ctx: BpContext,
+  unit: TableUnit,
+  chargedFace: QuarterName,
+): { quarter: QuarterName; distanceIn: number; vector: Vec2 } | undefined {
   if (chargedFace === 'rear' && ctx.options.evadeFromRear === 'forbidden') return undefined;
   const quarter = OPPOSITE[chargedFace];
   const d = quarterDirection(unit, quarter);
@@ -47,14 +56,27 @@ export function retireQuarter(engagedFaces: readonly QuarterName[]): QuarterName
 export function brokenMustRetireVerdict(ctx: BpContext, unit: TableUnit): Verdict {
   const near = enemyWithin12Verdict(ctx, unit);
   const building = inBuilding(ctx, unit);
-  const holds = building ? `${unit.name} holds ${building}` : unit.formationInUse === 'square' ? `${unit.name} is in square` : unit.engaged ? `${unit.name} is engaged` : '';
+  const holds = building
+    ? `${unit.name} holds ${building}`
+    : unit.formationInUse === 'square'
+      ? `${unit.name} is in square`
+      : unit.engaged
+        ? `${unit.name} is engaged`
+        : '';
   const answer = holds ? 'no' : near.answer;
   return bpVerdict({
     question: 'brokenMustRetire',
     asked: `must ${unit.name} retire (brigade broken)?`,
     answer,
     lean: holds ? 'no' : near.lean,
-    reasons: [...near.reasons, holds ? `${holds}: it may hold` : near.lean === 'yes' ? 'it must retire one move' : 'it may retire but need not'],
+    reasons: [
+      ...near.reasons,
+      holds
+        ? `${holds}: it may hold`
+        : near.lean === 'yes'
+          ? 'it must retire one move'
+          : 'it may retire but need not',
+    ],
     checks: [near],
   });
 }
@@ -62,12 +84,18 @@ export function brokenMustRetireVerdict(ctx: BpContext, unit: TableUnit): Verdic
 /** Brave: a shaken unit more than 12" from every enemy may try to rally itself. */
 export function braveVerdict(ctx: BpContext, unit: TableUnit): Verdict {
   const near = enemyWithin12Verdict(ctx, unit);
-  const answer = !unit.shaken ? 'no' : near.answer === 'yes' ? 'no' : near.answer === 'no' ? 'yes' : 'borderline';
+  const answer = !unit.shaken
+    ? 'no'
+    : near.answer === 'yes'
+      ? 'no'
+      : near.answer === 'no'
+        ? 'yes'
+        : 'borderline';
   return bpVerdict({
     question: 'brave',
     asked: `may ${unit.name} rally itself (Brave)?`,
     answer,
-    reasons: [unit.shaken ? near.reasons[0] ?? '' : `${unit.name} is not shaken`],
+    reasons: [unit.shaken ? (near.reasons[0] ?? '') : `${unit.name} is not shaken`],
     checks: [near],
   });
 }
@@ -83,7 +111,12 @@ export interface BrigadeUnitStatus {
  * Brigade broken: at least half its infantry and cavalry units lost (destroyed, off table or
  * shaken). Artillery counts only when it makes up the majority of the brigade.
  */
-export function brigadeBroken(units: readonly BrigadeUnitStatus[]): { broken: boolean; lost: number; counted: number; needed: number } {
+export function brigadeBroken(units: readonly BrigadeUnitStatus[]): {
+  broken: boolean;
+  lost: number;
+  counted: number;
+  needed: number;
+} {
   const counting = units.filter((u) => !u.ignored);
   const guns = counting.filter((u) => u.type === 'artillery').length;
   const pool = guns > counting.length / 2 ? counting : counting.filter((u) => u.type !== 'artillery');

@@ -23,7 +23,9 @@ import {
   mmOf,
   weaponOf,
   type BpContext,
-  type Measured, poss } from './context.ts';
+  type Measured,
+  poss,
+} from './context.ts';
 import { enfiladeVerdict } from './enfilade.ts';
 import { bpQuarterPolygon, frontFraction } from './quarters.ts';
 import { gapObstacles, hiderWords, sightBlocker, visiblePart, visibleShare } from './sight.ts';
@@ -52,14 +54,25 @@ export interface ShotAssessment {
   readonly facts: Readonly<Record<string, OptionValue>>;
 }
 
-const isGun = (u: TableUnit, w: Weapon | undefined): boolean => u.type === 'artillery' && !!u.barrel && !!w && w.kind !== 'smallArms';
+const isGun = (u: TableUnit, w: Weapon | undefined): boolean =>
+  u.type === 'artillery' && !!u.barrel && !!w && w.kind !== 'smallArms';
 
-function check(question: string, asked: string, ok: boolean, reason: string, facts: Record<string, OptionValue> = {}): Verdict {
+function check(
+  question: string,
+  asked: string,
+  ok: boolean,
+  reason: string,
+  facts: Record<string, OptionValue> = {},
+): Verdict {
   return bpVerdict({ question, asked, answer: ok ? 'yes' : 'no', reasons: [reason], facts });
 }
 
 /** Share of the target in cover as seen from the eye: inside woods/buildings, or behind an obstacle. */
-function coverShare(ctx: BpContext, eye: Vec2, target: TableUnit): { share: number; kind: string; label: string } {
+function coverShare(
+  ctx: BpContext,
+  eye: Vec2,
+  target: TableUnit,
+): { share: number; kind: string; label: string } {
   const cover = ctx.state.terrain.filter((t) => t.cover !== 'none' && t.polygon);
   if (cover.length === 0) return { share: 0, kind: 'none', label: '' };
   let heavy = false;
@@ -82,21 +95,41 @@ function coverShare(ctx: BpContext, eye: Vec2, target: TableUnit): { share: numb
 
 /** Is the unit inside a building (its leader point within a building outline)? */
 export function inBuilding(ctx: BpContext, u: TableUnit): string | undefined {
-  return ctx.state.terrain.find((t) => t.kind === 'building' && t.polygon && containsPoint(t.polygon, u.leader))?.label;
+  return ctx.state.terrain.find(
+    (t) => t.kind === 'building' && t.polygon && containsPoint(t.polygon, u.leader),
+  )?.label;
 }
 
 /** Range from the shooter's range origin (option rangeFrom; barrel tip for guns) to a set of target polygons. */
-function rangeTo(ctx: BpContext, shooter: TableUnit, gun: boolean, target: TableUnit, polys: readonly Polygon[], to?: Vec2): Measured {
+function rangeTo(
+  ctx: BpContext,
+  shooter: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  polys: readonly Polygon[],
+  to?: Vec2,
+): Measured {
   if (gun && shooter.barrel) {
     const tip = shooter.barrel.tip;
-    if (to) return { mm: Math.hypot(to.x - tip.x, to.y - tip.y), sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm), from: tip, to };
+    if (to)
+      return {
+        mm: Math.hypot(to.x - tip.x, to.y - tip.y),
+        sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm),
+        from: tip,
+        to,
+      };
     const s = pointToPolygonSet(tip, polys);
     return { mm: s.distance, sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm), from: tip, to: s.onB };
   }
   const mode = ctx.options.rangeFrom;
   if (to) {
     if (mode === 'leaderPoint')
-      return { mm: Math.hypot(to.x - shooter.leader.x, to.y - shooter.leader.y), sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm), from: shooter.leader, to };
+      return {
+        mm: Math.hypot(to.x - shooter.leader.x, to.y - shooter.leader.y),
+        sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm),
+        from: shooter.leader,
+        to,
+      };
     const s = pointToUnit(to, target.sigmaMm, mode === 'leaderBase' ? [shooter.leaderBase] : shooter.body);
     return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onB, to };
   }
@@ -108,7 +141,10 @@ function rangeTo(ctx: BpContext, shooter: TableUnit, gun: boolean, target: Table
     const s = unitSeparation(mode === 'leaderBase' ? [shooter.leaderBase] : shooter.body, target.body);
     return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
   }
-  const originPolys = mode === 'leaderPoint' ? [[shooter.leader]] : (mode === 'leaderBase' ? [shooter.leaderBase] : shooter.body).map((b) => b.polygon);
+  const originPolys =
+    mode === 'leaderPoint'
+      ? [[shooter.leader]]
+      : (mode === 'leaderBase' ? [shooter.leaderBase] : shooter.body).map((b) => b.polygon);
   const s = polygonSetSeparation(originPolys, polys);
   return { mm: s.distance, sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm), from: s.onA, to: s.onB };
 }
@@ -128,15 +164,30 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
   const shooterProblems: string[] = [];
   if (!weapon) shooterProblems.push(`${S} has no missile weapon`);
   if (shooter.engaged) shooterProblems.push(`${S} is in hand-to-hand combat and may not shoot`);
-  if (shooter.formationInUse === 'marchColumn') shooterProblems.push(`${S} is in march column and has no shooting dice`);
+  if (shooter.formationInUse === 'marchColumn')
+    shooterProblems.push(`${S} is in march column and has no shooting dice`);
   if (shooter.type === 'artillery' && !isDeployedArtillery(shooter)) shooterProblems.push(`${S} is limbered`);
-  checks.push(check('mayShoot', `may ${S} shoot at all?`, shooterProblems.length === 0, shooterProblems.join('; ') || `${S} is free to shoot`));
+  checks.push(
+    check(
+      'mayShoot',
+      `may ${S} shoot at all?`,
+      shooterProblems.length === 0,
+      shooterProblems.join('; ') || `${S} is free to shoot`,
+    ),
+  );
 
   // The target.
   const targetProblems: string[] = [];
   if (target.side === shooter.side) targetProblems.push(`${T} is on the same side`);
   if (target.engaged) targetProblems.push(`${T} is in hand-to-hand combat and cannot be targeted`);
-  checks.push(check('validTarget', `is ${T} a valid target?`, targetProblems.length === 0, targetProblems.join('; ') || `${T} is an enemy not in combat`));
+  checks.push(
+    check(
+      'validTarget',
+      `is ${T} a valid target?`,
+      targetProblems.length === 0,
+      targetProblems.join('; ') || `${T} is an enemy not in combat`,
+    ),
+  );
 
   // Front quarter or arc of fire.
   let frontShare: number;
@@ -144,11 +195,20 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
     const a = arcShare(shooter, target);
     frontShare = a.share > 0 ? a.share : a.any ? 1e-6 : 0;
     checks.push(
-      check('arc', `is ${T} in ${poss(S)} arc of fire?`, a.any, a.any ? `${(a.share * 100).toFixed(0)}% of ${T} lies within 45° of the barrel` : `${T} is outside the 45° arc either side of the barrel`, {
-        arcShare: a.share,
-      }),
+      check(
+        'arc',
+        `is ${T} in ${poss(S)} arc of fire?`,
+        a.any,
+        a.any
+          ? `${(a.share * 100).toFixed(0)}% of ${T} lies within 45° of the barrel`
+          : `${T} is outside the 45° arc either side of the barrel`,
+        {
+          arcShare: a.share,
+        },
+      ),
     );
-    if (a.any && a.share < 0.5 && ctx.options.artilleryArcHalfRule) notClear.push(`less than half of ${T} is inside the arc of fire (${(a.share * 100).toFixed(0)}%)`);
+    if (a.any && a.share < 0.5 && ctx.options.artilleryArcHalfRule)
+      notClear.push(`less than half of ${T} is inside the arc of fire (${(a.share * 100).toFixed(0)}%)`);
   } else {
     frontShare = frontFraction(ctx, shooter, target);
     checks.push(
@@ -156,16 +216,20 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
         'frontQuarter',
         `is ${T} in ${poss(S)} front quarter?`,
         frontShare > 0,
-        frontShare > 0 ? `${(frontShare * 100).toFixed(1)}% of ${T} is in ${poss(S)} front quarter` : `no part of ${T} is in ${poss(S)} front quarter`,
+        frontShare > 0
+          ? `${(frontShare * 100).toFixed(1)}% of ${T} is in ${poss(S)} front quarter`
+          : `no part of ${T} is in ${poss(S)} front quarter`,
         { frontShare },
       ),
     );
-    if (frontShare > 0 && frontShare < 0.5) notClear.push(`less than half of ${T} is in the front quarter (${(frontShare * 100).toFixed(1)}%)`);
+    if (frontShare > 0 && frontShare < 0.5)
+      notClear.push(`less than half of ${T} is in the front quarter (${(frontShare * 100).toFixed(1)}%)`);
   }
   facts.frontShare = frontShare;
 
   // Visibility (howitzers, mortars and rockets see and shoot over their own troops).
-  const overSide = weapon && (weapon.kind === 'howitzer' || weapon.kind === 'rocket') ? shooter.side : undefined;
+  const overSide =
+    weapon && (weapon.kind === 'howitzer' || weapon.kind === 'rocket') ? shooter.side : undefined;
   let visible = visibleShare(ctx, eye, shooter, target, overSide ? { overSide } : {});
   let overhead = false;
   let overheadCheck: Verdict | undefined;
@@ -186,7 +250,10 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
   if (visible.fraction === 0) {
     // Say what stands on the straight line to the nearest part of the target.
     const nearest = pointToPolygonSet(eye, target.bodyPolygons).onB;
-    const h = sightBlocker(ctx, eye, nearest, { exclude: new Set([shooter.id, target.id]), ...(overSide ? { overSide } : {}) });
+    const h = sightBlocker(ctx, eye, nearest, {
+      exclude: new Set([shooter.id, target.id]),
+      ...(overSide ? { overSide } : {}),
+    });
     if (h) hiders = [hiderWords(h), ...hiders.filter((x) => !x.includes(h.label))];
   }
   checks.push(
@@ -201,7 +268,8 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
     ),
   );
   if (overheadCheck && overhead) checks.push(overheadCheck);
-  if (visible.fraction > 0 && visible.fraction < 0.5) notClear.push(`less than half of ${T} can be seen (${(visible.fraction * 100).toFixed(0)}%)`);
+  if (visible.fraction > 0 && visible.fraction < 0.5)
+    notClear.push(`less than half of ${T} can be seen (${(visible.fraction * 100).toFixed(0)}%)`);
 
   // Range, to the closest visible part (optionally only the part in the front quarter).
   let range: Measured | undefined;
@@ -213,7 +281,11 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
       if (part.length > 0) polys = part;
     }
     range = rangeTo(ctx, shooter, gun, target, polys);
-    const exclude = { exclude: new Set([shooter.id, target.id]), ...(overSide ? { overSide } : {}), ...(overhead ? { ignoreUnits: true } : {}) };
+    const exclude = {
+      exclude: new Set([shooter.id, target.id]),
+      ...(overSide ? { overSide } : {}),
+      ...(overhead ? { ignoreUnits: true } : {}),
+    };
     if (sightBlocker(ctx, eye, range.to, exclude)) {
       // The nearest point is hidden: measure to the nearest point of the part that is seen.
       const part = visiblePart(ctx, eye, polys, exclude);
@@ -232,7 +304,9 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
       {
         question: 'range',
         asked: `is ${T} within ${poss(S)} ${weapon.max}" range?`,
-        reasons: [`${inStr(range.mm)} from ${gun ? 'the barrel' : ctx.options.rangeFrom === 'leaderBase' ? "the leader's base" : ctx.options.rangeFrom === 'leaderPoint' ? 'the leader' : S} to the nearest visible part of ${T}; ${weapon.name} reaches ${weapon.max}"`],
+        reasons: [
+          `${inStr(range.mm)} from ${gun ? 'the barrel' : ctx.options.rangeFrom === 'leaderBase' ? "the leader's base" : ctx.options.rangeFrom === 'leaderPoint' ? 'the leader' : S} to the nearest visible part of ${T}; ${weapon.name} reaches ${weapon.max}"`,
+        ],
         options: pick(ctx.options, 'rangeFrom', 'rangeToFrontQuarterPart'),
       },
       range,
@@ -249,9 +323,21 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
 
     // Gaps the line of fire passes through.
     const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
-    const gap = gapAlongLine(eye, range.to, gapObstacles(ctx, new Set([shooter.id, target.id])), Math.max(shooter.frontage, mmOf(minGap)) + 1, ctx.options.gapReading);
+    const gap = gapAlongLine(
+      eye,
+      range.to,
+      gapObstacles(ctx, new Set([shooter.id, target.id])),
+      Math.max(shooter.frontage, mmOf(minGap)) + 1,
+      ctx.options.gapReading,
+    );
     if (gap) {
-      const g = compare(inches(gap.width), 'atLeast', minGap, inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)), ctx.policy);
+      const g = compare(
+        inches(gap.width),
+        'atLeast',
+        minGap,
+        inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)),
+        ctx.policy,
+      );
       checks.push(
         bpVerdict({
           question: 'gap',
@@ -264,12 +350,17 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
           epsilon: g.epsilon,
           unit: 'in',
           between: [gap.onLeft, gap.onRight],
-          reasons: [`the line of fire passes a ${inStr(gap.width)} gap between ${gap.left.label} and ${gap.right.label}; ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`],
+          reasons: [
+            `the line of fire passes a ${inStr(gap.width)} gap between ${gap.left.label} and ${gap.right.label}; ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
+          ],
           options: pick(ctx.options, 'gapReading'),
         }),
       );
       facts.gap = inches(gap.width);
-      if (gap.width < shooter.frontage) notClear.push(`seen through a ${inStr(gap.width)} gap, narrower than ${poss(S)} ${inStr(shooter.frontage)} frontage`);
+      if (gap.width < shooter.frontage)
+        notClear.push(
+          `seen through a ${inStr(gap.width)} gap, narrower than ${poss(S)} ${inStr(shooter.frontage)} frontage`,
+        );
     }
     if (overhead) facts.overhead = true;
     return finish(range, gap);
@@ -299,12 +390,18 @@ export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit
       if (weapon.kind === 'cannon' && band === 'short') modifiers.push('+1 close range (canister)');
       if (weapon.kind === 'cannon' && band === 'long') modifiers.push('−1 long range');
       if (weapon.kind === 'howitzer' && inches(r.mm) > weapon.max / 2) modifiers.push('−1 beyond half range');
-      if (gun && ['attackColumn', 'marchColumn', 'square'].includes(target.formationInUse)) modifiers.push('+1 target is a column or square');
+      if (gun && ['attackColumn', 'marchColumn', 'square'].includes(target.formationInUse))
+        modifiers.push('+1 target is a column or square');
       if (overhead) modifiers.push('−1 firing overhead');
       if (!clear) modifiers.push('−1 not a clear target');
       const enf = enfiladeVerdict(ctx, shooter, target, weapon, overhead);
       facts.enfiladed = enf.answer === 'yes';
-      if (enf.answer !== 'no') modifiers.push(enf.answer === 'yes' ? 'double dice (enfilade)' : 'perhaps double dice (enfilade too close to call)');
+      if (enf.answer !== 'no')
+        modifiers.push(
+          enf.answer === 'yes'
+            ? 'double dice (enfilade)'
+            : 'perhaps double dice (enfilade too close to call)',
+        );
     }
     facts.modifiers = modifiers.join(', ');
     return {
@@ -346,7 +443,11 @@ export function shootCandidates(ctx: BpContext, shooter: TableUnit): ShotAssessm
  * may be passed over for a clear one beyond it. Guns, howitzers and rockets: the same when any
  * visible target is within half range; otherwise free choice.
  */
-export function priorityVerdict(ctx: BpContext, shot: ShotAssessment, candidates: readonly ShotAssessment[]): Verdict {
+export function priorityVerdict(
+  ctx: BpContext,
+  shot: ShotAssessment,
+  candidates: readonly ShotAssessment[],
+): Verdict {
   const S = shot.shooter.name;
   const T = shot.target.name;
   const asked = `is ${T} the target ${S} must choose?`;
@@ -358,7 +459,12 @@ export function priorityVerdict(ctx: BpContext, shot: ShotAssessment, candidates
     const half = mmOf(weapon.max / 2);
     const withinHalf = [...others, shot].filter((c) => (c.range?.mm ?? Infinity) <= half);
     if (withinHalf.length === 0)
-      return bpVerdict({ question: 'priority', asked, answer: 'yes', reasons: [`no visible target within half range (${weapon.max / 2}"): free choice`] });
+      return bpVerdict({
+        question: 'priority',
+        asked,
+        answer: 'yes',
+        reasons: [`no visible target within half range (${weapon.max / 2}"): free choice`],
+      });
   }
   const closer = others.filter((c) => (c.range?.mm ?? Infinity) < r - eps);
   const closerClear = closer.filter((c) => c.clear);
@@ -378,13 +484,17 @@ export function priorityVerdict(ctx: BpContext, shot: ShotAssessment, candidates
       question: 'priority',
       asked,
       answer: 'no',
-      reasons: [`${c.target.name} is closer (${inStr(c.range?.mm ?? 0)}); a target that is not clear may only be passed over for a clear one`],
+      reasons: [
+        `${c.target.name} is closer (${inStr(c.range?.mm ?? 0)}); a target that is not clear may only be passed over for a clear one`,
+      ],
       facts: { mustTarget: c.target.name },
     });
   }
   const reasons =
     closer.length > 0
-      ? [`closer targets that are not clear (${closer.map((c) => c.target.name).join(', ')}) may be passed over for the clear ${T}`]
+      ? [
+          `closer targets that are not clear (${closer.map((c) => c.target.name).join(', ')}) may be passed over for the clear ${T}`,
+        ]
       : [`no eligible target is closer than ${T}`];
   return bpVerdict({ question: 'priority', asked, answer: 'yes', reasons });
 }
@@ -399,7 +509,9 @@ export function shootVerdict(ctx: BpContext, shooter: TableUnit, target: TableUn
     answer === 'yes'
       ? [
           `${shooter.name} may shoot ${target.name}${shot.range ? ` at ${inStr(shot.range.mm)} (${shot.band})` : ''}`,
-          shot.clear ? `${target.name} is a clear target` : `not a clear target (−1): ${shot.notClear.join('; ')}`,
+          shot.clear
+            ? `${target.name} is a clear target`
+            : `not a clear target (−1): ${shot.notClear.join('; ')}`,
         ]
       : failingReasons(checks, 'notYes');
   const rangeCheck = checks.find((c) => c.question === 'range');
@@ -409,8 +521,18 @@ export function shootVerdict(ctx: BpContext, shooter: TableUnit, target: TableUn
     answer,
     lean,
     ...measuredBy(rangeCheck),
-    reasons: [...reasons, ...(answer === 'yes' && shot.facts.modifiers ? [`modifiers: ${String(shot.facts.modifiers)}`] : [])],
-    options: pick(ctx.options, 'quarterReading', 'rangeFrom', 'halfMeasure', 'gapReading', 'woodsSightDepthIn'),
+    reasons: [
+      ...reasons,
+      ...(answer === 'yes' && shot.facts.modifiers ? [`modifiers: ${String(shot.facts.modifiers)}`] : []),
+    ],
+    options: pick(
+      ctx.options,
+      'quarterReading',
+      'rangeFrom',
+      'halfMeasure',
+      'gapReading',
+      'woodsSightDepthIn',
+    ),
     facts: { ...shot.facts, notClear: shot.notClear.join('; ') },
     checks,
   });

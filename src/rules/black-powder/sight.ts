@@ -6,7 +6,11 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { makeBlocker, sightObstructions, type Blocker } from '../../geometry/line-of-sight.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
-import { firstStretchInside, segmentInsidePolygon, type MutableInterval } from '../../geometry/segment-clip.ts';
+import {
+  firstStretchInside,
+  segmentInsidePolygon,
+  type MutableInterval,
+} from '../../geometry/segment-clip.ts';
 import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableState } from '../../table/table-state.ts';
@@ -33,15 +37,20 @@ const stretch: MutableInterval = { t0: 0, t1: 0 };
 function cacheFor(state: TableState): SightCache {
   let c = caches.get(state);
   if (c) return c;
-  const pieceBlocker = (t: TerrainPiece) => ({ piece: t, blocker: makeBlocker(t.id, t.label, t.polygon ?? []) });
+  const pieceBlocker = (t: TerrainPiece) => ({
+    piece: t,
+    blocker: makeBlocker(t.id, t.label, t.polygon ?? []),
+  });
   const areas = state.terrain.filter((t) => t.polygon && t.kind !== 'obstacle' && t.kind !== 'road');
   // Skirmishers block as a body (no seeing between the spread-out models).
   const unitBlockers: UnitBlocker[] = state.units.flatMap((u) =>
-    (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : u.bases.map((b) => b.polygon)).map((poly) => ({
-      ...makeBlocker(u.id, u.name, poly),
-      unitId: u.id,
-      side: u.side,
-    })),
+    (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : u.bases.map((b) => b.polygon)).map(
+      (poly) => ({
+        ...makeBlocker(u.id, u.name, poly),
+        unitId: u.id,
+        side: u.side,
+      }),
+    ),
   );
   c = {
     unitBlockers,
@@ -71,7 +80,14 @@ export interface SightOptions {
  * (`sightBlockerPlain`).
  */
 export function sightBlocker(ctx: BpContext, eye: Vec2, p: Vec2, opts: SightOptions): Hider | undefined {
-  return sightBlockerExcept(ctx, eye, p, (unitId) => opts.exclude.has(unitId), opts.overSide, opts.ignoreUnits);
+  return sightBlockerExcept(
+    ctx,
+    eye,
+    p,
+    (unitId) => opts.exclude.has(unitId),
+    opts.overSide,
+    opts.ignoreUnits,
+  );
 }
 
 /**
@@ -91,7 +107,12 @@ export function sightBlockerExcept(
     const blockers = cache.unitBlockers;
     const i = cache.unitIndex.first(eye, p, (k) => {
       const b = blockers[k] as UnitBlocker;
-      return !excluded(b.unitId) && b.side !== overSide && segmentTouchesBox(eye, p, b.box) && firstStretchInside(eye, p, b.polygon, stretch);
+      return (
+        !excluded(b.unitId) &&
+        b.side !== overSide &&
+        segmentTouchesBox(eye, p, b.box) &&
+        firstStretchInside(eye, p, b.polygon, stretch)
+      );
     });
     if (i >= 0) {
       const b = blockers[i] as UnitBlocker;
@@ -110,7 +131,8 @@ export function sightBlockerPlain(ctx: BpContext, eye: Vec2, p: Vec2, opts: Sigh
   const cache = cacheFor(ctx.state);
   if (!opts.ignoreUnits) {
     for (const b of cache.unitBlockers) {
-      if (opts.exclude.has(b.unitId) || b.side === opts.overSide || !segmentTouchesBox(eye, p, b.box)) continue;
+      if (opts.exclude.has(b.unitId) || b.side === opts.overSide || !segmentTouchesBox(eye, p, b.box))
+        continue;
       const o = sightObstructions(eye, p, [b], true)[0];
       if (o) return { id: o.blocker.id, label: o.blocker.label, fromMm: o.fromMm, toMm: o.toMm };
     }
@@ -133,7 +155,11 @@ function terrainBlocker(ctx: BpContext, cache: SightCache, eye: Vec2, p: Vec2): 
     const inside = ivs.reduce((s, iv) => s + (iv.t1 - iv.t0) * len, 0);
     if (inside > depth) {
       const first = ivs[0];
-      return { id: piece.id, label: piece.label, ...(first ? { fromMm: first.t0 * len, toMm: first.t1 * len } : {}) };
+      return {
+        id: piece.id,
+        label: piece.label,
+        ...(first ? { fromMm: first.t0 * len, toMm: first.t1 * len } : {}),
+      };
     }
   }
   for (const { piece, blocker } of cache.hills) {
@@ -155,7 +181,8 @@ export interface VisiblePart {
   readonly woodsNear: boolean;
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 
 /**
  * The part of `target` (polygons) seen from `eye`, exactly, by cutting away the shadows of other
@@ -163,7 +190,12 @@ const overlaps = (a: Box, b: Box): boolean => a.minX <= b.maxX && b.minX <= a.ma
  * eye stands in hides nothing; the inside of a piece is not hidden by it). Polygon boolean work
  * is done by polyclip-ts.
  */
-export function visiblePart(ctx: BpContext, eye: Vec2, target: readonly Polygon[], opts: SightOptions): VisiblePart {
+export function visiblePart(
+  ctx: BpContext,
+  eye: Vec2,
+  target: readonly Polygon[],
+  opts: SightOptions,
+): VisiblePart {
   const cache = cacheFor(ctx.state);
   const tb = boxOf(target.flat());
   const window: Box = {
@@ -192,9 +224,20 @@ export function visiblePart(ctx: BpContext, eye: Vec2, target: readonly Polygon[
 }
 
 /** Share of `target` seen from `eye`, with what hides the rest. */
-export function visibleShare(ctx: BpContext, eye: Vec2, looker: TableUnit, target: TableUnit, extra: Partial<SightOptions> = {}): VisibilityResult {
+export function visibleShare(
+  ctx: BpContext,
+  eye: Vec2,
+  looker: TableUnit,
+  target: TableUnit,
+  extra: Partial<SightOptions> = {},
+): VisibilityResult {
   const opts: SightOptions = { exclude: new Set([looker.id, target.id]), ...extra };
-  return visibleFractionBy(eye, target.bodyPolygons, (e, p) => sightBlocker(ctx, e, p, opts), ctx.options.samplesPerSide);
+  return visibleFractionBy(
+    eye,
+    target.bodyPolygons,
+    (e, p) => sightBlocker(ctx, e, p, opts),
+    ctx.options.samplesPerSide,
+  );
 }
 
 /** "blocked by Lee's between 14.2 in and 16.8 in" */
@@ -206,16 +249,26 @@ export function hiderWords(h: Hider): string {
 /** Ground height under a point (the highest hill it stands on), mm. */
 export function groundHeight(state: TableState, p: Vec2): number {
   let h = 0;
-  for (const t of state.terrain) if (t.kind === 'hill' && t.polygon && containsPoint(t.polygon, p)) h = Math.max(h, t.heightMm);
+  for (const t of state.terrain)
+    if (t.kind === 'hill' && t.polygon && containsPoint(t.polygon, p)) h = Math.max(h, t.heightMm);
   return h;
 }
 
 /** Every unit base and blocking terrain piece as a gap obstacle (ids: unit or terrain id). */
-export function gapObstacles(ctx: BpContext, exclude: ReadonlySet<string>): Array<{ id: string; label: string; polygon: readonly Vec2[] }> {
+export function gapObstacles(
+  ctx: BpContext,
+  exclude: ReadonlySet<string>,
+): Array<{ id: string; label: string; polygon: readonly Vec2[] }> {
   const cache = cacheFor(ctx.state);
   return [
-    ...cache.unitBlockers.filter((b) => !exclude.has(b.unitId)).map((b) => ({ id: b.id, label: b.label, polygon: b.polygon })),
-    ...[...cache.solid, ...cache.woods, ...cache.hills].map(({ piece, blocker }) => ({ id: piece.id, label: piece.label, polygon: blocker.polygon })),
+    ...cache.unitBlockers
+      .filter((b) => !exclude.has(b.unitId))
+      .map((b) => ({ id: b.id, label: b.label, polygon: b.polygon })),
+    ...[...cache.solid, ...cache.woods, ...cache.hills].map(({ piece, blocker }) => ({
+      id: piece.id,
+      label: piece.label,
+      polygon: blocker.polygon,
+    })),
   ];
 }
 
@@ -223,6 +276,11 @@ export function gapObstacles(ctx: BpContext, exclude: ReadonlySet<string>): Arra
 export function unitsCrossed(ctx: BpContext, a: Vec2, b: Vec2, exclude: ReadonlySet<string>): TableUnit[] {
   const cache = cacheFor(ctx.state);
   const ids = new Set<string>();
-  for (const o of sightObstructions(a, b, cache.unitBlockers.filter((x) => !exclude.has(x.unitId)))) ids.add(o.blocker.id);
+  for (const o of sightObstructions(
+    a,
+    b,
+    cache.unitBlockers.filter((x) => !exclude.has(x.unitId)),
+  ))
+    ids.add(o.blocker.id);
   return ctx.state.units.filter((u) => ids.has(u.id));
 }

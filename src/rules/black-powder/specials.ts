@@ -18,7 +18,13 @@ import { LIMBER_BEHIND, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
 export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
   const screen = unit.bases.filter((b) => b.role === 'skirmisher');
   const asked = `is ${poss(unit.name)} mixed order properly formed?`;
-  if (screen.length === 0) return bpVerdict({ question: 'mixedOrder', asked, answer: 'no', reasons: ['no skirmisher bases marked'] });
+  if (screen.length === 0)
+    return bpVerdict({
+      question: 'mixedOrder',
+      asked,
+      answer: 'no',
+      reasons: ['no skirmisher bases marked'],
+    });
   const problems: string[] = [];
   let ahead = 0;
   for (const s of screen) {
@@ -27,14 +33,24 @@ export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
   }
   if (ctx.options.mixedSpacing === 'advanced') {
     for (const s of screen) {
-      const others = [...screen.filter((o) => o !== s).map((o) => o.polygon), ...unit.body.map((b) => b.polygon)];
+      const others = [
+        ...screen.filter((o) => o !== s).map((o) => o.polygon),
+        ...unit.body.map((b) => b.polygon),
+      ];
       const d = others.length ? polygonSetSeparation([s.polygon], others).distance : Infinity;
-      if (inches(d) > 2 + 1e-9) problems.push(`a skirmisher stands ${inches(d).toFixed(2)} in from its nearest neighbour (more than 2")`);
+      if (inches(d) > 2 + 1e-9)
+        problems.push(
+          `a skirmisher stands ${inches(d).toFixed(2)} in from its nearest neighbour (more than 2")`,
+        );
     }
-    if (inches(ahead) > 6 + 1e-9) problems.push(`the screen reaches ${inches(ahead).toFixed(2)} in ahead of the body (more than 6")`);
+    if (inches(ahead) > 6 + 1e-9)
+      problems.push(`the screen reaches ${inches(ahead).toFixed(2)} in ahead of the body (more than 6")`);
   } else {
-    const gap = Math.min(...screen.map((s) => Math.min(...s.polygon.map((p) => toLocal(unit.box.frame, p).y))));
-    if (inches(gap) > 2 + 1e-9) problems.push(`the body is ${inches(gap).toFixed(2)} in behind its skirmishers (more than 2")`);
+    const gap = Math.min(
+      ...screen.map((s) => Math.min(...s.polygon.map((p) => toLocal(unit.box.frame, p).y))),
+    );
+    if (inches(gap) > 2 + 1e-9)
+      problems.push(`the body is ${inches(gap).toFixed(2)} in behind its skirmishers (more than 2")`);
   }
   return bpVerdict({
     question: 'mixedOrder',
@@ -42,7 +58,9 @@ export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
     answer: problems.length ? 'no' : 'yes',
     value: inches(ahead),
     unit: 'in',
-    reasons: problems.length ? problems : [`the screen is ${inches(ahead).toFixed(2)} in ahead and keeps together`],
+    reasons: problems.length
+      ? problems
+      : [`the screen is ${inches(ahead).toFixed(2)} in ahead and keeps together`],
     options: { mixedSpacing: ctx.options.mixedSpacing },
   });
 }
@@ -60,8 +78,17 @@ export function skirmishSpacing(unit: TableUnit): { ok: boolean; gapsInBaseWidth
 /** Deployed artillery: limber and team no more than 3" behind the gun (or removed). */
 export function limberVerdict(ctx: BpContext, gun: TableUnit): Verdict {
   const limbers = gun.bases.filter((b) => b.role === 'limber' || b.role === 'team');
-  if (limbers.length === 0) return bpVerdict({ question: 'limber', asked: `is ${poss(gun.name)} limber placed properly?`, answer: 'yes', reasons: ['no limber on the table'] });
-  const s = polygonSetSeparation(limbers.map((l) => l.polygon), gun.body.map((b) => b.polygon));
+  if (limbers.length === 0)
+    return bpVerdict({
+      question: 'limber',
+      asked: `is ${poss(gun.name)} limber placed properly?`,
+      answer: 'yes',
+      reasons: ['no limber on the table'],
+    });
+  const s = polygonSetSeparation(
+    limbers.map((l) => l.polygon),
+    gun.body.map((b) => b.polygon),
+  );
   const r = compare(inches(s.distance), 'atMost', LIMBER_BEHIND, inches(gun.sigmaMm), ctx.policy);
   return bpVerdict({
     question: 'limber',
@@ -82,19 +109,29 @@ export function limberVerdict(ctx: BpContext, gun: TableUnit): Verdict {
 export function leftTable(ctx: BpContext, unit: TableUnit): boolean {
   const { widthMm, depthMm } = ctx.state.table;
   const out = (p: Vec2) => p.x < 0 || p.y < 0 || p.x > widthMm || p.y > depthMm;
-  return ctx.options.leftTable === 'anyOverhang' ? unit.bases.some((b) => b.polygon.some(out)) : unit.bases.some((b) => out(b.footprint.center));
+  return ctx.options.leftTable === 'anyOverhang'
+    ? unit.bases.some((b) => b.polygon.some(out))
+    : unit.bases.some((b) => out(b.footprint.center));
 }
 
 /**
  * A stray rocket lands `rollIn` inches (2D6) from its aiming point in the scatter direction: a
  * unit it lands on takes a hit; units within 3" may be disordered (on a 6).
  */
-export function rocketStray(ctx: BpContext, aim: Vec2, rollIn: number, directionDeg: number): { landing: Vec2; hit?: string; disorderChecks: string[] } {
+export function rocketStray(
+  ctx: BpContext,
+  aim: Vec2,
+  rollIn: number,
+  directionDeg: number,
+): { landing: Vec2; hit?: string; disorderChecks: string[] } {
   const a = (directionDeg * Math.PI) / 180;
   const landing = { x: aim.x - Math.sin(a) * mmOf(rollIn), y: aim.y + Math.cos(a) * mmOf(rollIn) };
   const hit = ctx.state.units.find((u) => u.bases.some((b) => containsPoint(b.polygon, landing)))?.name;
   const disorderChecks = ctx.state.units
-    .filter((u) => !u.disordered && pointToUnit(landing, 0, u.bases).distance <= mmOf(ROCKET_DISORDER_RADIUS) + 1e-9)
+    .filter(
+      (u) =>
+        !u.disordered && pointToUnit(landing, 0, u.bases).distance <= mmOf(ROCKET_DISORDER_RADIUS) + 1e-9,
+    )
     .map((u) => u.name);
   return { landing, ...(hit ? { hit } : {}), disorderChecks };
 }
@@ -108,7 +145,13 @@ export function commanderSafeVerdict(ctx: BpContext, k: Commander): Verdict {
     const s = pointToUnit(k.head, k.sigmaMm, u.bases);
     if (!best || s.distance < best.d) best = { u, d: s.distance, s: s.sigmaMm, a: s.onA, b: s.onB };
   }
-  if (!best) return bpVerdict({ question: 'commanderSafe', asked: `can ${k.name} reach a friendly unit?`, answer: 'no', reasons: ['no friendly unit on the table'] });
+  if (!best)
+    return bpVerdict({
+      question: 'commanderSafe',
+      asked: `can ${k.name} reach a friendly unit?`,
+      answer: 'no',
+      reasons: ['no friendly unit on the table'],
+    });
   const r = compare(inches(best.d), 'atMost', move, inches(best.s), ctx.policy);
   return bpVerdict({
     question: 'commanderSafe',
@@ -121,7 +164,9 @@ export function commanderSafeVerdict(ctx: BpContext, k: Commander): Verdict {
     epsilon: r.epsilon,
     unit: 'in',
     between: [best.a, best.b],
-    reasons: [`${best.u.name} is ${inches(best.d).toFixed(1)} in away; ${k.mounted ? 'mounted' : 'on foot'} he moves ${move}"${r.lean === 'yes' ? ': he joins it' : ': he is lost'}`],
+    reasons: [
+      `${best.u.name} is ${inches(best.d).toFixed(1)} in away; ${k.mounted ? 'mounted' : 'on foot'} he moves ${move}"${r.lean === 'yes' ? ': he joins it' : ': he is lost'}`,
+    ],
   });
 }
 

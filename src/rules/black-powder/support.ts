@@ -17,7 +17,9 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
     const q = bpQuarterOfPoint(ctx, e, f.leader).quarter;
     return q === 'inside' ? undefined : q;
   }
-  const shares = (['left', 'right', 'rear'] as const).map((q) => [q, unitShareInQuarter(ctx, f, e, q)] as const);
+  const shares = (['left', 'right', 'rear'] as const).map(
+    (q) => [q, unitShareInQuarter(ctx, f, e, q)] as const,
+  );
   const best = shares.reduce((a, b) => (b[1] > a[1] ? b : a));
   if (opt === 'majority') return best[1] > 0.5 ? best[0] : undefined;
   return best[1] > 0 ? best[0] : undefined;
@@ -32,34 +34,56 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
   const problems: string[] = [];
   if (f.side !== e.side) problems.push(`${f.name} is not a friend of ${e.name}`);
   if (f.engaged) problems.push(`${f.name} is itself engaged`);
-  if (f.formationInUse === 'marchColumn' || f.formationInUse === 'limbered') problems.push(`${f.name} is in ${f.formationInUse === 'limbered' ? 'limber' : 'march column'} and cannot support`);
+  if (f.formationInUse === 'marchColumn' || f.formationInUse === 'limbered')
+    problems.push(
+      `${f.name} is in ${f.formationInUse === 'limbered' ? 'limber' : 'march column'} and cannot support`,
+    );
   if (e.type === 'artillery') problems.push('artillery is never supported');
   if (isSkirmish(e)) problems.push('skirmishers are never supported');
   if (e.formationInUse === 'square') problems.push('squares are never supported');
   const b = inBuilding(ctx, e);
   if (b) problems.push(`${e.name} is in ${b} and cannot be supported`);
-  const eligible = bpVerdict({ question: 'supportEligible', asked: `may ${f.name} support ${e.name}?`, answer: problems.length ? 'no' : 'yes', reasons: problems.length ? problems : ['both are eligible'] });
+  const eligible = bpVerdict({
+    question: 'supportEligible',
+    asked: `may ${f.name} support ${e.name}?`,
+    answer: problems.length ? 'no' : 'yes',
+    reasons: problems.length ? problems : ['both are eligible'],
+  });
   const s = unitSeparation(f.bases, e.bases);
-  const dist = lengthVerdict(ctx, { question: 'supportDistance', asked: `is ${f.name} within 6" of ${e.name}?`, reasons: [] }, { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB }, 'atMost', SUPPORT_DISTANCE);
+  const dist = lengthVerdict(
+    ctx,
+    { question: 'supportDistance', asked: `is ${f.name} within 6" of ${e.name}?`, reasons: [] },
+    { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB },
+    'atMost',
+    SUPPORT_DISTANCE,
+  );
   const q = supportQuarter(ctx, f, e);
   const quarter = bpVerdict({
     question: 'supportQuarter',
     asked: `is ${f.name} in ${poss(e.name)} flank or rear quarter?`,
     answer: q && q !== 'front' ? 'yes' : 'no',
-    reasons: [q ? `${f.name} is in ${poss(e.name)} ${q} quarter` : `${f.name} is not in a flank or rear quarter of ${e.name}`],
+    reasons: [
+      q
+        ? `${f.name} is in ${poss(e.name)} ${q} quarter`
+        : `${f.name} is not in a flank or rear quarter of ${e.name}`,
+    ],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
     facts: { quarter: q ?? 'none' },
   });
   const checks = [eligible, dist, quarter];
   const { answer, lean } = allOf(checks);
-  const bonus = q === 'rear' ? '+1 rear support' : q === 'left' || q === 'right' ? `+1 ${q} flank support` : '';
+  const bonus =
+    q === 'rear' ? '+1 rear support' : q === 'left' || q === 'right' ? `+1 ${q} flank support` : '';
   return bpVerdict({
     question: 'support',
     asked: `does ${f.name} support ${e.name}?`,
     answer,
     lean,
     ...measuredBy(dist),
-    reasons: [`${(dist.value as number).toFixed(2)} in apart; ${quarter.reasons[0]}`, ...(answer === 'yes' ? [bonus] : failingReasons(checks, 'notYes'))],
+    reasons: [
+      `${(dist.value as number).toFixed(2)} in apart; ${quarter.reasons[0]}`,
+      ...(answer === 'yes' ? [bonus] : failingReasons(checks, 'notYes')),
+    ],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
     facts: { quarter: q ?? 'none' },
     checks,

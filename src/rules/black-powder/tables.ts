@@ -15,9 +15,28 @@ export interface Weapon {
   readonly firearm: boolean;
 }
 
-const sa = (name: string, max: number, firearm = true, direct = true): Weapon => ({ name, kind: 'smallArms', max, direct, firearm });
-const gun = (name: string, max: number): Weapon => ({ name, kind: 'cannon', max, direct: true, firearm: true });
-const how = (name: string, max: number): Weapon => ({ name, kind: 'howitzer', max, min: 6, direct: false, firearm: true });
+const sa = (name: string, max: number, firearm = true, direct = true): Weapon => ({
+  name,
+  kind: 'smallArms',
+  max,
+  direct,
+  firearm,
+});
+const gun = (name: string, max: number): Weapon => ({
+  name,
+  kind: 'cannon',
+  max,
+  direct: true,
+  firearm: true,
+});
+const how = (name: string, max: number): Weapon => ({
+  name,
+  kind: 'howitzer',
+  max,
+  min: 6,
+  direct: false,
+  firearm: true,
+});
 
 export const WEAPONS: readonly Weapon[] = [
   sa('pistol', 6),
@@ -57,10 +76,22 @@ export function findWeapon(name: string): Weapon | undefined {
 }
 
 /** Default weapons when a unit declares none. */
-export const DEFAULT_WEAPON = { infantry: 'smoothbore musket', cavalry: 'smoothbore carbine', artillery: 'smoothbore foot artillery' } as const;
+export const DEFAULT_WEAPON = {
+  infantry: 'smoothbore musket',
+  cavalry: 'smoothbore carbine',
+  artillery: 'smoothbore foot artillery',
+} as const;
 
 /** One move, inches. */
-export const MOVE = { infantry: 12, cavalry: 18, artillery: 12, horseArtillery: 18, manhandled: 6, commanderFoot: 36, commanderMounted: 48 } as const;
+export const MOVE = {
+  infantry: 12,
+  cavalry: 18,
+  artillery: 12,
+  horseArtillery: 18,
+  manhandled: 6,
+  commanderFoot: 36,
+  commanderMounted: 48,
+} as const;
 
 export const CLOSE_RANGE = 6;
 export const PROXIMITY = 12;

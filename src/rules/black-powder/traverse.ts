@@ -13,7 +13,12 @@ import { PROXIMITY } from './tables.ts';
  * frontage swept along it: option traverseTrack) projected onto the shooter's front edge, counted
  * only in front of it.
  */
-export function traverseVerdict(ctx: BpContext, shooter: TableUnit, track: readonly [Vec2, Vec2], moverFrontageMm = 0): Verdict {
+export function traverseVerdict(
+  ctx: BpContext,
+  shooter: TableUnit,
+  track: readonly [Vec2, Vec2],
+  moverFrontageMm = 0,
+): Verdict {
   const box = shooter.box;
   const a = toLocal(box.frame, track[0]);
   const b = toLocal(box.frame, track[1]);
@@ -26,10 +31,41 @@ export function traverseVerdict(ctx: BpContext, shooter: TableUnit, track: reado
   const covered = Math.max(0, Math.min(hi, w) - Math.max(lo, -w));
   const sep = polygonSetSeparation(shooter.bodyPolygons, [[track[0], track[1]]]);
   const near = compare(inches(sep.distance), 'atMost', PROXIMITY, inches(shooter.sigmaMm), ctx.policy);
-  const cross = compare(inches(covered), 'atLeast', inches(box.width / 2), inches(shooter.sigmaMm), ctx.policy);
+  const cross = compare(
+    inches(covered),
+    'atLeast',
+    inches(box.width / 2),
+    inches(shooter.sigmaMm),
+    ctx.policy,
+  );
   const checks = [
-    bpVerdict({ question: 'traverseDistance', asked: 'does the charge pass within 12"?', answer: near.answer, lean: near.lean, value: inches(sep.distance), limit: PROXIMITY, margin: near.margin, epsilon: near.epsilon, unit: 'in', between: [sep.onA, sep.onB], reasons: [`the track passes ${inches(sep.distance).toFixed(2)} in from ${shooter.name}`] }),
-    bpVerdict({ question: 'traverseCover', asked: 'does it cross half the frontage?', answer: cross.answer, lean: cross.lean, value: inches(covered), limit: inches(box.width / 2), margin: cross.margin, epsilon: cross.epsilon, unit: 'in', reasons: [`it crosses ${inches(covered).toFixed(2)} in of the ${inches(box.width).toFixed(2)} in frontage`] }),
+    bpVerdict({
+      question: 'traverseDistance',
+      asked: 'does the charge pass within 12"?',
+      answer: near.answer,
+      lean: near.lean,
+      value: inches(sep.distance),
+      limit: PROXIMITY,
+      margin: near.margin,
+      epsilon: near.epsilon,
+      unit: 'in',
+      between: [sep.onA, sep.onB],
+      reasons: [`the track passes ${inches(sep.distance).toFixed(2)} in from ${shooter.name}`],
+    }),
+    bpVerdict({
+      question: 'traverseCover',
+      asked: 'does it cross half the frontage?',
+      answer: cross.answer,
+      lean: cross.lean,
+      value: inches(covered),
+      limit: inches(box.width / 2),
+      margin: cross.margin,
+      epsilon: cross.epsilon,
+      unit: 'in',
+      reasons: [
+        `it crosses ${inches(covered).toFixed(2)} in of the ${inches(box.width).toFixed(2)} in frontage`,
+      ],
+    }),
   ];
   const { answer, lean } = allOf(checks);
   return bpVerdict({

@@ -16,7 +16,9 @@ export interface OptionSpec<V extends OptionValue = OptionValue> {
   readonly meanings?: Readonly<Record<string, string>>;
 }
 
-export type OptionSpecs<T extends Record<string, OptionValue>> = { readonly [K in keyof T]: OptionSpec<T[K]> };
+export type OptionSpecs<T extends Record<string, OptionValue>> = {
+  readonly [K in keyof T]: OptionSpec<T[K]>;
+};
 
 export class OptionError extends Error {
   override name = 'OptionError';
@@ -44,7 +46,8 @@ export function resolveOptions<T extends Record<string, OptionValue>>(
     let value: OptionValue;
     if (typeof spec.default === 'number') {
       value = typeof raw === 'number' ? raw : Number(raw);
-      if (!Number.isFinite(value)) throw new OptionError(`option "${name}" needs a number, got "${String(raw)}"`);
+      if (!Number.isFinite(value))
+        throw new OptionError(`option "${name}" needs a number, got "${String(raw)}"`);
     } else if (typeof spec.default === 'boolean') {
       if (typeof raw === 'boolean') value = raw;
       else if (raw === 'true' || raw === 'false') value = raw === 'true';
@@ -60,7 +63,10 @@ export function resolveOptions<T extends Record<string, OptionValue>>(
 }
 
 /** The subset of options a verdict consulted, for its `options` field. */
-export function pick<T extends Record<string, OptionValue>, K extends keyof T & string>(opts: T, ...keys: K[]): Record<K, OptionValue> {
+export function pick<T extends Record<string, OptionValue>, K extends keyof T & string>(
+  opts: T,
+  ...keys: K[]
+): Record<K, OptionValue> {
   const out = {} as Record<K, OptionValue>;
   for (const k of keys) out[k] = opts[k] as OptionValue;
   return out;

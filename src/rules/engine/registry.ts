@@ -13,7 +13,8 @@ export function registerRuleset(ruleset: Ruleset): void {
 
 export function getRuleset(id: string): Ruleset {
   const r = rulesets.get(id);
-  if (!r) throw new UnknownRulesetError(`no ruleset "${id}" (known: ${[...rulesets.keys()].join(', ') || 'none'})`);
+  if (!r)
+    throw new UnknownRulesetError(`no ruleset "${id}" (known: ${[...rulesets.keys()].join(', ') || 'none'})`);
   return r;
 }
 

@@ -31,7 +31,8 @@ export interface ComparisonResult {
   readonly epsilon: number;
 }
 
-export const epsilonFor = (policy: ThresholdPolicy, sigma: number): number => Math.max(policy.floor, policy.sigmas * sigma);
+export const epsilonFor = (policy: ThresholdPolicy, sigma: number): number =>
+  Math.max(policy.floor, policy.sigmas * sigma);
 
 const TOL = 1e-9;
 
@@ -40,7 +41,13 @@ const TOL = 1e-9;
  * The lean is the exact comparison (with a hair of tolerance for float noise at the limit);
  * the answer is borderline when |margin| is inside the band.
  */
-export function compare(value: number, comparison: Comparison, limit: number, sigma: number, policy: ThresholdPolicy): ComparisonResult {
+export function compare(
+  value: number,
+  comparison: Comparison,
+  limit: number,
+  sigma: number,
+  policy: ThresholdPolicy,
+): ComparisonResult {
   const margin = value - limit;
   const tol = TOL * Math.max(1, Math.abs(limit));
   let holds: boolean;
@@ -63,4 +70,3 @@ export function compare(value: number, comparison: Comparison, limit: number, si
   const answer: Answer = epsilon > 0 && Math.abs(margin) < epsilon ? 'borderline' : lean;
   return { answer, lean, margin, epsilon };
 }
-

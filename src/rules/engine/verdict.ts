@@ -95,10 +95,15 @@ export function formatVerdict(v: Verdict, indent = ''): string {
     v.value !== undefined
       ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `; borderline band ±${fmt(v.epsilon)}` : ''})` : ''}`
       : '';
-  const lines = [`${indent}${v.asked}: ${word}${num}${v.hiddenUntilDeclared ? ' (distance withheld until the charge is declared)' : ''}`];
+  const lines = [
+    `${indent}${v.asked}: ${word}${num}${v.hiddenUntilDeclared ? ' (distance withheld until the charge is declared)' : ''}`,
+  ];
   for (const r of v.reasons) lines.push(`${indent}  • ${r}`);
   const facts = Object.entries(v.facts);
-  if (facts.length > 0) lines.push(`${indent}  facts: ${facts.map(([k, x]) => `${k}=${typeof x === 'number' ? fmt(x) : String(x)}`).join(', ')}`);
+  if (facts.length > 0)
+    lines.push(
+      `${indent}  facts: ${facts.map(([k, x]) => `${k}=${typeof x === 'number' ? fmt(x) : String(x)}`).join(', ')}`,
+    );
   return lines.join('\n');
 }
 

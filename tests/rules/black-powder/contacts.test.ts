@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { adjacentEngagedVerdict, contactsOf, engagedFaces, secondChargerVerdict } from '../../../src/rules/black-powder/contacts.ts';
+import {
+  adjacentEngagedVerdict,
+  contactsOf,
+  engagedFaces,
+  secondChargerVerdict,
+} from '../../../src/rules/black-powder/contacts.ts';
 import { retireQuarter } from '../../../src/rules/black-powder/retire.ts';
 import { findUnit } from '../../../src/table/table-state.ts';
 import { box, ctxOf, IN, table } from './fixtures.ts';
@@ -9,7 +14,12 @@ const T = () => box('T', -5, 5, 0, 1.5, { side: 'blue', headingDeg: 180 });
 
 describe('contacts found on the table', () => {
   it('finds which units touch which face, and where along it (within the contact tolerance)', () => {
-    const st = table([T(), box('A', -5, 1, -1.5, 0), box('B', 5.1, 6.6, 0, 4, { headingDeg: 90 }), box('Far', -5, 5, -3, -1.5)]);
+    const st = table([
+      T(),
+      box('A', -5, 1, -1.5, 0),
+      box('B', 5.1, 6.6, 0, 4, { headingDeg: 90 }),
+      box('Far', -5, 5, -3, -1.5),
+    ]);
     const ctx = ctxOf(st);
     const cs = contactsOf(ctx, findUnit(st, 'T'));
     const a = cs.find((c) => c.unit.id === 'A')!;
@@ -21,7 +31,9 @@ describe('contacts found on the table', () => {
     expect(b.length / IN).toBeCloseTo(1.5, 6);
     expect(cs.some((c) => c.unit.id === 'Far')).toBe(false);
     // With a tighter tolerance B is no longer touching.
-    expect(contactsOf(ctxOf(st, { contactToleranceIn: 0.05 }), findUnit(st, 'T')).some((c) => c.unit.id === 'B')).toBe(false);
+    expect(
+      contactsOf(ctxOf(st, { contactToleranceIn: 0.05 }), findUnit(st, 'T')).some((c) => c.unit.id === 'B'),
+    ).toBe(false);
     expect(engagedFaces(ctx, findUnit(st, 'T'))).toEqual(['front', 'left']); // A and B are red, T blue
   });
 
@@ -72,6 +84,8 @@ describe('second charger and adjacent units, from the footprints', () => {
     expect(v.answer).toBe('no');
     expect(v.reasons.join(' ')).toMatch(/move it back about 1"/);
     const most = table([T(), adj(), box('C2', 3, 13, -1.5, 0)]);
-    expect(adjacentEngagedVerdict(ctxOf(most), findUnit(most, 'C2'), findUnit(most, 'T2')).answer).toBe('yes');
+    expect(adjacentEngagedVerdict(ctxOf(most), findUnit(most, 'C2'), findUnit(most, 'T2')).answer).toBe(
+      'yes',
+    );
   });
 });

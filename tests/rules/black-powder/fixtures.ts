@@ -23,7 +23,14 @@ export interface BoxOpts extends UnitAttributes {
  * A unit filling the axis-aligned rectangle [x0,x1]×[y0,y1] (inches), its bases side by side
  * along its frontage.
  */
-export function box(id: string, x0: number, x1: number, y0: number, y1: number, opts: BoxOpts = {}): UnitSpec {
+export function box(
+  id: string,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  opts: BoxOpts = {},
+): UnitSpec {
   const heading = opts.headingDeg ?? 0;
   const alongX = heading === 0 || heading === 180;
   const frontage = alongX ? x1 - x0 : y1 - y0;
@@ -63,13 +70,19 @@ export function piece(id: string, x: number, y: number, w: number, d: number, op
 export const table = (units: readonly UnitSpec[], terrain: readonly TerrainSpec[] = []): TableState =>
   twoSidedTable('test', 'black-powder', { widthMm: 144 * IN, depthMm: 72 * IN }, units, terrain);
 
-export function ctxOf(state: TableState, options: Record<string, OptionValue> = {}, policy: ThresholdPolicy = EXACT_POLICY): BpContext {
+export function ctxOf(
+  state: TableState,
+  options: Record<string, OptionValue> = {},
+  policy: ThresholdPolicy = EXACT_POLICY,
+): BpContext {
   return bpContext(state, options, policy);
 }
 
 /** The standard shooter S of rules-spec §5.16: a 10" × 1.5" line facing +y, leader base 1.6" wide. */
-export const shooterS = (opts: BoxOpts = {}): UnitSpec => box('S', -5, 5, -1.5, 0, { widths: [4.2, 1.6, 4.2], weapon: 'smoothbore musket', ...opts });
+export const shooterS = (opts: BoxOpts = {}): UnitSpec =>
+  box('S', -5, 5, -1.5, 0, { widths: [4.2, 1.6, 4.2], weapon: 'smoothbore musket', ...opts });
 
 /** Polygon from inches. */
 export const poly = (...pts: Array<[number, number]>) => pts.map(([x, y]) => ({ x: x * IN, y: y * IN }));
-export const rectPoly = (x0: number, x1: number, y0: number, y1: number) => poly([x0, y0], [x1, y0], [x1, y1], [x0, y1]);
+export const rectPoly = (x0: number, x1: number, y0: number, y1: number) =>
+  poly([x0, y0], [x1, y0], [x1, y1], [x0, y1]);

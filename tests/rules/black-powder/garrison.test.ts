@@ -9,14 +9,25 @@ describe('a building garrison shoots from the centre of each facing', () => {
   it('four facings, named by compass, centred on the walls', () => {
     const st = table([], [farm]);
     const f = buildingFacings(st.terrain[0]!);
-    expect(f.map((x) => x.name).sort()).toEqual(['east facing', 'north facing', 'south facing', 'west facing']);
+    expect(f.map((x) => x.name).sort()).toEqual([
+      'east facing',
+      'north facing',
+      'south facing',
+      'west facing',
+    ]);
     const north = f.find((x) => x.name === 'north facing')!;
     expect(north.centre.x / IN).toBeCloseTo(0, 6);
     expect(north.centre.y / IN).toBeCloseTo(3, 3);
   });
 
   it('range from the facing that sees the target, not from the leader', () => {
-    const st = table([box('G', -3, 3, -1, 1, { weapon: 'smoothbore musket' }), box('E', 10, 16, -1, 1, { side: 'blue', headingDeg: 90 })], [farm]);
+    const st = table(
+      [
+        box('G', -3, 3, -1, 1, { weapon: 'smoothbore musket' }),
+        box('E', 10, 16, -1, 1, { side: 'blue', headingDeg: 90 }),
+      ],
+      [farm],
+    );
     const v = garrisonShotVerdict(ctxOf(st), findUnit(st, 'G'), findUnit(st, 'E'));
     expect(v.facts.facing).toBe('east facing');
     expect(v.value).toBeCloseTo(6, 2); // east wall x = 4 → enemy at x = 10

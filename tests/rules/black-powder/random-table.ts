@@ -26,8 +26,20 @@ export function randomTable(seed: number, units = 24): TableState {
     const side = i % 2 === 0 ? 'red' : 'blue';
     if (kind < 0.1) {
       // A gun with its crew behind.
-      const gun: BaseSpec = { widthMm: 40, depthMm: 60, marker: mk(), role: 'gun', pose: { x: cx, y: cy, headingDeg: heading } };
-      const crew: BaseSpec = { widthMm: 50, depthMm: 30, marker: mk(), role: 'crew', pose: { x: cx - front.x * 50, y: cy - front.y * 50, headingDeg: heading } };
+      const gun: BaseSpec = {
+        widthMm: 40,
+        depthMm: 60,
+        marker: mk(),
+        role: 'gun',
+        pose: { x: cx, y: cy, headingDeg: heading },
+      };
+      const crew: BaseSpec = {
+        widthMm: 50,
+        depthMm: 30,
+        marker: mk(),
+        role: 'crew',
+        pose: { x: cx - front.x * 50, y: cy - front.y * 50, headingDeg: heading },
+      };
       specs.push({ id: `g${i}`, name: `Gun ${i}`, side, type: 'artillery', bases: [gun, crew] });
       continue;
     }
@@ -39,7 +51,12 @@ export function randomTable(seed: number, units = 24): TableState {
     const bases: BaseSpec[] = Array.from({ length: n }, (_, k) => {
       const off = (k - (n - 1) / 2) * w * spread;
       const along = deep ? { x: front.x * off, y: front.y * off } : { x: right.x * off, y: right.y * off };
-      return { widthMm: w, depthMm: d, marker: mk(), pose: { x: cx + along.x, y: cy + along.y, headingDeg: heading } };
+      return {
+        widthMm: w,
+        depthMm: d,
+        marker: mk(),
+        pose: { x: cx + along.x, y: cy + along.y, headingDeg: heading },
+      };
     });
     const square = kind > 0.95;
     specs.push({
@@ -66,7 +83,19 @@ export function randomTable(seed: number, units = 24): TableState {
       const a = turn + (2 * Math.PI * k) / sides;
       return { x: cx + Math.cos(a) * rx, y: cy + Math.sin(a) * ry };
     });
-    terrain.push({ id: `t${t}`, name: `${kind} ${t}`, kind, polygon, ...(kind === 'hill' ? { heightMm: 40 } : {}) });
+    terrain.push({
+      id: `t${t}`,
+      name: `${kind} ${t}`,
+      kind,
+      polygon,
+      ...(kind === 'hill' ? { heightMm: 40 } : {}),
+    });
   }
-  return twoSidedTable(`random ${seed}`, 'black-powder', { widthMm: 72 * IN, depthMm: 48 * IN }, specs, terrain);
+  return twoSidedTable(
+    `random ${seed}`,
+    'black-powder',
+    { widthMm: 72 * IN, depthMm: 48 * IN },
+    specs,
+    terrain,
+  );
 }

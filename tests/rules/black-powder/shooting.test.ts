@@ -30,7 +30,10 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
     expect(byLeaderBase.range!.mm / IN).toBeCloseTo(Math.hypot(8.2, 10), 6); // 12.93
     expect(byLeaderBase.range!.to.x / IN).toBeCloseTo(9, 6);
     expect(shootVerdict(ctxOf(st), S, T).answer).toBe('no'); // 12" carbine: out by the leader rule
-    expect(assessShot(ctxOf(st, { rangeFrom: 'leaderPoint' }), S, T).range!.mm / IN).toBeCloseTo(Math.hypot(9, 10), 6); // 13.45
+    expect(assessShot(ctxOf(st, { rangeFrom: 'leaderPoint' }), S, T).range!.mm / IN).toBeCloseTo(
+      Math.hypot(9, 10),
+      6,
+    ); // 13.45
     const byFootprint = shootVerdict(ctxOf(st, { rangeFrom: 'footprint' }), S, T);
     expect(byFootprint.value).toBeCloseTo(Math.hypot(4, 10), 6); // 10.77
     expect(byFootprint.answer).toBe('yes');
@@ -65,7 +68,11 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
   });
 
   it('a unit in between blocks the sight line, and the verdict says where', () => {
-    const st = table([shooterS(), box('T1', -5, 5, 15, 16.5, enemy), box('Wall of men', -8, 8, 7, 8.5, { side: 'red' })]);
+    const st = table([
+      shooterS(),
+      box('T1', -5, 5, 15, 16.5, enemy),
+      box('Wall of men', -8, 8, 7, 8.5, { side: 'red' }),
+    ]);
     const v = shootVerdict(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T1'));
     expect(v.answer).toBe('no');
     expect(v.reasons.join(' ')).toMatch(/blocked by Wall of men between 7\.0 in and 8\.5 in/);
@@ -97,7 +104,11 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
     expect(v.facts.band).toBe('close');
     expect(String(v.facts.modifiers)).toMatch(/\+1 close range/);
     const st2 = table([shooterS(), box('T', -5, 5, 17.9, 19.4, enemy)]);
-    const b = shootVerdict(ctxOf(st2, {}, { floor: 0.25, sigmas: 2 }), findUnit(st2, 'S'), findUnit(st2, 'T'));
+    const b = shootVerdict(
+      ctxOf(st2, {}, { floor: 0.25, sigmas: 2 }),
+      findUnit(st2, 'S'),
+      findUnit(st2, 'T'),
+    );
     expect(b.answer).toBe('borderline');
     expect(b.lean).toBe('yes');
   });
@@ -106,7 +117,11 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
 describe('range to the nearest visible part (exact, not sampled)', () => {
   it('when a friend hides the nearest point, range runs to the corner of the part still seen', () => {
     // Friends at x ∈ [−8, 2], y ∈ [7, 8.5] hide T up to the sight line through their corner (2, 7).
-    const st = table([shooterS(), box('T', -5, 5, 15, 16.5, enemy), box('F', -8, 2, 7, 8.5, { side: 'red' })]);
+    const st = table([
+      shooterS(),
+      box('T', -5, 5, 15, 16.5, enemy),
+      box('F', -8, 2, 7, 8.5, { side: 'red' }),
+    ]);
     const shot = assessShot(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T'));
     expect(shot.facts.rangeToVisiblePart).toBe(true);
     const corner = { x: (2 * 15) / 7, y: 15 }; // where the sight line through (2, 7) meets T's near edge

@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { quarterOfLocalPoint } from '../../../src/geometry/quarters.ts';
 import { arcShare, offAxisDeg } from '../../../src/rules/black-powder/artillery.ts';
-import { chargeFaceVerdict, chargeVerdict, counterchargeMeetingPoint } from '../../../src/rules/black-powder/charge.ts';
-import { brigadeCohesionVerdict, commandPenalty, effectiveStaff, orderVerdict } from '../../../src/rules/black-powder/command.ts';
+import {
+  chargeFaceVerdict,
+  chargeVerdict,
+  counterchargeMeetingPoint,
+} from '../../../src/rules/black-powder/charge.ts';
+import {
+  brigadeCohesionVerdict,
+  commandPenalty,
+  effectiveStaff,
+  orderVerdict,
+} from '../../../src/rules/black-powder/command.ts';
 import { enfiladeVerdict } from '../../../src/rules/black-powder/enfilade.ts';
 import { pathCost, reachAlongPath } from '../../../src/rules/black-powder/movement.ts';
 import { proximityMoveVerdict, squareMayMoveVerdict } from '../../../src/rules/black-powder/proximity.ts';
 import { brigadeBroken, brokenMustRetireVerdict, evadeMove } from '../../../src/rules/black-powder/retire.ts';
 import { assessShot, shootVerdict } from '../../../src/rules/black-powder/shooting.ts';
-import { commanderSafeVerdict, coverSaveBonus, mixedOrderVerdict, rocketStray, skirmisherShots } from '../../../src/rules/black-powder/specials.ts';
+import {
+  commanderSafeVerdict,
+  coverSaveBonus,
+  mixedOrderVerdict,
+  rocketStray,
+  skirmisherShots,
+} from '../../../src/rules/black-powder/specials.ts';
 import { supportTotal, supportVerdict } from '../../../src/rules/black-powder/support.ts';
 import { cannonBand, cannonBands, findWeapon } from '../../../src/rules/black-powder/tables.ts';
 import { traverseVerdict } from '../../../src/rules/black-powder/traverse.ts';
@@ -42,7 +57,10 @@ describe('BP-E6 charge face from the leader at the start of the turn', () => {
     [-8, 6, 'front'],
     [0, -5, 'rear'],
   ])('leader at (%d,%d) → %s', (x, y, face) => {
-    const st = table([box('T', -5, 5, -1.5, 0, blue), box('C', x - 1, x + 1, y - 8, y - 6, { leaderAtTurnStart: P(x, y) })]);
+    const st = table([
+      box('T', -5, 5, -1.5, 0, blue),
+      box('C', x - 1, x + 1, y - 8, y - 6, { leaderAtTurnStart: P(x, y) }),
+    ]);
     const v = chargeFaceVerdict(ctxOf(st), findUnit(st, 'C'), findUnit(st, 'T'));
     expect(v.facts.face).toBe(face);
   });
@@ -59,12 +77,21 @@ describe('BP-E7 charge reach', () => {
     expect(v.value).toBeCloseTo(12.5, 6);
   });
   it('behind a hedge at 6.5" → cannot (needs ≤ 6"); cavalry behind an obstacle needs ≤ 12"', () => {
-    const hedge = { id: 'h', name: 'the hedge', kind: 'obstacle' as const, line: poly([-10, 6.3], [10, 6.3]), widthMm: 0.2 * IN };
+    const hedge = {
+      id: 'h',
+      name: 'the hedge',
+      kind: 'obstacle' as const,
+      line: poly([-10, 6.3], [10, 6.3]),
+      widthMm: 0.2 * IN,
+    };
     const st = table([shooterS(), box('E', -5, 5, 6.5, 8, { side: 'blue', headingDeg: 180 })], [hedge]);
     const v = chargeVerdict(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'E'));
     expect(v.answer).toBe('no');
     expect(v.limit).toBe(6);
-    const st2 = table([shooterS({ type: 'cavalry' }), box('E', -5, 5, 11.5, 13, { side: 'blue', headingDeg: 180 })], [hedge]);
+    const st2 = table(
+      [shooterS({ type: 'cavalry' }), box('E', -5, 5, 11.5, 13, { side: 'blue', headingDeg: 180 })],
+      [hedge],
+    );
     const c = chargeVerdict(ctxOf(st2), findUnit(st2, 'S'), findUnit(st2, 'E'));
     expect(c.limit).toBe(12);
     expect(c.answer).toBe('yes');
@@ -111,7 +138,8 @@ describe('BP-E9 brigade 6" cohesion', () => {
 });
 
 describe('BP-E10/E11/E26 artillery arcs and bands', () => {
-  const gun = () => piece('G', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore foot artillery', roles: ['gun'] });
+  const gun = () =>
+    piece('G', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore foot artillery', roles: ['gun'] });
   it.each([
     [20, 25, 32.02, 38.66, 'long', true],
     [30, 25, 39.05, 50.19, 'long', false],
@@ -132,16 +160,34 @@ describe('BP-E10/E11/E26 artillery arcs and bands', () => {
     expect(cannonBands(findWeapon('rifled siege artillery')!.max)).toEqual([6, 36, 72]);
   });
   it('E11: an enemy within half range must be shot first; beyond half range, free choice', () => {
-    const near = table([gun(), piece('Near', 0, 20.5, 2, 1, { side: 'blue' }), piece('Far', 14, 38, 2, 1, { side: 'blue' })]);
+    const near = table([
+      gun(),
+      piece('Near', 0, 20.5, 2, 1, { side: 'blue' }),
+      piece('Far', 14, 38, 2, 1, { side: 'blue' }),
+    ]);
     expect(shootVerdict(ctxOf(near), findUnit(near, 'G'), findUnit(near, 'Far')).answer).toBe('no');
-    const free = table([gun(), piece('Near', 0, 30.5, 2, 1, { side: 'blue' }), piece('Far', 14, 38, 2, 1, { side: 'blue' })]);
+    const free = table([
+      gun(),
+      piece('Near', 0, 30.5, 2, 1, { side: 'blue' }),
+      piece('Far', 14, 38, 2, 1, { side: 'blue' }),
+    ]);
     expect(shootVerdict(ctxOf(free), findUnit(free, 'G'), findUnit(free, 'Far')).answer).toBe('yes');
   });
 });
 
 describe('BP-E12 overhead fire and 6" dead ground', () => {
-  const hill = { id: 'hill', name: 'the knoll', kind: 'hill' as const, heightMm: 2 * IN, polygon: rectPoly(-4, 4, -4, 3) };
-  const gun = piece('G', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore foot artillery', roles: ['gun'] });
+  const hill = {
+    id: 'hill',
+    name: 'the knoll',
+    kind: 'hill' as const,
+    heightMm: 2 * IN,
+    polygon: rectPoly(-4, 4, -4, 3),
+  };
+  const gun = piece('G', 0, -1, 1, 2, {
+    type: 'artillery',
+    weapon: 'smoothbore foot artillery',
+    roles: ['gun'],
+  });
   const target = box('T', -3, 3, 30, 31.5, { side: 'blue', headingDeg: 180 });
   it.each([
     [10, 12, 'yes'],
@@ -172,7 +218,12 @@ describe('BP-E13 gaps', () => {
   it('a 5" gap: S may not fire through; a cannon could (≥ 3")', () => {
     const st = table([shooterS(), target, box('L', -10, -2.5, 6, 7.5), box('R', 2.5, 10, 6, 7.5)]);
     expect(shootVerdict(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T')).answer).toBe('no');
-    const st2 = table([piece('G', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore foot artillery', roles: ['gun'] }), target, box('L', -10, -2.5, 6, 7.5), box('R', 2.5, 10, 6, 7.5)]);
+    const st2 = table([
+      piece('G', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore foot artillery', roles: ['gun'] }),
+      target,
+      box('L', -10, -2.5, 6, 7.5),
+      box('R', 2.5, 10, 6, 7.5),
+    ]);
     const g = shootVerdict(ctxOf(st2), findUnit(st2, 'G'), findUnit(st2, 'T'));
     // 5" is wider than both the cannon's 3" minimum and its own frontage: no gap restriction at all.
     expect(g.answer).toBe('yes');
@@ -186,9 +237,18 @@ describe('BP-E14 enfilade corridor', () => {
     const inside = table([T, piece('S1', -15.5, -0.75, 1.5, 1, { headingDeg: 270 })]);
     const u = findUnit(inside, 'S1');
     expect(u.leader.x / IN).toBeCloseTo(-15, 6);
-    expect(enfiladeVerdict(ctxOf(inside), u, findUnit(inside, 'T'), findWeapon('smoothbore musket')).answer).toBe('yes');
+    expect(
+      enfiladeVerdict(ctxOf(inside), u, findUnit(inside, 'T'), findWeapon('smoothbore musket')).answer,
+    ).toBe('yes');
     const outside = table([T, piece('S2', -15.5, 1.0, 1.5, 1, { headingDeg: 270 })]);
-    expect(enfiladeVerdict(ctxOf(outside), findUnit(outside, 'S2'), findUnit(outside, 'T'), findWeapon('smoothbore musket')).answer).toBe('no');
+    expect(
+      enfiladeVerdict(
+        ctxOf(outside),
+        findUnit(outside, 'S2'),
+        findUnit(outside, 'T'),
+        findWeapon('smoothbore musket'),
+      ).answer,
+    ).toBe('no');
   });
 });
 
@@ -217,7 +277,10 @@ describe('BP-E15 supports', () => {
 describe('BP-E16 proximity rule', () => {
   const sidestep = (st: ReturnType<typeof table>) => {
     const u = findUnit(st, 'S');
-    return u.bases.map((b) => ({ ...b.footprint, center: { x: b.footprint.center.x + 4 * IN, y: b.footprint.center.y } }));
+    return u.bases.map((b) => ({
+      ...b.footprint,
+      center: { x: b.footprint.center.x + 4 * IN, y: b.footprint.center.y },
+    }));
   };
   it('enemy 11.9" away: a 4" sidestep is illegal; at 12.5" it is legal', () => {
     const near = table([shooterS(), box('Foe', -5, 5, 11.9, 13.4, { side: 'blue', headingDeg: 180 })]);
@@ -228,7 +291,10 @@ describe('BP-E16 proximity rule', () => {
   it('a straight advance stays in the front quarter and is legal', () => {
     const near = table([shooterS(), box('Foe', -5, 5, 11.9, 13.4, { side: 'blue', headingDeg: 180 })]);
     const u = findUnit(near, 'S');
-    const fwd = u.bases.map((b) => ({ ...b.footprint, center: { x: b.footprint.center.x, y: b.footprint.center.y + 3 * IN } }));
+    const fwd = u.bases.map((b) => ({
+      ...b.footprint,
+      center: { x: b.footprint.center.x, y: b.footprint.center.y + 3 * IN },
+    }));
     expect(proximityMoveVerdict(ctxOf(near), u, fwd).answer).toBe('yes');
   });
 });
@@ -248,12 +314,18 @@ describe('BP-E17 traversing fire', () => {
 
 describe('BP-E18 squares and cavalry', () => {
   it('cavalry halts 3" short of an ordered square; the square cannot move with cavalry within 12"', () => {
-    const st = table([box('Sq', -2, 2, -2, 2, { side: 'blue', formation: 'square' }), box('Cav', -2, 2, 8, 10, { type: 'cavalry', headingDeg: 180 })]);
+    const st = table([
+      box('Sq', -2, 2, -2, 2, { side: 'blue', formation: 'square' }),
+      box('Cav', -2, 2, 8, 10, { type: 'cavalry', headingDeg: 180 }),
+    ]);
     const v = chargeVerdict(ctxOf(st), findUnit(st, 'Cav'), findUnit(st, 'Sq'));
     expect(v.answer).toBe('no');
     expect(v.facts.halted).toBe(true);
     expect(squareMayMoveVerdict(ctxOf(st), findUnit(st, 'Sq')).answer).toBe('no');
-    const far = table([box('Sq', -2, 2, -2, 2, { side: 'blue', formation: 'square' }), box('Cav', -2, 2, 16, 18, { type: 'cavalry', headingDeg: 180 })]);
+    const far = table([
+      box('Sq', -2, 2, -2, 2, { side: 'blue', formation: 'square' }),
+      box('Cav', -2, 2, 16, 18, { type: 'cavalry', headingDeg: 180 }),
+    ]);
     expect(squareMayMoveVerdict(ctxOf(far), findUnit(far, 'Sq')).answer).toBe('yes');
   });
 });
@@ -301,7 +373,11 @@ describe('BP-E20 rocket stray', () => {
 });
 
 describe('BP-E21 howitzer minimum range', () => {
-  const how = piece('H', 0, -1, 1, 2, { type: 'artillery', weapon: 'smoothbore field howitzer', roles: ['gun'] });
+  const how = piece('H', 0, -1, 1, 2, {
+    type: 'artillery',
+    weapon: 'smoothbore field howitzer',
+    roles: ['gun'],
+  });
   it('5.5" illegal, 6.0" legal', () => {
     const a = table([how, box('T', -2, 2, 5.5, 7, { side: 'blue', headingDeg: 180 })]);
     expect(shootVerdict(ctxOf(a), findUnit(a, 'H'), findUnit(a, 'T')).answer).toBe('no');
@@ -312,7 +388,8 @@ describe('BP-E21 howitzer minimum range', () => {
 
 describe('BP-E22 displaced mounted commander', () => {
   it('nearest friend 47" → joins; 49" → casualty', () => {
-    const at = (d: number) => table([box('U', -1, 1, d, d + 1.5), piece('K', 0, -0.5, 1, 1, { type: 'commander', mounted: true })]);
+    const at = (d: number) =>
+      table([box('U', -1, 1, d, d + 1.5), piece('K', 0, -0.5, 1, 1, { type: 'commander', mounted: true })]);
     expect(commanderSafeVerdict(ctxOf(at(47)), at(47).commanders[0]!).answer).toBe('yes');
     expect(commanderSafeVerdict(ctxOf(at(49)), at(49).commanders[0]!).answer).toBe('no');
   });
@@ -320,7 +397,10 @@ describe('BP-E22 displaced mounted commander', () => {
 
 describe('BP-E23 countercharge', () => {
   it('leaders at (0,0) and (0,14) meet at (0,7)', () => {
-    const st = table([box('A', -2, 2, -1.5, 0), box('B', -2, 2, 14, 15.5, { side: 'blue', headingDeg: 180 })]);
+    const st = table([
+      box('A', -2, 2, -1.5, 0),
+      box('B', -2, 2, 14, 15.5, { side: 'blue', headingDeg: 180 }),
+    ]);
     const m = counterchargeMeetingPoint(findUnit(st, 'A'), findUnit(st, 'B'));
     expect(m.x / IN).toBeCloseTo(0, 6);
     expect(m.y / IN).toBeCloseTo(7, 6);
@@ -343,18 +423,32 @@ describe('BP-E24 evade', () => {
 
 describe('BP-E25 broken brigade', () => {
   it('11" from the enemy, unengaged, in the open: must retire; in a building or square: may hold', () => {
-    const st = table([box('U', -5, 5, -1.5, 0), box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 })]);
+    const st = table([
+      box('U', -5, 5, -1.5, 0),
+      box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 }),
+    ]);
     expect(brokenMustRetireVerdict(ctxOf(st), findUnit(st, 'U')).answer).toBe('yes');
     const house = { id: 'b', name: 'the farm', kind: 'building' as const, polygon: rectPoly(-6, 6, -3, 1) };
-    const inHouse = table([box('U', -5, 5, -1.5, 0), box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 })], [house]);
+    const inHouse = table(
+      [box('U', -5, 5, -1.5, 0), box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 })],
+      [house],
+    );
     expect(brokenMustRetireVerdict(ctxOf(inHouse), findUnit(inHouse, 'U')).answer).toBe('no');
-    const sq = table([box('U', -2, 2, -2, 2, { formation: 'square' }), box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 })]);
+    const sq = table([
+      box('U', -2, 2, -2, 2, { formation: 'square' }),
+      box('Foe', -5, 5, 11, 12.5, { side: 'blue', headingDeg: 180 }),
+    ]);
     expect(brokenMustRetireVerdict(ctxOf(sq), findUnit(sq, 'U')).answer).toBe('no');
   });
 });
 
 describe('BP-E27 movement through terrain', () => {
-  const rough = (kind: 'rough' | 'veryRough' | 'wood') => ({ id: 'g', name: 'the ground', kind, polygon: rectPoly(-10, 10, 4, 40) });
+  const rough = (kind: 'rough' | 'veryRough' | 'wood') => ({
+    id: 'g',
+    name: 'the ground',
+    kind,
+    polygon: rectPoly(-10, 10, 4, 40),
+  });
   const path = [P(0, 0), P(0, 30)];
   it('infantry 4" from rough ground: 4" open + 4" inside = 12"', () => {
     const st = table([box('U', -1, 1, -1.5, 0)], [rough('rough')]);
@@ -362,7 +456,10 @@ describe('BP-E27 movement through terrain', () => {
     expect(pathCost(ctxOf(st), [P(0, 0), P(0, 8)], findUnit(st, 'U')).costIn).toBeCloseTo(12, 6);
   });
   it('skirmishers in woods: identical; formed infantry may not enter', () => {
-    const st = table([box('Sk', -1, 1, -1.5, 0, { formation: 'skirmish' }), box('F', 20, 22, -1.5, 0)], [rough('wood')]);
+    const st = table(
+      [box('Sk', -1, 1, -1.5, 0, { formation: 'skirmish' }), box('F', 20, 22, -1.5, 0)],
+      [rough('wood')],
+    );
     expect(reachAlongPath(ctxOf(st), path, findUnit(st, 'Sk'), 12).reachIn).toBeCloseTo(8, 6);
     expect(reachAlongPath(ctxOf(st), path, findUnit(st, 'F'), 12).reachIn).toBeCloseTo(4, 6);
   });
@@ -371,7 +468,13 @@ describe('BP-E27 movement through terrain', () => {
     expect(reachAlongPath(ctxOf(st), path, findUnit(st, 'U'), 12).reachIn).toBeCloseTo(4 + 8 / 3, 6);
   });
   it('a hedge 5" away: reach it (5), cross (6), 1" beyond', () => {
-    const hedge = { id: 'h', name: 'the hedge', kind: 'obstacle' as const, line: poly([-10, 5], [10, 5]), widthMm: 0.001 * IN };
+    const hedge = {
+      id: 'h',
+      name: 'the hedge',
+      kind: 'obstacle' as const,
+      line: poly([-10, 5], [10, 5]),
+      widthMm: 0.001 * IN,
+    };
     const st = table([box('U', -1, 1, -1.5, 0)], [hedge]);
     expect(reachAlongPath(ctxOf(st), path, findUnit(st, 'U'), 12).reachIn).toBeCloseTo(6, 2);
     expect(reachAlongPath(ctxOf(st), path, findUnit(st, 'U'), 10).reachIn).toBeCloseTo(5, 2); // < 6" left: halts in front
@@ -389,7 +492,13 @@ describe('BP-E28 – E30 counts', () => {
     expect(coverSaveBonus(0.4, 'light')).toBe(0);
   });
   it('E29 measured: a target half behind a hedge, seen from S, counts as in cover', () => {
-    const hedge = { id: 'h', name: 'the hedge', kind: 'obstacle' as const, line: poly([0, 9], [10, 9]), widthMm: 0.1 * IN };
+    const hedge = {
+      id: 'h',
+      name: 'the hedge',
+      kind: 'obstacle' as const,
+      line: poly([0, 9], [10, 9]),
+      widthMm: 0.1 * IN,
+    };
     const st = table([shooterS(), box('T', -5, 5, 10, 11.5, { side: 'blue', headingDeg: 180 })], [hedge]);
     const a = assessShot(ctxOf(st), findUnit(st, 'S'), findUnit(st, 'T'));
     expect(a.facts.coverShare).toBeGreaterThanOrEqual(0.5);
@@ -399,9 +508,17 @@ describe('BP-E28 – E30 counts', () => {
     const inf = (lost: boolean) => ({ type: 'infantry' as const, lost });
     const cav = (lost: boolean) => ({ type: 'cavalry' as const, lost });
     const gun = (lost: boolean) => ({ type: 'artillery' as const, lost });
-    expect(brigadeBroken([inf(true), inf(true), inf(false), cav(false), cav(false), gun(true), gun(true)]).broken).toBe(false);
-    expect(brigadeBroken([inf(true), inf(true), inf(true), cav(false), cav(false), gun(false), gun(false)]).broken).toBe(true);
-    expect(brigadeBroken([gun(true), gun(true), gun(false), gun(false), inf(true), inf(false)]).broken).toBe(true);
-    expect(brigadeBroken([gun(true), gun(true), gun(false), gun(false), inf(false), inf(false)]).needed).toBe(3);
+    expect(
+      brigadeBroken([inf(true), inf(true), inf(false), cav(false), cav(false), gun(true), gun(true)]).broken,
+    ).toBe(false);
+    expect(
+      brigadeBroken([inf(true), inf(true), inf(true), cav(false), cav(false), gun(false), gun(false)]).broken,
+    ).toBe(true);
+    expect(brigadeBroken([gun(true), gun(true), gun(false), gun(false), inf(true), inf(false)]).broken).toBe(
+      true,
+    );
+    expect(brigadeBroken([gun(true), gun(true), gun(false), gun(false), inf(false), inf(false)]).needed).toBe(
+      3,
+    );
   });
 });

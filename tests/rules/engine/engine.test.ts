@@ -34,7 +34,11 @@ describe('threshold policy', () => {
 
 describe('options', () => {
   it('defaults, string overrides converted, bad values refused', () => {
-    const o = resolveOptions(BP_OPTION_SPECS, { quarterReading: 'diagonal', woodsSightDepthIn: '2', artilleryArcHalfRule: 'false' });
+    const o = resolveOptions(BP_OPTION_SPECS, {
+      quarterReading: 'diagonal',
+      woodsSightDepthIn: '2',
+      artilleryArcHalfRule: 'false',
+    });
     expect(o.quarterReading).toBe('diagonal');
     expect(o.woodsSightDepthIn).toBe(2);
     expect(o.artilleryArcHalfRule).toBe(false);
