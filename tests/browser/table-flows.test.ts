@@ -316,7 +316,10 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
       const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       let clear = 0;
       let drawn = 0;
-      for (let i = 3; i < d.length; i += 4 * 17) d[i] === 0 ? clear++ : drawn++;
+      for (let i = 3; i < d.length; i += 4 * 17) {
+        if (d[i] === 0) clear++;
+        else drawn++;
+      }
       return { clear, drawn };
     });
     console.log(`streamer: ${alpha.drawn} drawn samples, ${alpha.clear} transparent`);

@@ -20,7 +20,7 @@ export async function api<T>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  let value: unknown = null;
+  let value: unknown;
   try {
     value = text ? JSON.parse(text) : null;
   } catch {
