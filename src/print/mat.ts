@@ -18,10 +18,13 @@ export function parseLengthMm(text: string, what = 'length'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|ft|"|')?\s*$/i.exec(text);
   if (!m) throw new Error(`cannot read ${what} "${text}": use a number with mm, cm, in or ft, such as 12in`);
   const unit = unitOf(m[2]);
-  const mm = Number(m[1]) * UNITS_MM[unit];
+  const mm = micrometres(Number(m[1]) * UNITS_MM[unit]);
   if (!(mm > 0)) throw new Error(`${what} must be > 0, got "${text}"`);
   return mm;
 }
+
+/** Rounds to a micrometre, so 48 in is 1219.2 mm and not 1219.1999999999998. */
+const micrometres = (mm: number): number => Math.round(mm * 1000) / 1000;
 
 function unitOf(suffix: string | undefined): LengthUnitName {
   if (suffix === undefined) return 'mm';
@@ -41,8 +44,8 @@ export function parseTableSize(text: string): { widthMm: number; depthMm: number
       `cannot read table size "${text}": use width x depth with a unit, such as 72x48in or 6x4ft`,
     );
   const k = UNITS_MM[unitOf(m[3])];
-  const a = Number(m[1]) * k;
-  const b = Number(m[2]) * k;
+  const a = micrometres(Number(m[1]) * k);
+  const b = micrometres(Number(m[2]) * k);
   if (!(a > 0 && b > 0)) throw new Error(`table size "${text}" must be positive`);
   return { widthMm: Math.max(a, b), depthMm: Math.min(a, b) };
 }
