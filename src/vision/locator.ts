@@ -158,8 +158,9 @@ export class Locator {
     }
     if (found) {
       const { fit, used } = found;
-      const usedIds = new Set(used.map((g) => g.id));
-      const rejectedIds = groups.filter((g) => !usedIds.has(g.id)).map((g) => g.id);
+      // By sighting, not by id: a misread can repeat the id of a marker also seen where it belongs.
+      const usedGroups = new Set(used);
+      const rejectedIds = groups.filter((g) => !usedGroups.has(g)).map((g) => g.id);
       const shiftPx = this.lastPose ? poseShiftPx(this.camera, this.table, this.lastPose, fit.pose) : null;
       this.agreeingFrames =
         shiftPx !== null && shiftPx <= this.options.cameraMovedPx ? this.agreeingFrames + 1 : 0;
