@@ -27,8 +27,18 @@ export function solveTablePose(
   guess?: TablePose,
 ): PoseFit {
   if (points.length < 4) throw new Error(`solveTablePose needs at least 4 points, got ${points.length}`);
-  const objectPoints = cv.matFromArray(points.length, 3, cv.CV_64F, points.flatMap((p) => [p.table.x, p.table.y, p.table.z]));
-  const imagePoints = cv.matFromArray(points.length, 2, cv.CV_64F, points.flatMap((p) => [p.image.u, p.image.v]));
+  const objectPoints = cv.matFromArray(
+    points.length,
+    3,
+    cv.CV_64F,
+    points.flatMap((p) => [p.table.x, p.table.y, p.table.z]),
+  );
+  const imagePoints = cv.matFromArray(
+    points.length,
+    2,
+    cv.CV_64F,
+    points.flatMap((p) => [p.image.u, p.image.v]),
+  );
   const K = cv.matFromArray(3, 3, cv.CV_64F, [camera.fx, 0, camera.cx, 0, camera.fy, camera.cy, 0, 0, 1]);
   const dist = cv.matFromArray(1, 5, cv.CV_64F, [...camera.distortion]);
   const rvec = new cv.Mat();
@@ -61,14 +71,22 @@ export function solveTablePose(
 }
 
 /** Reprojection error of each correspondence under a pose, pixels. */
-export function reprojectionErrors(camera: CameraProfile, pose: TablePose, points: readonly Correspondence[]): number[] {
+export function reprojectionErrors(
+  camera: CameraProfile,
+  pose: TablePose,
+  points: readonly Correspondence[],
+): number[] {
   return points.map((p) => {
     const q = projectTablePoint(camera, pose, p.table);
     return q ? Math.hypot(q.u - p.image.u, q.v - p.image.v) : Infinity;
   });
 }
 
-export function reprojectionRms(camera: CameraProfile, pose: TablePose, points: readonly Correspondence[]): number {
+export function reprojectionRms(
+  camera: CameraProfile,
+  pose: TablePose,
+  points: readonly Correspondence[],
+): number {
   const errors = reprojectionErrors(camera, pose, points);
   return Math.sqrt(errors.reduce((s, e) => s + e * e, 0) / errors.length);
 }

@@ -163,12 +163,10 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
 
   router.post('/api/calibration/capture', async (_req, res) => {
     if (!board || !boardName)
-      return void res
-        .status(409)
-        .json({
-          error: 'choose the printed board first (POST /api/calibration/board)',
-          reason: 'no-board-chosen',
-        });
+      return void res.status(409).json({
+        error: 'choose the printed board first (POST /api/calibration/board)',
+        reason: 'no-board-chosen',
+      });
     const frame = ctx.latest();
     if (!frame) return void res.status(503).json({ error: 'no camera frame yet' });
     if (views.length >= maxViews)
@@ -211,12 +209,10 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
     if (!parsed.success) return void badRequest(res, 'bad synthetic board', parsed.error);
     const camera = ctx.camera();
     if (camera.source !== 'synthetic')
-      return void res
-        .status(409)
-        .json({
-          error:
-            'only the synthetic camera can be shown a test board: hold the printed board in front of your camera instead',
-        });
+      return void res.status(409).json({
+        error:
+          'only the synthetic camera can be shown a test board: hold the printed board in front of your camera instead',
+      });
     if (parsed.data.board === null) {
       syntheticTableExtras.showBoard(null);
       return void res.json({ ok: true, board: null });

@@ -290,11 +290,9 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     if (!unit) return void res.status(404).json({ error: `no unit called "${edit.unit}"` });
     const bases = [...unit.bases];
     if (edit.base > bases.length)
-      return void res
-        .status(400)
-        .json({
-          error: `${unit.name} has ${bases.length} bases: give 0–${bases.length - 1}, or ${bases.length} for a new one`,
-        });
+      return void res.status(400).json({
+        error: `${unit.name} has ${bases.length} bases: give 0–${bases.length - 1}, or ${bases.length} for a new one`,
+      });
     const existing = bases[edit.base];
     if (!existing && edit.markerId === undefined)
       return void res.status(400).json({ error: 'a new base needs a markerId' });
@@ -345,11 +343,9 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     const parsed = looseBaseSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad base', parsed.error);
     if (ctx.camera().source !== 'synthetic')
-      return void res
-        .status(409)
-        .json({
-          error: 'only the synthetic camera has a table to put bases on: press a real base onto your table',
-        });
+      return void res.status(409).json({
+        error: 'only the synthetic camera has a table to put bases on: press a real base onto your table',
+      });
     const b = parsed.data;
     const s = ctx.scenario();
     if (b.x < 0 || b.y < 0 || b.x > s.table.widthMm || b.y > s.table.depthMm)

@@ -44,9 +44,13 @@ export function recogniseFormation(input: FormationInput): FormationReading {
     const team = bases.filter((b) => b.role === 'limber' || b.role === 'team');
     if (gun && team.length > 0) {
       const ahead = team.some(
-        (t) => (t.footprint.center.x - gun.footprint.center.x) * input.facing.x + (t.footprint.center.y - gun.footprint.center.y) * input.facing.y > 0,
+        (t) =>
+          (t.footprint.center.x - gun.footprint.center.x) * input.facing.x +
+            (t.footprint.center.y - gun.footprint.center.y) * input.facing.y >
+          0,
       );
-      if (ahead) return { formation: 'limbered', ranks: 0, files: 0, reason: 'the team stands in front of the gun' };
+      if (ahead)
+        return { formation: 'limbered', ranks: 0, files: 0, reason: 'the team stands in front of the gun' };
     }
     return { formation: 'deployed', ranks: 0, files: 0, reason: 'no team in front of the gun' };
   }
@@ -57,18 +61,26 @@ export function recogniseFormation(input: FormationInput): FormationReading {
   const facings = new Set(
     body.map((b) => Math.round(angleDiffDegrees(b.footprint.headingDeg, input.headingDeg) / 90) & 3),
   );
-  if (facings.size >= 3) return { formation: 'square', ranks: 0, files: 0, reason: 'bases face three or four ways' };
+  if (facings.size >= 3)
+    return { formation: 'square', ranks: 0, files: 0, reason: 'bases face three or four ways' };
   if (body.length > 1) {
     const gaps = body.map((b, i) =>
       Math.min(
-        ...body.filter((_, j) => j !== i).map((o) => polygonSeparation(corners(b.footprint), corners(o.footprint)).distance),
+        ...body
+          .filter((_, j) => j !== i)
+          .map((o) => polygonSeparation(corners(b.footprint), corners(o.footprint)).distance),
       ),
     );
     gaps.sort((a, b) => a - b);
     const median = gaps[Math.floor(gaps.length / 2)] ?? 0;
     const baseWidth = Math.min(...body.map((b) => b.footprint.width));
     if (median >= 0.5 * baseWidth)
-      return { formation: 'skirmish', ranks: 1, files: body.length, reason: `bases stand about ${(median / baseWidth).toFixed(1)} base widths apart` };
+      return {
+        formation: 'skirmish',
+        ranks: 1,
+        files: body.length,
+        reason: `bases stand about ${(median / baseWidth).toFixed(1)} base widths apart`,
+      };
   }
   const pts = body.flatMap((b) => corners(b.footprint));
   const box = facedBoxAround(pts, input.facing);
@@ -76,10 +88,13 @@ export function recogniseFormation(input: FormationInput): FormationReading {
   const ranks = Math.max(1, Math.round(box.depth / RANK_DEPTH_MM[kind]));
   const files = Math.max(1, Math.round(box.width / FILE_WIDTH_MM[kind]));
   const rf = `${ranks} rank${ranks === 1 ? '' : 's'} by ${files} file${files === 1 ? '' : 's'}`;
-  if (ranks <= 2 || (ranks === 3 && files >= 3 * ranks)) return { formation: 'line', ranks, files, reason: `${rf}: a line` };
-  if (ranks > files) return { formation: 'marchColumn', ranks, files, reason: `${rf}: deeper than wide, a march column` };
+  if (ranks <= 2 || (ranks === 3 && files >= 3 * ranks))
+    return { formation: 'line', ranks, files, reason: `${rf}: a line` };
+  if (ranks > files)
+    return { formation: 'marchColumn', ranks, files, reason: `${rf}: deeper than wide, a march column` };
   if (ranks <= 6) {
-    if (input.irregular) return { formation: 'warband', ranks, files, reason: `${rf}: an irregular mass, a warband` };
+    if (input.irregular)
+      return { formation: 'warband', ranks, files, reason: `${rf}: an irregular mass, a warband` };
     return { formation: 'attackColumn', ranks, files, reason: `${rf}: an attack column` };
   }
   return { formation: 'unknown', ranks, files, reason: `${rf}: no recognised formation` };
