@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/app.ts';
 
 /** What the browser tests share: Debian's chromium, its flags, a built web app, error capture. */
 
@@ -23,6 +24,52 @@ export const LAUNCH_ARGS = [
   '--disable-sync',
 ];
 export const WAIT = { timeout: 90_000, polling: 100 } as const;
+export type WaitOptions = { readonly timeout: number; readonly polling: number };
+
+/** A tablet in portrait, by touch. */
+export const TABLET: BrowserContextOptions = {
+  viewport: { width: 820, height: 1180 },
+  deviceScaleFactor: 2,
+  hasTouch: true,
+  isMobile: true,
+};
+
+/**
+ * Whether a browser suite is to be skipped: only when chromium is missing and VEDETTE_REQUIRE_ALL
+ * is not set, and then loudly. With VEDETTE_REQUIRE_ALL=1 the suite runs and `prepareBrowserRun`
+ * fails it.
+ */
+export function skipWithoutChromium(what: string): boolean {
+  const skip = !haveChromium && !requireAll;
+  if (skip) console.warn(`\n*** SKIPPING ${what}: ${CHROMIUM} is missing (apt-get install chromium). ***\n`);
+  return skip;
+}
+
+/** Fails without chromium, builds the web app if it is stale, and makes the artifacts folder. */
+export function prepareBrowserRun(): void {
+  if (!haveChromium)
+    throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1): apt-get install chromium`);
+  ensureWebBuilt();
+  mkdirSync(ARTIFACTS, { recursive: true });
+}
+
+/** Debian's chromium, headless, with the shared flags. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+}
+
+/** The live server on a free loopback port, serving web/dist, on the still synthetic camera. */
+export function startWebServer(
+  options: Pick<ServerOptions, 'scenarioPath'> & Partial<ServerOptions>,
+): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    host: '127.0.0.1',
+    webRoot: resolve(ROOT, 'web/dist'),
+    source: { kind: 'synthetic', moving: false },
+    ...options,
+  });
+}
 
 /** Builds web/dist when any page or source is newer than the build (all three pages must be there). */
 export function ensureWebBuilt(): void {
@@ -42,28 +89,37 @@ export function ensureWebBuilt(): void {
   execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** A page whose uncaught errors and console errors are collected into `errors`. */
-export async function watchedPage(
-  browser: Browser,
-  errors: string[],
-  viewport = { width: 1366, height: 820 },
-): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage();
+/**
+ * Collects a page's uncaught errors and console errors into `errors`; "Failed to load resource"
+ * console errors too unless `ignoreFailedLoads`.
+ */
+export function watchErrors(page: Page, errors: string[], ignoreFailedLoads = true): Page {
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text());
+    if (msg.type() === 'error' && !(ignoreFailedLoads && /Failed to load resource/.test(msg.text())))
+      errors.push(msg.text());
   });
   return page;
 }
 
+/** A page in a new context whose errors are collected into `errors` (see watchErrors). */
+export async function watchedPage(
+  browser: Browser,
+  errors: string[],
+  context: BrowserContextOptions = { viewport: { width: 1366, height: 820 } },
+  ignoreFailedLoads = true,
+): Promise<Page> {
+  return watchErrors(await (await browser.newContext(context)).newPage(), errors, ignoreFailedLoads);
+}
+
 /** Waits for live frames with a known table pose and the scenario read. */
-export async function waitForFrames(page: Page): Promise<void> {
+export async function waitForFrames(page: Page, wait: WaitOptions = WAIT): Promise<void> {
   await page.waitForFunction(
     () => {
       const hook = window.__vedette;
       return !!hook && hook.framesShown >= 2 && !!hook.lastState?.pose && hook.scenario !== null;
     },
     undefined,
-    WAIT,
+    wait,
   );
 }

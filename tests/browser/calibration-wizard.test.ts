@@ -1,22 +1,21 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCameraProfile } from '../../src/camera/profile.ts';
-import { startServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
 import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import type {} from '../../web/src/test-hook.ts';
 import {
   ARTIFACTS,
-  CHROMIUM,
-  ensureWebBuilt,
-  haveChromium,
-  LAUNCH_ARGS,
-  requireAll,
+  launchChromium,
+  prepareBrowserRun,
   ROOT,
+  skipWithoutChromium,
+  startWebServer,
   WAIT,
   waitForFrames,
   watchedPage,
@@ -29,18 +28,13 @@ import {
  * profile; the saved intrinsics are then checked in Node against the synthetic camera's truth.
  */
 
-if (!haveChromium && !requireAll)
-  console.warn(
-    `\n*** SKIPPING the calibration wizard browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
-  );
-
 const VIEWS = 7;
 
-describe.skipIf(!haveChromium && !requireAll)(
+describe.skipIf(skipWithoutChromium('the calibration wizard browser test'))(
   'calibration wizard in the browser',
   { timeout: 240_000 },
   () => {
-    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let server: RunningServer | undefined;
     let browser: Browser | undefined;
     let page: Page;
     const errors: string[] = [];
@@ -49,20 +43,14 @@ describe.skipIf(!haveChromium && !requireAll)(
     const scenarioPath = join(ROOT, 'scenarios/black-powder-sample.json');
 
     beforeAll(async () => {
-      if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-      ensureWebBuilt();
-      mkdirSync(ARTIFACTS, { recursive: true });
+      prepareBrowserRun();
       cpSync(join(ROOT, 'calibration/boards'), join(calibrationDir, 'boards'), { recursive: true });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      browser = await launchChromium();
       page = await watchedPage(browser, errors);
-      server = await startServer({
-        port: 0,
-        host: '127.0.0.1',
+      server = await startWebServer({
         scenarioPath,
         scenariosDir: dir,
         calibrationDir,
-        webRoot: resolve(ROOT, 'web/dist'),
-        source: { kind: 'synthetic', moving: false },
         record: false,
       });
     }, 180_000);

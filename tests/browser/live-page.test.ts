@@ -1,11 +1,19 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import type {} from '../../web/src/test-hook.ts';
+import {
+  ARTIFACTS,
+  launchChromium,
+  prepareBrowserRun,
+  ROOT,
+  skipWithoutChromium,
+  startWebServer,
+  TABLET,
+  watchedPage,
+} from './browser-harness.ts';
 
 /**
  * The live page in a real browser: Debian's chromium, driven by playwright-core, against the
@@ -14,18 +22,7 @@ import type {} from '../../web/src/test-hook.ts';
  * within 0.1 in of the truth, which this file computes on its own from the scenario file.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SCENARIO = 'scenarios/prestonpans-demo.json';
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
-const requireAll = process.env['VEDETTE_REQUIRE_ALL'] === '1';
-
-if (!haveChromium && !requireAll) {
-  console.warn(
-    `\n*** SKIPPING the browser tests: ${CHROMIUM} is missing. Install it with \`apt-get install chromium\`. ***\n`,
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // Truth: edge-to-edge distance between two units' bases, brute force over sampled outlines.
@@ -89,31 +86,7 @@ function trueDistanceIn(a: string, b: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The web app build and the server
-
-/** Builds web/dist when it is missing or older than any file of the web app. */
-function ensureWebBuilt(): void {
-  const built = join(ROOT, 'web/dist/index.html');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((t, e) => {
-      const p = join(dir, e.name);
-      return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-    }, 0);
-  const sourceTime = Math.max(newest(join(ROOT, 'web/src')), statSync(join(ROOT, 'web/index.html')).mtimeMs);
-  if (existsSync(built) && statSync(built).mtimeMs >= sourceTime) return;
-  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
-
-const LAUNCH_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Waiting on the page and reading it
 
 /**
  * The server runs in this process, and the synthetic camera renders each frame on its event loop,
@@ -184,44 +157,21 @@ async function measure(page: Page, a: string, b: string, how: 'click' | 'tap'): 
   return read;
 }
 
-describe.skipIf(!haveChromium && !requireAll)('live page in chromium', { timeout: 300_000 }, () => {
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+const skip = skipWithoutChromium('the live-page browser tests');
+
+describe.skipIf(skip)('live page in chromium', { timeout: 300_000 }, () => {
+  let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const pages: { laptop?: Page; tablet?: Page } = {};
   const errors: string[] = [];
   const truth = trueDistanceIn('lees', 'camerons');
 
-  async function newPage(context: BrowserContext): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
-    return page;
-  }
-
   beforeAll(async () => {
-    if (!haveChromium)
-      throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1): apt-get install chromium`);
-    ensureWebBuilt();
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    pages.laptop = await newPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
-    pages.tablet = await newPage(
-      await browser.newContext({
-        viewport: { width: 820, height: 1180 },
-        deviceScaleFactor: 2,
-        hasTouch: true,
-        isMobile: true,
-      }),
-    );
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      scenarioPath: resolve(ROOT, SCENARIO),
-      webRoot: resolve(ROOT, 'web/dist'),
-      source: { kind: 'synthetic', moving: false },
-    });
+    prepareBrowserRun();
+    browser = await launchChromium();
+    pages.laptop = await watchedPage(browser, errors, { viewport: { width: 1280, height: 800 } }, false);
+    pages.tablet = await watchedPage(browser, errors, TABLET, false);
+    server = await startWebServer({ scenarioPath: resolve(ROOT, SCENARIO) });
   }, 300_000);
 
   afterAll(async () => {

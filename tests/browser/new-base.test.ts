@@ -1,19 +1,18 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
 import type {} from '../../web/src/test-hook.ts';
 import {
   ARTIFACTS,
-  CHROMIUM,
-  ensureWebBuilt,
-  haveChromium,
-  LAUNCH_ARGS,
-  requireAll,
+  launchChromium,
+  prepareBrowserRun,
   ROOT,
+  skipWithoutChromium,
+  startWebServer,
   WAIT,
   waitForFrames,
   watchedPage,
@@ -26,39 +25,28 @@ import {
  * it as Lee's base, where it really stands.
  */
 
-if (!haveChromium && !requireAll)
-  console.warn(
-    `\n*** SKIPPING the new-base browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
-  );
-
 const MARKER = 77;
 /** Where the new base stands (table mm): open cloth between the Royal Artillery and the road. */
 const AT = { x: 250, y: 470 };
 const INCH = 25.4;
 
-describe.skipIf(!haveChromium && !requireAll)(
+describe.skipIf(skipWithoutChromium('the new-base browser test'))(
   'a new base pressed onto the table',
   { timeout: 240_000 },
   () => {
-    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let server: RunningServer | undefined;
     let browser: Browser | undefined;
     let page: Page;
     const errors: string[] = [];
     const dir = mkdtempSync(join(tmpdir(), 'vedette-new-base-'));
 
     beforeAll(async () => {
-      if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-      ensureWebBuilt();
-      mkdirSync(ARTIFACTS, { recursive: true });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      prepareBrowserRun();
+      browser = await launchChromium();
       page = await watchedPage(browser, errors);
-      server = await startServer({
-        port: 0,
-        host: '127.0.0.1',
+      server = await startWebServer({
         scenarioPath: join(ROOT, 'scenarios/black-powder-sample.json'),
         scenariosDir: dir,
-        webRoot: resolve(ROOT, 'web/dist'),
-        source: { kind: 'synthetic', moving: false },
         record: false,
       });
     }, 180_000);

@@ -1,18 +1,17 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import type {} from '../../web/src/test-hook.ts';
 import {
   ARTIFACTS,
-  CHROMIUM,
-  ensureWebBuilt,
-  haveChromium,
-  LAUNCH_ARGS,
-  requireAll,
+  launchChromium,
+  prepareBrowserRun,
   ROOT,
+  skipWithoutChromium,
+  startWebServer,
   WAIT,
   waitForFrames,
   watchedPage,
@@ -25,33 +24,22 @@ import {
  * no number anywhere on the page) until "Declare charge".
  */
 
-if (!haveChromium && !requireAll)
-  console.warn(
-    `\n*** SKIPPING the referee-distance browser test: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
-  );
-
-describe.skipIf(!haveChromium && !requireAll)(
+describe.skipIf(skipWithoutChromium('the referee-distance browser test'))(
   'referee distances in the browser',
   { timeout: 240_000 },
   () => {
-    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let server: RunningServer | undefined;
     let browser: Browser | undefined;
     let page: Page;
     const errors: string[] = [];
 
     beforeAll(async () => {
-      if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-      ensureWebBuilt();
-      mkdirSync(ARTIFACTS, { recursive: true });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      prepareBrowserRun();
+      browser = await launchChromium();
       page = await watchedPage(browser, errors);
-      server = await startServer({
-        port: 0,
-        host: '127.0.0.1',
+      server = await startWebServer({
         scenarioPath: join(ROOT, 'scenarios/prestonpans-demo.json'),
         scenariosDir: mkdtempSync(join(tmpdir(), 'vedette-distances-')),
-        webRoot: resolve(ROOT, 'web/dist'),
-        source: { kind: 'synthetic', moving: false },
         record: false,
       });
     }, 180_000);

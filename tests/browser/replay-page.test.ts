@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BattleRecorder } from '../../src/record/recorder.ts';
@@ -18,6 +16,14 @@ import { distanceBetween, measuredUnits } from '../../src/table/measured-units.t
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { VisionPipeline } from '../../src/vision/pipeline.ts';
 import type {} from '../../web/src/replay/test-hook.ts';
+import {
+  ARTIFACTS,
+  launchChromium,
+  prepareBrowserRun,
+  ROOT,
+  skipWithoutChromium,
+  watchedPage,
+} from './browser-harness.ts';
 
 /**
  * Battle replay in a real browser. A short battle is recorded the way the live server records
@@ -27,27 +33,6 @@ import type {} from '../../web/src/replay/test-hook.ts';
  * truth of those moments.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
-const requireAll = process.env['VEDETTE_REQUIRE_ALL'] === '1';
-if (!haveChromium && !requireAll) {
-  console.warn(
-    `\n*** SKIPPING the replay browser test: ${CHROMIUM} is missing. Install it with \`apt-get install chromium\`. ***\n`,
-  );
-}
-
-const LAUNCH_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WAIT = { timeout: 60_000, polling: 50 } as const;
 const MOVING = 'camerons';
 const FRAME_MS = 100;
@@ -59,18 +44,6 @@ const SCHEDULE: number[] = [
   ...[95, 110, 125, 140, 150],
   ...Array<number>(10).fill(150),
 ];
-
-function ensureWebBuilt(): void {
-  const built = join(ROOT, 'web/dist/replay.html');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((t, e) => {
-      const p = join(dir, e.name);
-      return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-    }, 0);
-  const sourceTime = Math.max(newest(join(ROOT, 'web/src')), statSync(join(ROOT, 'web/replay.html')).mtimeMs);
-  if (existsSync(built) && statSync(built).mtimeMs >= sourceTime) return;
-  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
 
 interface Recorded {
   battleId: number;
@@ -147,7 +120,9 @@ async function recordBattle(dataDir: string): Promise<Recorded> {
   return { battleId: rec.battleId, startedAt, truth, settleMm: rec.settleOptions.toleranceMm, rulingAt };
 }
 
-describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeout: 300_000 }, () => {
+const skip = skipWithoutChromium('the replay browser test');
+
+describe.skipIf(skip)('replay page in chromium', { timeout: 300_000 }, () => {
   let browser: Browser | undefined;
   let server: RunningReplayServer | undefined;
   let page: Page;
@@ -156,10 +131,7 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
   const dataDir = mkdtempSync(join(tmpdir(), 'vedette-replay-'));
 
   beforeAll(async () => {
-    if (!haveChromium)
-      throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1): apt-get install chromium`);
-    ensureWebBuilt();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    prepareBrowserRun();
     recorded = await recordBattle(dataDir);
     server = await startReplayServer({
       dataDir,
@@ -167,12 +139,8 @@ describe.skipIf(!haveChromium && !requireAll)('replay page in chromium', { timeo
       host: '127.0.0.1',
       webRoot: join(ROOT, 'web/dist'),
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 860 } })).newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
+    browser = await launchChromium();
+    page = await watchedPage(browser, errors, { viewport: { width: 1400, height: 860 } }, false);
   }, 300_000);
 
   afterAll(async () => {

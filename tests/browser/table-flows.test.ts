@@ -1,24 +1,25 @@
-import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import { frameTable } from '../../src/synth/camera.ts';
 import { buildScene, loadSceneBits } from '../../src/synth/scene.ts';
 import { sceneTruth } from '../../src/synth/truth.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import type {} from '../../web/src/test-hook.ts';
+import {
+  ARTIFACTS,
+  launchChromium,
+  prepareBrowserRun,
+  ROOT,
+  skipWithoutChromium,
+  startWebServer,
+  TABLET,
+  waitForFrames,
+  watchedPage,
+} from './browser-harness.ts';
 
 /**
  * Issue #6 flows in Chromium against the synthetic table (Black Powder sample, its wood removed):
@@ -29,58 +30,12 @@ import type {} from '../../web/src/test-hook.ts';
  * Screenshots go to test-artifacts/.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(ROOT, 'test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
-const requireAll = process.env['VEDETTE_REQUIRE_ALL'] === '1';
-if (!haveChromium && !requireAll)
-  console.warn(
-    `\n*** SKIPPING the table-flow browser tests: ${CHROMIUM} is missing (apt-get install chromium). ***\n`,
-  );
-
-const LAUNCH_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WAIT = { timeout: 120_000, polling: 100 } as const;
 
-function ensureWebBuilt(): void {
-  const built = join(ROOT, 'web/dist/index.html');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((t, e) => {
-      const p = join(dir, e.name);
-      return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-    }, 0);
-  const sourceTime = Math.max(newest(join(ROOT, 'web/src')), statSync(join(ROOT, 'web/index.html')).mtimeMs);
-  if (
-    existsSync(built) &&
-    existsSync(join(ROOT, 'web/dist/overlay.html')) &&
-    statSync(built).mtimeMs >= sourceTime
-  )
-    return;
-  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
+const skip = skipWithoutChromium('the table-flow browser tests');
 
-async function waitForFrames(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const hook = window.__vedette;
-      return !!hook && hook.framesShown >= 2 && !!hook.lastState?.pose && hook.scenario !== null;
-    },
-    undefined,
-    WAIT,
-  );
-}
-
-describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { timeout: 400_000 }, () => {
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+describe.skipIf(skip)('the table in the browser', { timeout: 400_000 }, () => {
+  let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let laptop: Page;
   let tablet: Page;
@@ -90,43 +45,18 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
   const scenarioPath = join(dir, 'battle.json');
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing (VEDETTE_REQUIRE_ALL=1)`);
-    ensureWebBuilt();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    prepareBrowserRun();
     const file = JSON.parse(readFileSync(join(ROOT, 'scenarios/black-powder-sample.json'), 'utf8')) as Record<
       string,
       unknown
     >;
     delete file['terrain'];
     writeFileSync(scenarioPath, JSON.stringify(file, null, 2));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    const watch = (p: Page) => {
-      p.on('pageerror', (err) => errors.push(err.message));
-      p.on('console', (msg) => {
-        if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(msg.text());
-      });
-      return p;
-    };
-    laptop = watch(await (await browser.newContext({ viewport: { width: 1366, height: 820 } })).newPage());
-    tablet = watch(
-      await (
-        await browser.newContext({
-          viewport: { width: 820, height: 1180 },
-          deviceScaleFactor: 2,
-          hasTouch: true,
-          isMobile: true,
-        })
-      ).newPage(),
-    );
-    streamer = watch(await (await browser.newContext({ viewport: { width: 960, height: 540 } })).newPage());
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      scenarioPath,
-      scenariosDir: dir,
-      webRoot: resolve(ROOT, 'web/dist'),
-      source: { kind: 'synthetic', moving: false },
-    });
+    browser = await launchChromium();
+    laptop = await watchedPage(browser, errors);
+    tablet = await watchedPage(browser, errors, TABLET);
+    streamer = await watchedPage(browser, errors, { viewport: { width: 960, height: 540 } });
+    server = await startWebServer({ scenarioPath, scenariosDir: dir });
   }, 300_000);
 
   afterAll(async () => {
@@ -137,7 +67,7 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
   it('README flow: bind a marker, draw a wood, and line of sight names the wood', async () => {
     const page = laptop;
     await page.goto(server!.url);
-    await waitForFrames(page);
+    await waitForFrames(page, WAIT);
 
     // 1. Bind a marker: Lee's first base gets marker 77 (the base pressed to the table).
     await page.click('[data-tab="roster"]');
@@ -185,7 +115,7 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
       undefined,
       WAIT,
     );
-    await waitForFrames(page);
+    await waitForFrames(page, WAIT);
 
     // 3. Ask: does Lee's see the Camerons? Pick them on the tactical view.
     await page.click('[data-tab="referee"]');
@@ -278,7 +208,7 @@ describe.skipIf(!haveChromium && !requireAll)('the table in the browser', { time
   it('works by touch on a tablet (bottom sheet, taps pick units, 44 px targets)', async () => {
     const page = tablet;
     await page.goto(server!.url);
-    await waitForFrames(page);
+    await waitForFrames(page, WAIT);
     for (const id of ['murrays', 'stuarts']) {
       const p = await page.evaluate((u) => window.__vedette!.unitScreenCentre(u), id);
       expect(p, id).not.toBeNull();

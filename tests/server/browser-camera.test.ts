@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer, type ServerStatus } from '../../src/server/app.ts';
+import type { RunningServer, ServerStatus } from '../../src/server/app.ts';
 import type { MeasurementView } from '../../src/server/protocol.ts';
-import { frameTable } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { distanceBetween, measuredUnits } from '../../src/table/measured-units.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { VisionPipeline } from '../../src/vision/pipeline.ts';
+import { DEMO, liveUrl, startTestServer, syntheticJpeg, until } from './server-harness.ts';
 
 /**
  * A browser's camera, as web/src/camera-sender.ts sends it: a `camera` message, then JPEG frames
@@ -16,31 +15,20 @@ import { VisionPipeline } from '../../src/vision/pipeline.ts';
  * and other browsers see the picture and measure on it; the sender is not sent its picture back.
  */
 
-const SCENARIO = 'scenarios/prestonpans-demo.json';
-const scenario = parseScenarioText(readFileSync(SCENARIO, 'utf8'));
+const scenario = parseScenarioText(readFileSync(DEMO, 'utf8'));
 let server: RunningServer;
 let jpeg: Buffer;
 let directIn = 0;
 
 beforeAll(async () => {
-  const table = await LiveSyntheticTable.create(
-    scenario,
-    frameTable(scenario.table, { resolution: '1080p' }),
-  );
-  const { image } = table.frame(0);
-  jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  const { table, image, jpeg: picture } = await syntheticJpeg(scenario, 85);
+  jpeg = picture;
   // The distance the pipeline measures on the uncompressed frame, to compare with.
   const pipeline = await VisionPipeline.create(table.profile, scenario);
   const result = pipeline.process({ image: { ...image, channels: 3 }, capturedAt: 0, sequence: 0 });
   directIn = distanceBetween(measuredUnits(scenario, result.bases), 'lees', 'camerons')!.distanceIn;
   pipeline.dispose();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    scenarioPath: SCENARIO,
-    source: { kind: 'synthetic', moving: false },
+  server = await startTestServer({
     record: false,
     loop: { minIntervalMs: 200 },
   });
@@ -54,7 +42,7 @@ type Message = { type: string; [k: string]: unknown };
 
 function open(): Promise<{ ws: WebSocket; messages: Message[]; pictures: () => number }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(server.url.replace('http', 'ws') + '/live');
+    const ws = new WebSocket(liveUrl(server));
     const messages: Message[] = [];
     let pictures = 0;
     ws.on('message', (data, isBinary) => {
@@ -64,19 +52,6 @@ function open(): Promise<{ ws: WebSocket; messages: Message[]; pictures: () => n
     ws.once('open', () => resolve({ ws, messages, pictures: () => pictures }));
     ws.once('error', reject);
   });
-}
-
-async function until(
-  what: string,
-  test: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const status = async () => (await (await fetch(`${server.url}/api/status`)).json()) as ServerStatus;

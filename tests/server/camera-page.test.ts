@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer, type ServerStatus } from '../../src/server/app.ts';
+import { until } from './server-harness.ts';
 
 /**
  * The page's "Use this device's camera" button, end to end in Chromium with its fake camera
@@ -71,15 +72,6 @@ async function status(): Promise<ServerStatus> {
   return (await res.json()) as ServerStatus;
 }
 
-async function until(what: string, test: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe.skipIf(!haveChromium)('"Use this device\'s camera" on the page', () => {
   it('a spectator is refused', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -108,10 +100,15 @@ describe.skipIf(!haveChromium)('"Use this device\'s camera" on the page', () => 
     await page.goto(`${server.url}/?token=${PLAYER}`);
     expect(new URL(page.url()).search).toBe(''); // the token went into the cookie
     await page.locator('#camera-send').click();
-    await until('frames from the page', async () => {
-      const s = await status();
-      return s.source.name === 'browser camera' && s.source.state === 'live' && s.frames.framesIn >= 3;
-    });
+    await until(
+      'frames from the page',
+      async () => {
+        const s = await status();
+        return s.source.name === 'browser camera' && s.source.state === 'live' && s.frames.framesIn >= 3;
+      },
+      60_000,
+      200,
+    );
     const s = await status();
     expect(s.camera.kind).toBe('estimate');
     expect(await page.locator('#camera-send').getAttribute('data-phase')).toBe('sending');
@@ -123,7 +120,7 @@ describe.skipIf(!haveChromium)('"Use this device\'s camera" on the page', () => 
     );
     // Stop: the server reports the camera gone.
     await page.locator('#camera-send').click();
-    await until('the loss', async () => (await status()).source.state === 'retrying');
+    await until('the loss', async () => (await status()).source.state === 'retrying', 60_000, 200);
     expect(errors).toEqual([]);
     await context.close();
   });

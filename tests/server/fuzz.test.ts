@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
+import { copiedData, DEMO, liveUrl, startTestServer } from './server-harness.ts';
 
 /**
  * Seeded fuzzing of everything a client can send: malformed, oversized, binary and garbage
@@ -210,16 +210,11 @@ let dir = '';
 let server: RunningServer;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vedette-fuzz-'));
-  cpSync('scenarios', join(dir, 'scenarios'), { recursive: true });
-  cpSync('calibration', join(dir, 'calibration'), { recursive: true });
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    scenarioPath: 'scenarios/prestonpans-demo.json',
-    source: { kind: 'synthetic', moving: false },
-    scenariosDir: join(dir, 'scenarios'),
-    calibrationDir: join(dir, 'calibration'),
+  const data = copiedData('vedette-fuzz-');
+  dir = data.dir;
+  server = await startTestServer({
+    scenariosDir: data.scenariosDir,
+    calibrationDir: data.calibrationDir,
     record: false,
     // High limits so that the validators, not the rate limits, answer most cases.
     limits: { wsMessagesPerSecond: 100_000, wsFramesPerSecond: 100_000, writesPerSecond: 100_000 },
@@ -235,7 +230,7 @@ afterAll(async () => {
 describe('fuzzing', () => {
   it(`answers ${WS_CASES} malformed WebSocket messages and keeps serving`, async () => {
     const started = Date.now();
-    const wsUrl = server.url.replace('http', 'ws') + '/live';
+    const wsUrl = liveUrl(server);
     const counts = new Map<string, number>();
     let answered = 0;
     let closedByServer = 0;
@@ -347,7 +342,7 @@ describe('fuzzing', () => {
   });
 
   it('still streams frames to a normal client afterwards', async () => {
-    const ws = new WebSocket(server.url.replace('http', 'ws') + '/live');
+    const ws = new WebSocket(liveUrl(server));
     let frames = 0;
     let states = 0;
     ws.on('message', (data, isBinary) => {
@@ -360,6 +355,6 @@ describe('fuzzing', () => {
     expect(frames).toBeGreaterThanOrEqual(2);
     expect(states).toBeGreaterThanOrEqual(2);
     const scenarioFile = readFileSync(join(dir, 'scenarios', 'prestonpans-demo.json'), 'utf8');
-    expect(scenarioFile).toBe(readFileSync('scenarios/prestonpans-demo.json', 'utf8'));
+    expect(scenarioFile).toBe(readFileSync(DEMO, 'utf8'));
   });
 });

@@ -15,6 +15,7 @@ describe('referee routes', () => {
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => void (server = await serve(refereeRoutes(ctx))));
   afterAll(async () => server.close());
+  const ask = (body: unknown) => call(`${server.url}/api/ask`, 'POST', body);
 
   it('lists every ruleset with its options', async () => {
     const r = await call(`${server.url}/api/rulesets`, 'GET');
@@ -26,7 +27,7 @@ describe('referee routes', () => {
   });
 
   it('answers "can A shoot B" with the verdict and the geometry to draw it', async () => {
-    const r = await call(`${server.url}/api/ask`, 'POST', {
+    const r = await ask({
       ruleset: 'black-powder',
       question: 'shoot',
       a: 'lees',
@@ -51,7 +52,7 @@ describe('referee routes', () => {
   });
 
   it('names the wood that blocks sight', async () => {
-    const r = await call(`${server.url}/api/ask`, 'POST', {
+    const r = await ask({
       ruleset: 'black-powder',
       question: 'see',
       a: 'lees',
@@ -62,7 +63,7 @@ describe('referee routes', () => {
   });
 
   it('applies options and refuses bad ones, bad bodies, unknown units and rulesets', async () => {
-    const ok = await call(`${server.url}/api/ask`, 'POST', {
+    const ok = await ask({
       ruleset: 'black-powder',
       options: { quarterReading: 'diagonal' },
       question: 'shoot',
@@ -72,7 +73,7 @@ describe('referee routes', () => {
     expect((ok.json['verdict'] as { options: Record<string, unknown> }).options['quarterReading']).toBe(
       'diagonal',
     );
-    const badOption = await call(`${server.url}/api/ask`, 'POST', {
+    const badOption = await ask({
       ruleset: 'black-powder',
       options: { nope: 1 },
       question: 'shoot',
@@ -81,27 +82,27 @@ describe('referee routes', () => {
     });
     expect(badOption.status).toBe(400);
     expect(String(badOption.json['error'])).toMatch(/unknown option "nope"/);
-    const badBody = await call(`${server.url}/api/ask`, 'POST', {
+    const badBody = await ask({
       question: 'dance',
       a: 'lees',
       extra: true,
     });
     expect(badBody.status).toBe(400);
     expect(badBody.json['issues']).toBeDefined();
-    const unknown = await call(`${server.url}/api/ask`, 'POST', {
+    const unknown = await ask({
       question: 'shoot',
       a: 'lees',
       b: 'nobody',
     });
     expect(unknown.status).toBe(404);
-    const noRuleset = await call(`${server.url}/api/ask`, 'POST', {
+    const noRuleset = await ask({
       ruleset: 'chess',
       question: 'shoot',
       a: 'lees',
       b: 'camerons',
     });
     expect(noRuleset.status).toBe(400);
-    const noRule = await call(`${server.url}/api/ask`, 'POST', {
+    const noRule = await ask({
       ruleset: 'prestonpans',
       question: 'see',
       a: 'lees',
@@ -116,7 +117,7 @@ describe('referee routes', () => {
     expect((last.json['answer'] as { verdict: { question: string } }).verdict.question).toBe('shoot');
     const saved = ctx.frame;
     ctx.frame = undefined;
-    const r = await call(`${server.url}/api/ask`, 'POST', { question: 'shoot', a: 'lees', b: 'camerons' });
+    const r = await ask({ question: 'shoot', a: 'lees', b: 'camerons' });
     expect(r.status).toBe(503);
     ctx.frame = saved;
   });

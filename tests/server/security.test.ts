@@ -1,10 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer } from '../../src/server/app.ts';
+import type { RunningServer } from '../../src/server/app.ts';
 import { PathError, resolveInside, roleFor, TokenBucket } from '../../src/server/security.ts';
+import { copiedData, DEMO, liveUrl, startTestServer } from './server-harness.ts';
 
 /**
  * LAN mode's rules, against the running server: no token, no entry (HTTP and WebSocket); the
@@ -22,22 +21,17 @@ let server: RunningServer;
 let wsUrl = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vedette-security-'));
-  cpSync('scenarios', join(dir, 'scenarios'), { recursive: true });
-  cpSync('calibration', join(dir, 'calibration'), { recursive: true });
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    scenarioPath: 'scenarios/prestonpans-demo.json',
-    source: { kind: 'synthetic', moving: false },
-    scenariosDir: join(dir, 'scenarios'),
-    calibrationDir: join(dir, 'calibration'),
+  const data = copiedData('vedette-security-');
+  dir = data.dir;
+  server = await startTestServer({
+    scenariosDir: data.scenariosDir,
+    calibrationDir: data.calibrationDir,
     record: false,
     tokens: { player: PLAYER, spectator: SPECTATOR },
     limits: { writesPerSecond: 5 },
     loop: { minIntervalMs: 500 },
   });
-  wsUrl = server.url.replace('http', 'ws') + '/live';
+  wsUrl = liveUrl(server);
 });
 
 afterAll(async () => {
@@ -70,14 +64,7 @@ async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
 
 describe('LAN access', () => {
   it('will not listen beyond this machine without a token', async () => {
-    await expect(
-      startServer({
-        port: 0,
-        host: '0.0.0.0',
-        scenarioPath: 'scenarios/prestonpans-demo.json',
-        source: { kind: 'synthetic', moving: false },
-      }),
-    ).rejects.toThrow(/access token is required/);
+    await expect(startTestServer({ host: '0.0.0.0' })).rejects.toThrow(/access token is required/);
   });
 
   it('refuses HTTP requests without the token, or with a wrong one', async () => {
@@ -148,7 +135,7 @@ describe('LAN access', () => {
 describe('a spectator link', () => {
   it('reads, and measures for itself, but changes nothing', async () => {
     const before = server.scenario().name;
-    const demo = readFileSync('scenarios/prestonpans-demo.json', 'utf8');
+    const demo = readFileSync(DEMO, 'utf8');
     const attempts: Array<[string, string, string | undefined]> = [
       ['POST', '/api/scenario', demo],
       ['POST', '/api/source', '{"source":"synthetic"}'],

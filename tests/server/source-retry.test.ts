@@ -3,16 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServer, type RunningServer, type ServerStatus } from '../../src/server/app.ts';
+import type { RunningServer, ServerStatus } from '../../src/server/app.ts';
 import type { HelloMessage } from '../../src/server/protocol.ts';
-import { frameTable } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { FfmpegSource } from '../../src/vision/sources/ffmpeg-source.ts';
 import { haveFfmpeg } from '../vision/sources/programs.ts';
+import { DEMO, liveUrl, startTestServer, syntheticJpeg, until } from './server-harness.ts';
 
 /**
  * A network camera (an HTTP MJPEG stream, as phone camera apps and IP cameras serve) read through
@@ -21,7 +19,6 @@ import { haveFfmpeg } from '../vision/sources/programs.ts';
  * with back-off, and resumes when the camera returns; the server answers throughout.
  */
 
-const SCENARIO = 'scenarios/prestonpans-demo.json';
 const enabled = haveFfmpeg();
 
 /** An IP camera: multipart/x-mixed-replace JPEG frames at `fps`. */
@@ -46,19 +43,6 @@ function stopCamera(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-async function until(
-  what: string,
-  test: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe.skipIf(!enabled)('a camera that disappears', () => {
   let dir = '';
   let jpeg: Buffer;
@@ -68,22 +52,13 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vedette-retry-'));
-    const scenario = parseScenarioText(readFileSync(SCENARIO, 'utf8'));
-    const table = await LiveSyntheticTable.create(
-      scenario,
-      frameTable(scenario.table, { resolution: '1080p' }),
-    );
-    const { image } = table.frame(0);
-    jpeg = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-      .jpeg({ quality: 92 })
-      .toBuffer();
+    const scenario = parseScenarioText(readFileSync(DEMO, 'utf8'));
+    const { table, jpeg: picture } = await syntheticJpeg(scenario, 92);
+    jpeg = picture;
     writeFileSync(join(dir, 'camera.json'), JSON.stringify(table.profile));
     camera = await startCamera(jpeg, 0);
     port = (camera.address() as AddressInfo).port;
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      scenarioPath: SCENARIO,
+    server = await startTestServer({
       source: {
         kind: 'ffmpeg',
         input: { kind: 'url', url: `http://127.0.0.1:${port}/video` },
@@ -110,7 +85,7 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
   let slowest = 0;
 
   it('reports the failure, retries with back-off, resumes, and keeps answering', async () => {
-    const ws = new WebSocket(server.url.replace('http', 'ws') + '/live');
+    const ws = new WebSocket(liveUrl(server));
     const hellos: HelloMessage[] = [];
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
