@@ -105,10 +105,15 @@ describe.skipIf(skipWithoutChromium('the calibration wizard browser test'))(
             const shown = await page.evaluate(() => window.__vedette!.shownFrame ?? 0);
             await page.waitForFunction((f) => (window.__vedette?.shownFrame ?? -1) > f, shown, WAIT);
           }
+          // Clear the last answer first, so a stale refusal is never read as this capture's
+          // answer (which would let two captures overlap).
+          await page.evaluate(() =>
+            document.querySelector('#calib-message')?.setAttribute('data-kind', 'pending'),
+          );
           await page.click('#calib-capture');
           await page.waitForFunction(
             (n) =>
-              document.querySelectorAll('#calib-views li').length === n ||
+              document.querySelectorAll('#calib-views li').length >= n ||
               document.querySelector('#calib-message')?.getAttribute('data-kind') === 'error',
             i + 1,
             WAIT,
