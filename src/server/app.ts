@@ -7,7 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { loadCameraProfile } from '../camera/profile.ts';
 import { parseScenario, parseScenarioText, ScenarioError, type Scenario } from '../table/scenario.ts';
-import { UnknownUnitError } from '../table/measured-units.ts';
+import { UnknownNameError } from '../table/table-state.ts';
 import { BrowserCameraSource } from '../vision/sources/browser-camera.ts';
 import { createSource, type SourceSpec } from '../vision/sources/create-source.ts';
 import { WorkerPipeline } from '../vision/worker-pipeline.ts';
@@ -220,7 +220,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     try {
       res.json(measurementView(loop.latest.snapshot, a, b));
     } catch (err) {
-      if (err instanceof UnknownUnitError) return void res.status(404).json({ error: err.message });
+      if (err instanceof UnknownNameError) return void res.status(404).json({ error: err.message });
       throw err;
     }
   });

@@ -1,6 +1,7 @@
 import { unitSeparation, type MeasuredBase } from '../rules/unit-distance.ts';
 import { fromMm } from './length-unit.ts';
 import type { Scenario, UnitSpec } from './scenario.ts';
+import { findByName } from './table-state.ts';
 
 /** A base pose as measured (or last known), keyed by its marker. */
 export interface BaseObservation {
@@ -72,13 +73,13 @@ export interface UnitDistance {
   readonly allSeen: boolean;
 }
 
-export class UnknownUnitError extends Error {}
-
+/** The same name lookup as the rules use (id or name, then a unique prefix); throws UnknownNameError. */
 function findUnit(units: readonly MeasuredUnit[], ref: string): MeasuredUnit {
-  const needle = ref.trim().toLowerCase();
-  const unit = units.find((u) => u.unit.id.toLowerCase() === needle || u.unit.name.toLowerCase() === needle);
-  if (!unit) throw new UnknownUnitError(`no unit called "${ref}"`);
-  return unit;
+  const spec = findByName(
+    units.map((u) => u.unit),
+    ref,
+  );
+  return units.find((u) => u.unit === spec)!;
 }
 
 /** Edge-to-edge distance between two units in inches, with its one-sigma uncertainty. */
