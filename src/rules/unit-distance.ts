@@ -26,7 +26,8 @@ const outline = (b: MeasuredBase): Polygon => b.polygon ?? corners(b.footprint);
 const boundsOf = (b: MeasuredBase): Box => b.box ?? boxOf(outline(b));
 
 /** One sigma of a measured end point: centre error, plus the heading error times its lever arm. */
-const endSigma2 = (b: MeasuredBase, at: Vec2): number =>
+/** One end's share of a separation's variance: centre error plus heading error × lever arm. */
+export const endSigma2 = (b: MeasuredBase, at: Vec2): number =>
   b.sigmaMm ** 2 + (distance(b.footprint.center, at) * degToRad(b.sigmaHeadingDeg)) ** 2;
 
 /**

@@ -1,4 +1,3 @@
-import { degToRad } from '../../geometry/angle.ts';
 import { closestPolygonPair } from '../../geometry/distance.ts';
 import type { Box } from '../../geometry/box.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
@@ -12,7 +11,7 @@ import type { FacedBox } from '../../geometry/faced-box.ts';
 import type { Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
-import { pointToUnit, unitSeparation } from '../unit-distance.ts';
+import { endSigma2, pointToUnit, unitSeparation } from '../unit-distance.ts';
 import { isSkirmish, type BpContext, type Measured } from './context.ts';
 import { bpQuarterOfPoint, quarterBox, type BpQuarter } from './quarters.ts';
 import { sightBlockerExcept, sightBlockerPlain } from './sight.ts';
@@ -60,15 +59,6 @@ export function pairTablePlain(ctx: BpContext): PairFacts[] {
     for (const b of ctx.state.units) if (a !== b) out.push(pairFactsPlain(ctx, a, b));
   return out;
 }
-
-/**
- * One end's share of a separation's variance: the base's centre error plus its heading error
- * times the lever arm. The same expression as in src/rules/unit-distance.ts (unitSeparation),
- * so the table's sigmas equal the ones a single question reports (the tests compare them).
- */
-const endSigma2 = (b: TableBase, at: Vec2): number =>
-  b.sigmaMm ** 2 +
-  (Math.hypot(b.footprint.center.x - at.x, b.footprint.center.y - at.y) * degToRad(b.sigmaHeadingDeg)) ** 2;
 
 /** What is worked out once per unit and reused for all its pairs. */
 interface UnitPrep {
