@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   frameTable,
   projectPoint,
@@ -9,10 +9,6 @@ import {
 } from '../../src/synth/camera.ts';
 import { parseCameraProfile } from '../../src/camera/profile.ts';
 import { loadOpenCV } from '../../src/vision/opencv.ts';
-
-vi.mock('@techstark/opencv-js', async () => ({
-  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
-}));
 
 const TABLE = { widthMm: 1828.8, depthMm: 1219.2 };
 

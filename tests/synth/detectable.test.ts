@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frameTable, type ResolutionName } from '../../src/synth/camera.ts';
 import { cvDictionaryName } from '../../src/synth/marker-bits.ts';
 import { renderScene, toGrey } from '../../src/synth/render.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { loadOpenCV } from '../../src/vision/opencv.ts';
-
-vi.mock('@techstark/opencv-js', async () => ({
-  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
-}));
 
 /**
  * The rendered demo must be a fair picture: OpenCV's own ArUco detector (not our Detector)

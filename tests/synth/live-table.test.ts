@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { frameTable } from '../../src/synth/camera.ts';
 import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { renderScene } from '../../src/synth/render.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
-
-vi.mock('@techstark/opencv-js', async () => ({
-  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
-}));
 
 const demo = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'), 'demo');
 

@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { frameTable, projectPoint, RESOLUTIONS, type SynthCamera } from '../../src/synth/camera.ts';
 import { renderScene, toGrey, type SynthFrame } from '../../src/synth/render.ts';
 import type { MarkerTruth } from '../../src/synth/truth.ts';
 import { parseScenarioText, type Scenario } from '../../src/table/scenario.ts';
-
-vi.mock('@techstark/opencv-js', async () => ({
-  default: await (await import('./native-opencv.ts')).nativeOpenCvModule(),
-}));
 
 const demo: Scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'), 'demo');
 
