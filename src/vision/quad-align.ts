@@ -1,0 +1,252 @@
+import type { Pixel } from '../camera/projection.ts';
+import { invert3 } from './homography.ts';
+import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
+
+/**
+ * Fits a quad's four corners to the image by rendering the marker and moving the corners until
+ * the rendering matches what the camera saw (Levenberg–Marquardt on the eight corner
+ * coordinates plus the black and white levels).
+ *
+ * Corner detectors look for edges and corners; on a 15 mm tag at 1080p the black border is
+ * 1.5 px wide, so its inner edge (and the data cells behind it) pull any edge fit off by a third
+ * of a pixel or more. A rendering knows where every cell is, so all of the tag's pixels —
+ * border, quiet zone and data cells — pull the corners toward the one place where the picture
+ * fits. With the code unknown, the data cells are rendered mid-grey: the border and quiet zone
+ * alone still fix the corners to about a tenth of a pixel (tests/vision/quad-align.test.ts).
+ */
+
+export interface AlignOptions {
+  /** Optical blur of the camera (Gaussian σ, px). */
+  readonly blurSigmaPx: number;
+  /** Pixels compared reach this far outside the black border, in cells. */
+  readonly marginCells: number;
+  /** Extra blur of the first, coarse pass: a smoother fit that reaches further (px). */
+  readonly coarseBlurPx: number;
+  readonly maxIterations: number;
+  /** A corner that moves further than this from where it started is not trusted (px). */
+  readonly maxShiftPx: number;
+}
+
+export const DEFAULT_ALIGN: AlignOptions = {
+  blurSigmaPx: 0.6,
+  marginCells: 0.5,
+  coarseBlurPx: 0.8,
+  maxIterations: 8,
+  maxShiftPx: 2.5,
+};
+
+export interface AlignedQuad {
+  readonly corners: [Pixel, Pixel, Pixel, Pixel];
+  /** Residual sum of squares of the final fit, and the pixels compared. */
+  readonly sse: number;
+  readonly pixels: number;
+  /** Fitted white − black, grey levels. */
+  readonly contrast: number;
+}
+
+/**
+ * A marker's pattern for rendering: `cells × cells`, 1 white, 0 black, border black. Data bits
+ * given as `white` indices (row-major within the data area), or mid-grey when unknown.
+ */
+export function markerPattern(cells: number, white: ArrayLike<number> | null): Float64Array {
+  const side = cells - 2;
+  const pattern = new Float64Array(cells * cells);
+  for (let r = 1; r < cells - 1; r++)
+    for (let c = 1; c < cells - 1; c++) pattern[r * cells + c] = white ? 0 : 0.5;
+  if (white)
+    for (let i = 0; i < white.length; i++) {
+      const k = white[i]!;
+      pattern[(Math.floor(k / side) + 1) * cells + (k % side) + 1] = 1;
+    }
+  return pattern;
+}
+
+interface Fit {
+  sse: number;
+  a: number;
+  b: number;
+}
+
+/** Least-squares a + b·w against the pixel values. */
+function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit {
+  let sw = 0;
+  let si = 0;
+  let sww = 0;
+  let swi = 0;
+  let sii = 0;
+  for (let i = 0; i < n; i++) {
+    const x = w[i]!;
+    const y = values[i]!;
+    sw += x;
+    si += y;
+    sww += x * x;
+    swi += x * y;
+    sii += y * y;
+  }
+  const varW = sww - (sw * sw) / n;
+  const sst = sii - (si * si) / n;
+  if (varW <= 1e-12) return { sse: sst, a: si / n, b: 0 };
+  const b = (swi - (sw * si) / n) / varW;
+  const a = (si - b * sw) / n;
+  return { sse: Math.max(0, sst - b * (swi - (sw * si) / n)), a, b };
+}
+
+function render(
+  pixels: PixelSet,
+  corners: readonly Pixel[],
+  pattern: Float64Array,
+  cells: number,
+  blur: number,
+  out: Float64Array,
+): boolean {
+  const toImage = gridToImage(corners, cells);
+  const toGrid = toImage && invert3(toImage);
+  if (!toGrid) return false;
+  predictWhiteness(pixels, toGrid, pattern, cells, blur, out);
+  for (let i = 0; i < pixels.count; i++) if (Number.isNaN(out[i]!)) return false;
+  return true;
+}
+
+function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
+  return [
+    { u: params[0]!, v: params[1]! },
+    { u: params[2]!, v: params[3]! },
+    { u: params[4]!, v: params[5]! },
+    { u: params[6]!, v: params[7]! },
+  ];
+}
+
+/** Solves the symmetric positive system A x = b (n × n, row-major) by Cholesky; null if not positive. */
+function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
+  const l = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = a[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= l[i * n + k]! * l[j * n + k]!;
+      if (i === j) {
+        if (s <= 0) return null;
+        l[i * n + i] = Math.sqrt(s);
+      } else l[i * n + j] = s / l[j * n + j]!;
+    }
+  }
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= l[i * n + k]! * y[k]!;
+    y[i] = s / l[i * n + i]!;
+  }
+  const x = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = y[i]!;
+    for (let k = i + 1; k < n; k++) s -= l[k * n + i]! * x[k]!;
+    x[i] = s / l[i * n + i]!;
+  }
+  return x;
+}
+
+/** One Levenberg–Marquardt run at a given blur; returns the fitted corners or null. */
+function refine(
+  pixels: PixelSet,
+  start: Float64Array,
+  pattern: Float64Array,
+  cells: number,
+  blur: number,
+  maxIterations: number,
+): { params: Float64Array; fit: Fit } | null {
+  const n = pixels.count;
+  const w = new Float64Array(n);
+  const wStep = new Float64Array(n);
+  const jac = new Float64Array(n * 8);
+  let params = Float64Array.from(start);
+  if (!render(pixels, withParams(params), pattern, cells, blur, w)) return null;
+  let fit = fitLevels(pixels.values, w, n);
+  let lambda = 1e-3;
+  const eps = 0.02;
+  for (let iter = 0; iter < maxIterations; iter++) {
+    // Jacobian of the rendered pixels (scaled by the contrast) by forward differences.
+    for (let j = 0; j < 8; j++) {
+      const p = Float64Array.from(params);
+      p[j]! += eps;
+      if (!render(pixels, withParams(p), pattern, cells, blur, wStep)) return null;
+      for (let i = 0; i < n; i++) jac[i * 8 + j] = (fit.b * (wStep[i]! - w[i]!)) / eps;
+    }
+    // Normal equations for the corners, the levels held at their best fit (variable projection).
+    const jtj = new Float64Array(64);
+    const jtr = new Float64Array(8);
+    for (let i = 0; i < n; i++) {
+      const r = pixels.values[i]! - fit.a - fit.b * w[i]!;
+      const row = i * 8;
+      for (let j = 0; j < 8; j++) {
+        const jj = jac[row + j]!;
+        jtr[j]! += jj * r;
+        for (let k = 0; k <= j; k++) jtj[j * 8 + k]! += jj * jac[row + k]!;
+      }
+    }
+    for (let j = 0; j < 8; j++) for (let k = 0; k < j; k++) jtj[k * 8 + j] = jtj[j * 8 + k]!;
+    let improved = false;
+    for (let attempt = 0; attempt < 6 && !improved; attempt++) {
+      const damped = Float64Array.from(jtj);
+      for (let j = 0; j < 8; j++) damped[j * 8 + j]! *= 1 + lambda;
+      const step = solveSpd(damped, jtr, 8);
+      if (!step) {
+        lambda *= 10;
+        continue;
+      }
+      const next = Float64Array.from(params, (x, j) => x + step[j]!);
+      if (!render(pixels, withParams(next), pattern, cells, blur, wStep)) {
+        lambda *= 10;
+        continue;
+      }
+      const nextFit = fitLevels(pixels.values, wStep, n);
+      if (nextFit.sse < fit.sse) {
+        const moved = Math.max(...step.map(Math.abs));
+        params = next;
+        fit = nextFit;
+        w.set(wStep);
+        lambda = Math.max(1e-6, lambda / 10);
+        improved = true;
+        if (moved < 0.003) return { params, fit };
+      } else lambda *= 10;
+    }
+    if (!improved) break;
+  }
+  return { params, fit };
+}
+
+/**
+ * Aligns a quad to the image. `pattern` from markerPattern(): the code when it is known (best),
+ * or null data (mid-grey) when it is not. Returns null when the fit fails or runs away.
+ */
+export function alignQuad(
+  grey: Grey,
+  corners: readonly [Pixel, Pixel, Pixel, Pixel],
+  pattern: Float64Array,
+  cells: number,
+  options: AlignOptions = DEFAULT_ALIGN,
+): AlignedQuad | null {
+  const pixels = pixelsAround(grey, corners, cells, options.marginCells);
+  if (!pixels || pixels.count < 16) return null;
+  const start = Float64Array.from(corners.flatMap((c) => [c.u, c.v]));
+  let params: Float64Array = start;
+  if (options.coarseBlurPx > 0) {
+    const coarse = refine(
+      pixels,
+      params,
+      pattern,
+      cells,
+      Math.hypot(options.blurSigmaPx, options.coarseBlurPx),
+      options.maxIterations,
+    );
+    if (coarse) params = coarse.params;
+  }
+  const fine = refine(pixels, params, pattern, cells, options.blurSigmaPx, options.maxIterations);
+  if (!fine) return null;
+  for (let k = 0; k < 4; k++) {
+    if (
+      Math.hypot(fine.params[2 * k]! - start[2 * k]!, fine.params[2 * k + 1]! - start[2 * k + 1]!) >
+      options.maxShiftPx
+    )
+      return null;
+  }
+  return { corners: withParams(fine.params), sse: fine.fit.sse, pixels: pixels.count, contrast: fine.fit.b };
+}

@@ -1,0 +1,190 @@
+import type { Pixel } from '../camera/projection.ts';
+import { homographyFrom, invert3, type Mat3 } from './homography.ts';
+
+/**
+ * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
+ * decoder (which code is this?) and the aligner (where exactly are its corners?).
+ *
+ * A marker is a grid of `cells × cells` cells (the one-cell black border included) with white
+ * paper around it. A pixel sees a small blurred patch of that grid: the lens blur and the
+ * pixel's own square together, modelled as a box of the same variance (half-width √3·σ) in grid
+ * coordinates, scaled by the local magnification of the quad's homography. The pixel's expected
+ * whiteness is the box's overlap with each white cell. Box overlaps are separable and
+ * piecewise-linear in the quad's corners, so the model is continuous: small moves of the corners
+ * change it smoothly, which is what the aligner's gradient needs.
+ */
+
+export interface Grey {
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Grid coordinates: corner 0 at (0, 0), 1 at (cells, 0), 2 at (cells, cells), 3 at (0, cells); x = column. */
+export function gridToImage(corners: readonly Pixel[], cells: number): Mat3 | null {
+  return homographyFrom(
+    [
+      { x: 0, y: 0 },
+      { x: cells, y: 0 },
+      { x: cells, y: cells },
+      { x: 0, y: cells },
+    ],
+    corners,
+  );
+}
+
+/** The pixels compared for a quad: every pixel whose centre maps within `marginCells` of the grid. */
+export interface PixelSet {
+  readonly u: Int32Array;
+  readonly v: Int32Array;
+  readonly values: Float64Array;
+  readonly count: number;
+}
+
+export function pixelsAround(
+  grey: Grey,
+  corners: readonly Pixel[],
+  cells: number,
+  marginCells: number,
+): PixelSet | null {
+  const toImage = gridToImage(corners, cells);
+  const toGrid = toImage && invert3(toImage);
+  if (!toGrid) return null;
+  let u0 = Infinity;
+  let v0 = Infinity;
+  let u1 = -Infinity;
+  let v1 = -Infinity;
+  for (const c of corners) {
+    u0 = Math.min(u0, c.u);
+    v0 = Math.min(v0, c.v);
+    u1 = Math.max(u1, c.u);
+    v1 = Math.max(v1, c.v);
+  }
+  const pad = Math.ceil(((u1 - u0 + v1 - v0) / 2 / cells) * marginCells) + 1;
+  const xa = Math.max(0, Math.floor(u0) - pad);
+  const xb = Math.min(grey.width - 1, Math.ceil(u1) + pad);
+  const ya = Math.max(0, Math.floor(v0) - pad);
+  const yb = Math.min(grey.height - 1, Math.ceil(v1) + pad);
+  if (!(xa < xb && ya < yb) || (xb - xa) * (yb - ya) > 250_000) return null;
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  const us: number[] = [];
+  const vs: number[] = [];
+  const values: number[] = [];
+  for (let pv = ya; pv <= yb; pv++) {
+    for (let pu = xa; pu <= xb; pu++) {
+      const w = h6 * pu + h7 * pv + h8;
+      const gx = (h0 * pu + h1 * pv + h2) / w;
+      const gy = (h3 * pu + h4 * pv + h5) / w;
+      if (gx < -marginCells || gy < -marginCells || gx > cells + marginCells || gy > cells + marginCells)
+        continue;
+      us.push(pu);
+      vs.push(pv);
+      values.push(grey.data[pv * grey.width + pu]!);
+    }
+  }
+  return {
+    u: Int32Array.from(us),
+    v: Int32Array.from(vs),
+    values: Float64Array.from(values),
+    count: us.length,
+  };
+}
+
+/** Half-width, in grid units, of the box that stands for a pixel's blurred footprint. */
+function boxHalfWidth(toGrid: Mat3, pu: number, pv: number, blurSigmaPx: number): number {
+  const [h0, h1, , h3, h4, , h6, h7, h8] = toGrid;
+  const w = h6 * pu + h7 * pv + h8;
+  const gx = (h0 * pu + h1 * pv + toGrid[2]) / w;
+  const gy = (h3 * pu + h4 * pv + toGrid[5]) / w;
+  const det = Math.abs(((h0 - gx * h6) * (h4 - gy * h7) - (h1 - gx * h7) * (h3 - gy * h6)) / (w * w));
+  const sigma = Math.sqrt(blurSigmaPx * blurSigmaPx + 1 / 12);
+  return Math.sqrt(3) * sigma * Math.sqrt(det);
+}
+
+/**
+ * A pixel's box wider than this many cells means the quad is degenerate (a corner thrown across
+ * the tag): the model stops there instead of summing over thousands of cells.
+ */
+const MAX_HALF_CELLS = 4;
+
+/** Overlap of [a, b] with cell [c, c + 1]. */
+const overlap = (a: number, b: number, c: number): number => Math.max(0, Math.min(b, c + 1) - Math.max(a, c));
+
+/**
+ * Visits, for each pixel, the grid cells its box touches with their weights (summing to 1).
+ * `visit(pixelIndex, cellX, cellY, weight)`; cells outside [0, cells) are the white quiet zone.
+ */
+export function forEachCellWeight(
+  pixels: PixelSet,
+  toGrid: Mat3,
+  blurSigmaPx: number,
+  visit: (pixel: number, cx: number, cy: number, weight: number) => void,
+): void {
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  for (let i = 0; i < pixels.count; i++) {
+    const pu = pixels.u[i]!;
+    const pv = pixels.v[i]!;
+    const w = h6 * pu + h7 * pv + h8;
+    const gx = (h0 * pu + h1 * pv + h2) / w;
+    const gy = (h3 * pu + h4 * pv + h5) / w;
+    const half = boxHalfWidth(toGrid, pu, pv, blurSigmaPx);
+    if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) continue;
+    const norm = 1 / (4 * half * half);
+    const xa = gx - half;
+    const xb = gx + half;
+    const ya = gy - half;
+    const yb = gy + half;
+    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
+      const oy = overlap(ya, yb, cy);
+      if (oy <= 0) continue;
+      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
+        const ox = overlap(xa, xb, cx);
+        if (ox > 0) visit(i, cx, cy, ox * oy * norm);
+      }
+    }
+  }
+}
+
+/**
+ * Expected whiteness of every pixel for one complete pattern (`cells × cells`, row-major,
+ * 1 = white; the border included), written into `out` (NaN where the quad is degenerate).
+ * The aligner's inner loop.
+ */
+export function predictWhiteness(
+  pixels: PixelSet,
+  toGrid: Mat3,
+  pattern: Float64Array,
+  cells: number,
+  blurSigmaPx: number,
+  out: Float64Array,
+): void {
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  for (let i = 0; i < pixels.count; i++) {
+    const pu = pixels.u[i]!;
+    const pv = pixels.v[i]!;
+    const w = h6 * pu + h7 * pv + h8;
+    const gx = (h0 * pu + h1 * pv + h2) / w;
+    const gy = (h3 * pu + h4 * pv + h5) / w;
+    const half = boxHalfWidth(toGrid, pu, pv, blurSigmaPx);
+    if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) {
+      out[i] = Number.NaN;
+      continue;
+    }
+    const xa = gx - half;
+    const xb = gx + half;
+    const ya = gy - half;
+    const yb = gy + half;
+    let sum = 0;
+    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
+      const oy = overlap(ya, yb, cy);
+      if (oy <= 0) continue;
+      const inside = cy >= 0 && cy < cells;
+      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
+        const ox = overlap(xa, xb, cx);
+        if (ox <= 0) continue;
+        sum += ox * oy * (inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1);
+      }
+    }
+    out[i] = sum / (4 * half * half);
+  }
+}
