@@ -1,4 +1,5 @@
 import type { Pixel } from '../camera/projection.ts';
+import type { FindingStage } from './candidates.ts';
 import type { MarkerDictionaryName } from '../table/scenario.ts';
 import { dictionaryConstant } from './dictionary.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
@@ -10,6 +11,10 @@ import { loadOpenCV, type OpenCV } from './opencv.ts';
 export interface DetectedMarker {
   readonly id: number;
   readonly corners: readonly [Pixel, Pixel, Pixel, Pixel];
+  /** Which stage of the search found it (candidates.ts); absent from the plain detector. */
+  readonly stage?: FindingStage;
+  /** Evidence for the id, nats (Infinity when OpenCV read the exact code). */
+  readonly evidence?: number;
 }
 
 /**

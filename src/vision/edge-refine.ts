@@ -1,4 +1,5 @@
 import type { Pixel } from '../camera/projection.ts';
+import type { GreyImage } from './image.ts';
 
 /**
  * Sub-pixel marker corners from the marker's four straight outer edges.
@@ -28,11 +29,7 @@ export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = {
   maxShiftPx: 3,
 };
 
-interface Grey {
-  readonly data: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-}
+type Grey = GreyImage;
 
 function sample(img: Grey, u: number, v: number): number {
   const x0 = Math.floor(u);

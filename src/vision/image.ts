@@ -14,3 +14,13 @@ export function assertRaster(image: RasterImage): void {
     );
   }
 }
+
+/**
+ * One grey channel, row-major: the camera's 8-bit pixels, or the float average of several
+ * frames of a still region (temporal evidence).
+ */
+export interface GreyImage {
+  readonly data: Uint8Array | Float32Array;
+  readonly width: number;
+  readonly height: number;
+}

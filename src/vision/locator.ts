@@ -120,7 +120,14 @@ export class Locator {
   }
 
   locate(detections: readonly DetectedMarker[]): LocatorResult {
-    const table = this.estimateTablePose(detections);
+    return this.locateWithPose(this.estimateTablePose(detections), detections);
+  }
+
+  /**
+   * Measures the bases with a table pose already estimated from this frame's reference markers
+   * (the pipeline estimates it first, so the detector can search with it).
+   */
+  locateWithPose(table: TablePoseState | null, detections: readonly DetectedMarker[]): LocatorResult {
     const unknownIds = detections
       .filter((d) => !this.references.has(d.id) && !this.markers.has(d.id))
       .map((d) => d.id);
@@ -138,7 +145,8 @@ export class Locator {
     return { table, bases, unknownIds };
   }
 
-  private estimateTablePose(detections: readonly DetectedMarker[]): TablePoseState | null {
+  /** The table pose from the reference markers among the detections (updates the pose history). */
+  estimateTablePose(detections: readonly DetectedMarker[]): TablePoseState | null {
     const groups: ReferenceGroup[] = detections
       .filter((d) => this.references.has(d.id))
       .map((d) => ({

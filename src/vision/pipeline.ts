@@ -1,13 +1,22 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
-import { MarkerDetector, type DetectedMarker, type DetectorOptions } from './detector.ts';
+import { CandidatePass } from './candidate-pass.ts';
+import { dictionaryCodes } from './code-book.ts';
+import type { DetectedMarker, DetectorOptions } from './detector.ts';
+import { FindingPriors } from './finding-priors.ts';
 import type { Frame } from './frame-source.ts';
+import { toGrayMat } from './grey-mat.ts';
+import { assertRaster } from './image.ts';
 import { Locator, type LocatorResult } from './locator.ts';
+import { MarkerFinder } from './marker-finder.ts';
+import { RoiSearch } from './roi-search.ts';
+import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
 
 export interface PipelineResult {
   readonly sequence: number;
   readonly capturedAt: number;
+  /** Every marker found (reference, declared and unknown), with the stage that found it. */
   readonly detections: readonly DetectedMarker[];
   readonly located: LocatorResult;
   readonly bases: readonly TrackedBase[];
@@ -15,26 +24,41 @@ export interface PipelineResult {
   readonly locateMs: number;
 }
 
-/** Detector → Locator → Tracker for one camera watching one scenario's table. */
+/**
+ * Detector → Locator → Tracker for one camera watching one scenario's table.
+ *
+ * The table pose comes first (from the reference sheets, read exactly by OpenCV), so the search
+ * for the bases' small markers can use it: which sizes are in play where, where known bases
+ * should be (marker-finder.ts).
+ */
 export class VisionPipeline {
   private readonly tracker = new Tracker();
 
   private constructor(
-    private readonly detector: MarkerDetector,
+    private readonly cv: OpenCV,
+    private readonly pass: CandidatePass,
+    private readonly finder: MarkerFinder,
+    private readonly roi: RoiSearch,
     private readonly locator: Locator,
+    private readonly scenario: Scenario,
   ) {}
 
   static async create(
     camera: CameraProfile,
     scenario: Scenario,
-    detectorOptions: Partial<DetectorOptions> = {},
+    // Kept for callers that tune the plain detector; the pipeline's own search is configured in its modules.
+    _detectorOptions: Partial<DetectorOptions> = {},
   ): Promise<VisionPipeline> {
-    const detector = await MarkerDetector.create({
-      dictionary: scenario.markerDictionary,
-      ...detectorOptions,
-    });
+    const cv = await loadOpenCV();
+    const dictionary = scenario.markerDictionary;
+    const codes = await dictionaryCodes(dictionary);
+    const pass = await CandidatePass.create({ dictionary });
+    const roi = await RoiSearch.create(dictionary, codes.bitsPerSide + 2);
+    const referenceIds = new Set(scenario.referenceMarkers.map((m) => m.id));
+    const declaredIds = new Set(scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id)));
+    const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi);
     const locator = await Locator.create(camera, scenario);
-    return new VisionPipeline(detector, locator);
+    return new VisionPipeline(cv, pass, finder, roi, locator, scenario);
   }
 
   get camera(): CameraProfile {
@@ -48,10 +72,32 @@ export class VisionPipeline {
         `frame is ${width}×${height} but camera profile "${this.camera.name}" is for ${this.camera.imageWidth}×${this.camera.imageHeight}`,
       );
     }
+    assertRaster(frame.image);
     const t0 = performance.now();
-    const detections = this.detector.detect(frame.image);
-    const t1 = performance.now();
-    const located = this.locator.locate(detections);
+    const gray = toGrayMat(this.cv, frame.image);
+    let detections: DetectedMarker[];
+    let located: LocatorResult;
+    let t1: number;
+    try {
+      const pass = this.pass.run(gray);
+      const grey = { data: gray.data as Uint8Array, width, height };
+      // The table pose from the exactly read reference sheets, then the search with it.
+      const exact = this.finder.readExact(grey, pass);
+      const table = this.locator.estimateTablePose(exact.markers);
+      const priors = table ? new FindingPriors(this.camera, table.pose, this.scenario) : null;
+      const expected = priors
+        ? this.tracker
+            .all()
+            .map((b) => ({ id: b.markerId, quad: priors.expectedQuad(b.markerId, b) }))
+            .filter((e): e is { id: number; quad: NonNullable<typeof e.quad> } => e.quad !== null)
+        : [];
+      const found = this.finder.find({ gray, grey, pass, priors, expected }, exact);
+      detections = [...found.markers, ...found.unknown];
+      t1 = performance.now();
+      located = this.locator.locateWithPose(table, detections);
+    } finally {
+      gray.delete();
+    }
     // Without a table pose nothing new is measured; the tracker keeps last known poses (marked unseen).
     const bases = this.tracker.update(located.bases, frame.capturedAt);
     const t2 = performance.now();
@@ -67,6 +113,7 @@ export class VisionPipeline {
   }
 
   dispose(): void {
-    this.detector.dispose();
+    this.pass.dispose();
+    this.roi.dispose();
   }
 }

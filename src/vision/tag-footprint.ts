@@ -1,5 +1,6 @@
 import type { Pixel } from '../camera/projection.ts';
 import { homographyFrom, invert3, type Mat3 } from './homography.ts';
+import type { GreyImage } from './image.ts';
 
 /**
  * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
@@ -14,11 +15,7 @@ import { homographyFrom, invert3, type Mat3 } from './homography.ts';
  * change it smoothly, which is what the aligner's gradient needs.
  */
 
-export interface Grey {
-  readonly data: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-}
+export type Grey = GreyImage;
 
 /** Grid coordinates: corner 0 at (0, 0), 1 at (cells, 0), 2 at (cells, cells), 3 at (0, cells); x = column. */
 export function gridToImage(corners: readonly Pixel[], cells: number): Mat3 | null {

@@ -28,4 +28,9 @@ export class Tracker {
   get(markerId: number): TrackedBase | undefined {
     return this.bases.get(markerId);
   }
+
+  /** Every base seen so far, with its last known pose. */
+  all(): TrackedBase[] {
+    return [...this.bases.values()];
+  }
 }
