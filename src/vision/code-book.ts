@@ -102,6 +102,22 @@ export interface CodeBook {
    * than any code not in play (a base being bound, or someone else's marker on the table).
    */
   readonly foreign: readonly CodeView[];
+  /** The white bits of `views` and of `foreign`, packed for the decoder's screen (views.length + 1 offsets). */
+  readonly packed: { readonly views: PackedViews; readonly foreign: PackedViews };
+}
+
+/** White-bit indices of many views in one array: view h owns white[offsets[h] … offsets[h + 1]). */
+export interface PackedViews {
+  readonly white: Uint16Array;
+  readonly offsets: Uint32Array;
+}
+
+function pack(views: readonly CodeView[]): PackedViews {
+  const offsets = new Uint32Array(views.length + 1);
+  for (let h = 0; h < views.length; h++) offsets[h + 1] = offsets[h]! + views[h]!.white.length;
+  const white = new Uint16Array(offsets[views.length]!);
+  for (let h = 0; h < views.length; h++) white.set(views[h]!.white, offsets[h]!);
+  return { white, offsets };
 }
 
 /**
@@ -115,12 +131,15 @@ export function codeBook(codes: DictionaryCodes, ids: Iterable<number>): CodeBoo
   const inPlay = new Set(unique);
   const others: number[] = [];
   for (let id = 0; id < codes.count; id++) if (!inPlay.has(id)) others.push(id);
+  const views = unique.flatMap((id) => viewsOf(codes, id));
+  const foreign = others.flatMap((id) => viewsOf(codes, id));
   return {
     dictionary: codes.dictionary,
     bitsPerSide: codes.bitsPerSide,
     ids: unique,
-    views: unique.flatMap((id) => viewsOf(codes, id)),
-    foreign: others.flatMap((id) => viewsOf(codes, id)),
+    views,
+    foreign,
+    packed: { views: pack(views), foreign: pack(foreign) },
   };
 }
 

@@ -31,6 +31,9 @@ export const DEFAULT_EDGE_REFINE: EdgeRefineOptions = {
 
 type Grey = GreyImage;
 
+/** Profiles per edge at most (see refineEdge). */
+const MAX_PROFILES = 48;
+
 function sample(img: Grey, u: number, v: number): number {
   const x0 = Math.floor(u);
   const y0 = Math.floor(v);
@@ -100,7 +103,9 @@ function refineEdge(img: Grey, a: Pixel, b: Pixel, centre: Pixel, o: EdgeRefineO
   // Profiles across the edge, kept so one threshold can serve the whole edge.
   const steps = 16;
   const profiles: Array<{ bx: number; by: number; values: Float64Array }> = [];
-  for (let s = len * o.cornerMargin; s <= len * (1 - o.cornerMargin); s += o.stepPx) {
+  // At most MAX_PROFILES per edge: a long edge (a reference sheet) gains nothing from more.
+  const step = Math.max(o.stepPx, (len * (1 - 2 * o.cornerMargin)) / MAX_PROFILES);
+  for (let s = len * o.cornerMargin; s <= len * (1 - o.cornerMargin); s += step) {
     const bx = a.u + tx * s;
     const by = a.v + ty * s;
     const values = new Float64Array(steps + 1);

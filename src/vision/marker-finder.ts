@@ -8,7 +8,12 @@ import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
 import type { OpenCV } from './opencv.ts';
 import type { RoiSearch } from './roi-search.ts';
-import { readQuad, type TemplateReading } from './template-decoder.ts';
+import {
+  DEFAULT_TEMPLATE_DECODER,
+  readQuad,
+  type TemplateDecoderOptions,
+  type TemplateReading,
+} from './template-decoder.ts';
 
 /**
  * The search for markers, given what the table already knows (ARCHITECTURE §3: "finding is a
@@ -96,6 +101,7 @@ interface Attempt {
 export class MarkerFinder {
   private readonly books = new Map<MarkerClass, CodeBook>();
   private readonly evidence = new PatchEvidence();
+  private readonly decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -154,6 +160,8 @@ export class MarkerFinder {
       ...input.pass.read.filter((r) => !exactQuads.includes(r.quad)).map((r) => r.quad),
     ];
     for (const quad of candidates) {
+      // Nested quads (the tag, its sticker, the base) are one marker: read it once.
+      if (this.coveredBy(found, quad)) continue;
       for (const interpretation of priors.interpret(quad)) {
         const attempt = this.read(
           input.grey,
@@ -217,7 +225,12 @@ export class MarkerFinder {
     for (const place of places.slice(0, this.options.maxRegionsPerFrame)) {
       const averaged = this.evidence.observe(input.grey, place.quad);
       if (!averaged || averaged.frames < 2) continue;
-      const reading = readQuad(averaged.image, averaged.quad, this.bookOf(place.markerClass));
+      const reading = readQuad(
+        averaged.image,
+        averaged.quad,
+        this.bookOf(place.markerClass),
+        this.decoderOptions,
+      );
       if (!reading || !this.isFirm(reading)) continue;
       const corners = reading.corners.map((c) => ({
         u: c.u + averaged.origin.u,
@@ -249,17 +262,25 @@ export class MarkerFinder {
     return { id: a.reading.id, corners: a.reading.corners, stage: a.stage, evidence: a.reading.evidence };
   }
 
-  /** Reads a quad as it is and edge-refined; the better reading wins. */
+  /**
+   * Reads a quad as it is; when that is not firm, edge-refined as well (the better reading
+   * wins). A firm reading's corners are edge-refined for measuring.
+   */
   private read(grey: GreyImage, quad: Quad, markerClass: MarkerClass, stage: FindingStage): Attempt | null {
     const book = this.bookOf(markerClass);
     const cells = book.bitsPerSide + 2;
+    const raw = readQuad(grey, quad, book, this.decoderOptions);
+    if (raw && this.isFirm(raw))
+      return { reading: this.withRefinedCorners(grey, raw, cells), markerClass, stage };
     const refined = refineMarkerCorners(grey, quad, this.edgeOptions(quad, cells));
-    let best: TemplateReading | null = refined ? readQuad(grey, refined, book) : null;
-    if (!best || !this.isFirm(best)) {
-      const raw = readQuad(grey, quad, book);
-      if (raw && (!best || raw.evidence > best.evidence)) best = raw;
-    }
+    const again = refined ? readQuad(grey, refined, book, this.decoderOptions) : null;
+    const best = again && (!raw || again.evidence > raw.evidence) ? again : raw;
     return best ? { reading: best, markerClass, stage } : null;
+  }
+
+  private withRefinedCorners(grey: GreyImage, r: TemplateReading, cells: number): TemplateReading {
+    const corners = refineMarkerCorners(grey, r.corners, this.edgeOptions(r.corners, cells));
+    return corners ? { ...r, corners } : r;
   }
 
   private refine(grey: GreyImage, quad: Quad, cells: number): Quad {

@@ -1,7 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
-import type { CodeBook } from './code-book.ts';
+import type { CodeBook, PackedViews } from './code-book.ts';
 import { invert3 } from './homography.ts';
-import { forEachCellWeight, gridToImage, pixelsAround, type Grey } from './tag-footprint.ts';
+import { gridToImage, pixelsAround, type Grey } from './tag-footprint.ts';
 
 /**
  * Reads a candidate quad by maximum likelihood over the codes in play.
@@ -28,7 +28,7 @@ export interface TemplateDecoderOptions {
 }
 
 export const DEFAULT_TEMPLATE_DECODER: TemplateDecoderOptions = {
-  blurSigmaPx: 0.7,
+  blurSigmaPx: 0.6,
   marginCells: 0.5,
 };
 
@@ -63,7 +63,7 @@ export interface TemplateReading {
   readonly residualSigma: number;
   /** Pixels compared. */
   readonly pixels: number;
-  /** Sum of squared residuals per view in play (book.views order), kept so evidence can be added over frames. */
+  /** Sum of squared residuals per view in play (book.views order; Infinity for views the screen left out). */
   readonly scores: Float64Array;
 }
 
@@ -88,7 +88,13 @@ interface Moments {
   g: Float64Array;
 }
 
-/** Gathers the moments of the pixels around a quad (see tag-footprint.ts for the model). */
+/** Overlap of [a, b] with cell [c, c + 1]. */
+const overlap = (a: number, b: number, c: number): number => Math.max(0, Math.min(b, c + 1) - Math.max(a, c));
+
+/**
+ * Gathers the moments of the pixels around a quad (the blurred-box model of tag-footprint.ts,
+ * inlined here: this loop is most of a reading's cost).
+ */
 function gatherMoments(
   grey: Grey,
   corners: readonly Pixel[],
@@ -113,15 +119,46 @@ function gatherMoments(
     q: new Float64Array(nBits),
     g: new Float64Array(nBits * nBits),
   };
-  // One pixel's cells are visited together; flush its sums when the next pixel starts.
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  const sigma = Math.sqrt(options.blurSigmaPx * options.blurSigmaPx + 1 / 12);
   const bitIdx = new Int32Array(32);
   const bitW = new Float64Array(32);
-  let nEntries = 0;
-  let known = 0;
-  let current = -1;
-  const flush = () => {
-    if (current < 0) return;
-    const value = pixels.values[current]!;
+  for (let i = 0; i < pixels.count; i++) {
+    const pu = pixels.u[i]!;
+    const pv = pixels.v[i]!;
+    const w = h6 * pu + h7 * pv + h8;
+    const gx = (h0 * pu + h1 * pv + h2) / w;
+    const gy = (h3 * pu + h4 * pv + h5) / w;
+    // The pixel's blurred footprint as a box in grid units (local magnification of the homography).
+    const det = Math.abs(((h0 - gx * h6) * (h4 - gy * h7) - (h1 - gx * h7) * (h3 - gy * h6)) / (w * w));
+    const half = Math.sqrt(3 * det) * sigma;
+    if (!(half > 0 && half < 4)) continue;
+    const norm = 1 / (4 * half * half);
+    const xa = gx - half;
+    const xb = gx + half;
+    const ya = gy - half;
+    const yb = gy + half;
+    let known = 0;
+    let nEntries = 0;
+    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
+      const oy = overlap(ya, yb, cy);
+      if (oy <= 0) continue;
+      const rowOutside = cy < 0 || cy >= cells;
+      const rowBorder = cy === 0 || cy === cells - 1;
+      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
+        const ox = overlap(xa, xb, cx);
+        if (ox <= 0) continue;
+        const weight = ox * oy * norm;
+        if (rowOutside || cx < 0 || cx >= cells)
+          known += weight; // quiet zone: white
+        else if (!rowBorder && cx !== 0 && cx !== cells - 1 && nEntries < 32) {
+          bitIdx[nEntries] = (cy - 1) * bitsPerSide + (cx - 1);
+          bitW[nEntries] = weight;
+          nEntries++;
+        } // else: black border, no whiteness
+      }
+    }
+    const value = pixels.values[i]!;
     m.n++;
     m.sumI += value;
     m.sumII += value * value;
@@ -134,67 +171,79 @@ function gatherMoments(
       m.u[k]! += wk;
       m.v[k]! += wk * value;
       m.q[k]! += wk * known;
-      for (let f = 0; f < nEntries; f++) m.g[k * nBits + bitIdx[f]!]! += wk * bitW[f]!;
+      const row = k * nBits;
+      for (let f = 0; f < nEntries; f++) m.g[row + bitIdx[f]!]! += wk * bitW[f]!;
     }
-  };
-  forEachCellWeight(pixels, toGrid, options.blurSigmaPx, (pixel, cx, cy, weight) => {
-    if (pixel !== current) {
-      flush();
-      current = pixel;
-      nEntries = 0;
-      known = 0;
-    }
-    if (cx < 0 || cy < 0 || cx >= cells || cy >= cells) known += weight;
-    else if (cx > 0 && cy > 0 && cx < cells - 1 && cy < cells - 1 && nEntries < bitIdx.length) {
-      bitIdx[nEntries] = (cy - 1) * bitsPerSide + (cx - 1);
-      bitW[nEntries] = weight;
-      nEntries++;
-    }
-  });
-  flush();
+  }
   return m.n >= 16 ? m : null;
 }
 
 interface LevelFit {
   readonly sse: number;
-  /** Fitted black level (a) and white − black (b). */
-  readonly offset: number;
+  /** Fitted white − black. */
   readonly contrast: number;
 }
 
-/** Residual sum of squares of the best a + b·whiteness fit for one set of white bits. */
-function residual(m: Moments, white: Uint16Array, nBits: number): LevelFit {
+/** Residual sum of squares of the best a + b·whiteness fit for the white bits white[from … to). */
+function residual(m: Moments, white: Uint16Array, from: number, to: number, nBits: number): LevelFit {
   let sw = m.sumC;
   let swi = m.sumCI;
   let sww = m.sumCC;
-  for (let i = 0; i < white.length; i++) {
+  const { u, v, q, g } = m;
+  for (let i = from; i < to; i++) {
     const k = white[i]!;
-    sw += m.u[k]!;
-    swi += m.v[k]!;
-    sww += 2 * m.q[k]!;
+    sw += u[k]!;
+    swi += v[k]!;
+    sww += 2 * q[k]!;
     const row = k * nBits;
-    for (let j = 0; j < white.length; j++) sww += m.g[row + white[j]!]!;
+    for (let j = from; j < to; j++) sww += g[row + white[j]!]!;
   }
   const n = m.n;
   const varW = sww - (sw * sw) / n;
   const sst = m.sumII - (m.sumI * m.sumI) / n;
-  if (varW <= 1e-9) return { sse: sst, offset: m.sumI / n, contrast: 0 };
+  if (varW <= 1e-9) return { sse: sst, contrast: 0 };
   const cov = swi - (sw * m.sumI) / n;
   const b = cov / varW;
   // A pattern that only fits with white darker than black is no fit at all.
-  if (b <= 0) return { sse: sst, offset: m.sumI / n, contrast: b };
-  return { sse: Math.max(0, sst - (cov * cov) / varW), offset: (m.sumI - b * sw) / n, contrast: b };
+  if (b <= 0) return { sse: sst, contrast: b };
+  return { sse: Math.max(0, sst - (cov * cov) / varW), contrast: b };
 }
 
-/** Foreign codes given an exact fit after the soft-bit screen. */
+/**
+ * Views given an exact fit after the screen: the best few in play (every code within reach of
+ * the winner, so the runner-up is among them) and the best few not in play.
+ */
+const IN_PLAY_SHORTLIST = 24;
 const FOREIGN_SHORTLIST = 12;
 
 /**
- * The foreign views most like the picture, by a cheap screen: each data bit's weighted mean
- * grey level, correlated with each view's white bits.
+ * The views most like the picture, by a cheap screen: each data bit's weighted mean grey level
+ * (centred), summed over each view's white bits. Returns view indices, best first.
  */
-function foreignShortlist(m: Moments, book: CodeBook): number[] {
-  const nBits = book.bitsPerSide * book.bitsPerSide;
+function screen(z: Float64Array, packed: PackedViews, keep: number): number[] {
+  const { white, offsets } = packed;
+  const views = offsets.length - 1;
+  if (views <= keep) return Array.from({ length: views }, (_, h) => h);
+  const topH = new Int32Array(keep).fill(-1);
+  const topS = new Float64Array(keep).fill(-Infinity);
+  for (let h = 0; h < views; h++) {
+    let score = 0;
+    for (let i = offsets[h]!; i < offsets[h + 1]!; i++) score += z[white[i]!]!;
+    if (score <= topS[keep - 1]!) continue;
+    let j = keep - 1;
+    while (j > 0 && topS[j - 1]! < score) {
+      topS[j] = topS[j - 1]!;
+      topH[j] = topH[j - 1]!;
+      j--;
+    }
+    topS[j] = score;
+    topH[j] = h;
+  }
+  return Array.from(topH).filter((h) => h >= 0);
+}
+
+/** Each data bit's weighted mean grey level, centred on the mean over bits. */
+function bitMeans(m: Moments, nBits: number): Float64Array {
   const z = new Float64Array(nBits);
   let mean = 0;
   for (let k = 0; k < nBits; k++) {
@@ -203,23 +252,12 @@ function foreignShortlist(m: Moments, book: CodeBook): number[] {
   }
   mean /= nBits;
   for (let k = 0; k < nBits; k++) z[k]! -= mean;
-  const top: Array<{ h: number; score: number }> = [];
-  for (let h = 0; h < book.foreign.length; h++) {
-    const white = book.foreign[h]!.white;
-    let score = 0;
-    for (let i = 0; i < white.length; i++) score += z[white[i]!]!;
-    if (top.length < FOREIGN_SHORTLIST || score > top[top.length - 1]!.score) {
-      top.push({ h, score });
-      top.sort((a, b) => b.score - a.score);
-      if (top.length > FOREIGN_SHORTLIST) top.pop();
-    }
-  }
-  return top.map((t) => t.h);
+  return z;
 }
 
 /**
  * Reads one quad against a code book. Returns null when the quad is too small or degenerate to
- * compare. The caller decides what evidence is enough (see marker-reader.ts).
+ * compare. The caller decides what evidence is enough (see marker-finder.ts).
  */
 export function readQuad(
   grey: Grey,
@@ -231,31 +269,33 @@ export function readQuad(
   const nBits = book.bitsPerSide * book.bitsPerSide;
   const m = gatherMoments(grey, corners, cells, options);
   if (!m) return null;
-  const scores = new Float64Array(book.views.length);
+  const z = bitMeans(m, nBits);
+  const { views: inPlay, foreign: notInPlay } = book.packed;
+  // Exact fits for the shortlist in play; everything else keeps an infinite score (never the runner-up).
+  const scores = new Float64Array(book.views.length).fill(Infinity);
   let best = -1;
-  let bestFit: LevelFit = { sse: Infinity, offset: 0, contrast: 0 };
-  for (let h = 0; h < book.views.length; h++) {
-    const fit = residual(m, book.views[h]!.white, nBits);
-    scores[h] = fit.sse;
-    if (fit.sse < bestFit.sse) {
-      bestFit = fit;
-      best = h;
-    }
-  }
-  if (best < 0) return null;
-  // Runner-up in play: every other view (another code, or another rotation of the same), and the blanks.
+  let bestFit: LevelFit = { sse: Infinity, contrast: 0 };
   let runnerSse = Infinity;
   let runnerUpId = -1;
-  for (let h = 0; h < book.views.length; h++) {
-    if (h !== best && scores[h]! < runnerSse) {
-      runnerSse = scores[h]!;
+  for (const h of screen(z, inPlay, IN_PLAY_SHORTLIST)) {
+    const fit = residual(m, inPlay.white, inPlay.offsets[h]!, inPlay.offsets[h + 1]!, nBits);
+    scores[h] = fit.sse;
+    if (fit.sse < bestFit.sse) {
+      if (best >= 0) {
+        runnerSse = bestFit.sse;
+        runnerUpId = book.views[best]!.id;
+      }
+      bestFit = fit;
+      best = h;
+    } else if (fit.sse < runnerSse) {
+      runnerSse = fit.sse;
       runnerUpId = book.views[h]!.id;
     }
   }
-  const allWhite = Uint16Array.from({ length: nBits }, (_, k) => k);
-  let blankSse = Infinity;
-  for (const blank of [new Uint16Array(0), allWhite])
-    blankSse = Math.min(blankSse, residual(m, blank, nBits).sse);
+  if (best < 0) return null;
+  // Blank patterns compete with the codes in play.
+  const blanks = Uint16Array.from({ length: nBits }, (_, k) => k);
+  const blankSse = Math.min(residual(m, blanks, 0, 0, nBits).sse, residual(m, blanks, 0, nBits, nBits).sse);
   if (blankSse < runnerSse) {
     runnerSse = blankSse;
     runnerUpId = -1;
@@ -264,8 +304,8 @@ export function readQuad(
   let foreignBest = -1;
   let foreignSse = Infinity;
   let foreignSecond = Infinity;
-  for (const h of foreignShortlist(m, book)) {
-    const { sse } = residual(m, book.foreign[h]!.white, nBits);
+  for (const h of screen(z, notInPlay, FOREIGN_SHORTLIST)) {
+    const { sse } = residual(m, notInPlay.white, notInPlay.offsets[h]!, notInPlay.offsets[h + 1]!, nBits);
     if (sse < foreignSse) {
       foreignSecond = foreignSse;
       foreignSse = sse;
