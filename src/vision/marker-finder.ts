@@ -4,6 +4,7 @@ import { quadCentre, quadDistance, quadSide, type FindingStage, type Quad } from
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
 import { PatchEvidence } from './evidence.ts';
+import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
 import type { OpenCV } from './opencv.ts';
@@ -18,6 +19,8 @@ import {
 /**
  * The search for markers, given what the table already knows (ARCHITECTURE §3: "finding is a
  * search with priors"). Per frame:
+ * 0. markers whose surroundings did not change since they were read stay as they were
+ *    (still-markers.ts): on a still table this is nearly all of them, at almost no cost;
  * 1. quads OpenCV read exactly (no corrected bits) are taken as read: the reference sheets and
  *    every large tag, at no extra cost;
  * 2. every other quad is explained by the scenario (finding-priors.ts) or dropped: it must
@@ -73,9 +76,11 @@ export interface FinderInput {
   readonly gray: OpenCV;
   readonly grey: GreyImage;
   readonly pass: CandidatePassResult;
-  /** Null without a table pose: then only exactly read codes are taken. */
-  readonly priors: FindingPriors | null;
-  /** Markers of bases the tracker knows, where they should be now. */
+}
+
+/** What the table knows once the reference sheets are read: the priors, and where known bases should be. */
+export interface TableKnowledge {
+  readonly priors: FindingPriors;
   readonly expected: ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
 }
 
@@ -83,13 +88,6 @@ export interface FinderResult {
   readonly markers: readonly FoundMarker[];
   /** Ids not in play, read exactly (a new base being bound, or a stranger's marker). */
   readonly unknown: readonly FoundMarker[];
-}
-
-/** Quads OpenCV read exactly: markers in play (references included), unknown ids, and the quads used. */
-export interface ExactReads {
-  readonly markers: readonly FoundMarker[];
-  readonly unknown: readonly FoundMarker[];
-  readonly quads: readonly Quad[];
 }
 
 interface Attempt {
@@ -101,6 +99,8 @@ interface Attempt {
 export class MarkerFinder {
   private readonly books = new Map<MarkerClass, CodeBook>();
   private readonly evidence = new PatchEvidence();
+  /** Markers read before whose surroundings have not changed (still-markers.ts). */
+  private readonly still = new StillMarkers<FoundMarker>();
   private readonly decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
 
   constructor(
@@ -112,63 +112,66 @@ export class MarkerFinder {
   ) {}
 
   /**
-   * Step 1 alone: the quads OpenCV read exactly. The pipeline takes the table pose from the
-   * reference sheets among them before the search proper.
+   * The search for one frame. `knowledgeFrom` is called once with the markers read so far (the
+   * reference sheets among them) and returns the table's priors, or null without a table pose:
+   * then only exactly read codes are taken.
    */
-  readExact(grey: GreyImage, pass: CandidatePassResult, priors: FindingPriors | null = null): ExactReads {
-    const cells = this.codes.bitsPerSide + 2;
-    const markers: FoundMarker[] = [];
-    const unknown: FoundMarker[] = [];
-    const quads: Quad[] = [];
-    for (const { id, quad } of pass.read) {
-      const corners = this.refine(grey, quad, cells);
-      if (this.referenceIds.has(id) || (this.declaredIds.has(id) && this.fitsDeclared(priors, quad))) {
-        markers.push({ id, corners, stage: 'opencv', evidence: Infinity });
-        quads.push(quad);
-      } else if (!this.declaredIds.has(id) && quadSide(quad) / cells >= this.options.foreignMinCellPx) {
-        unknown.push({ id, corners, stage: 'opencv', evidence: Infinity });
-      }
-    }
-    return { markers, unknown, quads };
-  }
-
-  /** The whole search for one frame; `exact` from readExact() on the same frame. */
   find(
     input: FinderInput,
-    exact: ExactReads = this.readExact(input.grey, input.pass, input.priors),
+    knowledgeFrom: (markers: readonly FoundMarker[]) => TableKnowledge | null,
   ): FinderResult {
     this.evidence.nextFrame();
+    const cells = this.codes.bitsPerSide + 2;
     const found = new Map<number, FoundMarker>();
-    const unknown = [...exact.unknown];
+    const unknown: FoundMarker[] = [];
     const accept = (m: FoundMarker) => {
       const previous = found.get(m.id);
       if (!previous || m.evidence > previous.evidence) found.set(m.id, m);
     };
-    for (const m of exact.markers) {
-      // A declared id read exactly must also have a declared marker's size and shape.
-      if (this.referenceIds.has(m.id) || this.fitsDeclared(input.priors, m.corners)) accept(m);
+
+    // 0. Markers whose surroundings did not change since they were read.
+    const recalled = new Set(this.still.recall(input.grey));
+    for (const m of recalled) accept(m);
+
+    // 1. Exact reads: the reference sheets and large tags.
+    const used = new Set<Quad>();
+    for (const { id, quad } of input.pass.read) {
+      if (this.coveredBy(found, quad)) {
+        used.add(quad);
+      } else if (this.referenceIds.has(id) || this.declaredIds.has(id)) {
+        accept({ id, corners: this.refine(input.grey, quad, cells), stage: 'opencv', evidence: Infinity });
+        used.add(quad);
+      } else if (quadSide(quad) / cells >= this.options.foreignMinCellPx) {
+        unknown.push({
+          id,
+          corners: this.refine(input.grey, quad, cells),
+          stage: 'opencv',
+          evidence: Infinity,
+        });
+        used.add(quad);
+      }
     }
-    const exactQuads = exact.quads;
-    const priors = input.priors;
-    if (!priors) return this.finish(found, unknown);
+    const knowledge = knowledgeFrom([...found.values()]);
+    if (!knowledge) return this.finish(input.grey, found, unknown, null);
+    const { priors } = knowledge;
+    // A declared id read exactly must also have a declared marker's size and shape there.
+    for (const m of [...found.values()])
+      if (m.stage === 'opencv' && this.declaredIds.has(m.id) && !this.fitsDeclared(priors, m.corners))
+        found.delete(m.id);
 
     // 2. Every other quad, explained by the scenario, read over the ids of its size.
     const tentative: Attempt[] = [];
     const unsure: Array<{ quad: Quad; markerClass: MarkerClass }> = [];
     const candidates = [
       ...input.pass.unread,
-      ...input.pass.read.filter((r) => !exactQuads.includes(r.quad)).map((r) => r.quad),
+      ...input.pass.read.filter((r) => !used.has(r.quad)).map((r) => r.quad),
     ];
     for (const quad of candidates) {
       // Nested quads (the tag, its sticker, the base) are one marker: read it once.
       if (this.coveredBy(found, quad)) continue;
       for (const interpretation of priors.interpret(quad)) {
-        const attempt = this.read(
-          input.grey,
-          interpretation.quad,
-          interpretation.markerClass,
-          interpretation.kind === 'surround' ? 'surround' : 'reread',
-        );
+        const stage = interpretation.kind === 'surround' ? 'surround' : 'reread';
+        const attempt = this.read(input.grey, interpretation.quad, interpretation.markerClass, stage);
         if (!attempt) continue;
         if (this.isFirm(attempt.reading)) accept(this.toFound(attempt));
         else if (attempt.reading.evidence >= this.options.tentativeEvidence) tentative.push(attempt);
@@ -178,8 +181,8 @@ export class MarkerFinder {
 
     // 3. Known bases where they should be.
     const missing: Array<{ id: number; quad: Quad; markerClass: MarkerClass }> = [];
-    for (const { id, quad } of input.expected) {
-      if (found.has(id)) continue;
+    for (const { id, quad } of knowledge.expected) {
+      if (found.has(id) || this.coveredBy(found, quad)) continue;
       const markerClass = priors.classes.find((c) => c.ids.includes(id));
       if (!markerClass) continue;
       const attempt = this.read(input.grey, quad, markerClass, 'tracked');
@@ -187,7 +190,7 @@ export class MarkerFinder {
       else missing.push({ id, quad, markerClass });
     }
 
-    // 4. Regions searched again: unsure and tentative readings, and known bases not found.
+    // 4. Regions searched again, upsampled: unsure and tentative readings, and known bases not found.
     const regions: Array<{ centre: Pixel; halfSizePx: number; markerClass: MarkerClass }> = [];
     const wanted = (q: Quad) => !this.coveredBy(found, q);
     for (const t of tentative)
@@ -213,15 +216,10 @@ export class MarkerFinder {
 
     // 5. Still markers averaged over frames: the best unsure reading of each place, and known bases' places.
     const places: Array<{ quad: Quad; markerClass: MarkerClass }> = [];
+    const placed = (q: Quad) => this.coveredBy(found, q) || places.some((p) => quadDistance(p.quad, q) < 1.5);
     for (const a of stillUnsure.sort((x, y) => y.reading.evidence - x.reading.evidence))
-      if (
-        !this.coveredBy(found, a.reading.corners) &&
-        !places.some((p) => quadDistance(p.quad, a.reading.corners) < 1.5)
-      )
-        places.push({ quad: a.reading.corners, markerClass: a.markerClass });
-    for (const m of missing)
-      if (!this.coveredBy(found, m.quad) && !places.some((p) => quadDistance(p.quad, m.quad) < 1.5))
-        places.push(m);
+      if (!placed(a.reading.corners)) places.push({ quad: a.reading.corners, markerClass: a.markerClass });
+    for (const m of missing) if (!placed(m.quad)) places.push(m);
     for (const place of places.slice(0, this.options.maxRegionsPerFrame)) {
       const averaged = this.evidence.observe(input.grey, place.quad);
       if (!averaged || averaged.frames < 2) continue;
@@ -238,11 +236,19 @@ export class MarkerFinder {
       })) as unknown as Quad;
       accept({ id: reading.id, corners, stage: 'evidence', evidence: reading.evidence });
     }
-    return this.finish(found, unknown);
+    return this.finish(input.grey, found, unknown, recalled);
   }
 
-  /** Unknown ids never stand where a declared marker was found. */
-  private finish(found: Map<number, FoundMarker>, unknown: FoundMarker[]): FinderResult {
+  /** Unknown ids never stand where a declared marker was found; what was found is remembered. */
+  private finish(
+    grey: GreyImage,
+    found: Map<number, FoundMarker>,
+    unknown: FoundMarker[],
+    recalled: ReadonlySet<FoundMarker> | null,
+  ): FinderResult {
+    // Markers checked against the table's priors (recalled is null without them) are kept for the
+    // next frame; those recalled unchanged keep the pixels they were read with.
+    if (recalled) for (const m of found.values()) if (!recalled.has(m)) this.still.remember(grey, m);
     const markers = [...found.values()];
     return {
       markers,
@@ -302,8 +308,8 @@ export class MarkerFinder {
     return book;
   }
 
-  private fitsDeclared(priors: FindingPriors | null, quad: Quad): boolean {
-    return !priors || priors.interpret(quad).some((i) => i.kind === 'marker');
+  private fitsDeclared(priors: FindingPriors, quad: Quad): boolean {
+    return priors.interpret(quad).some((i) => i.kind === 'marker');
   }
 
   private coveredBy(found: Map<number, FoundMarker>, quad: Quad): boolean {

@@ -7,7 +7,7 @@ import { FindingPriors } from './finding-priors.ts';
 import type { Frame } from './frame-source.ts';
 import { toGrayMat } from './grey-mat.ts';
 import { assertRaster } from './image.ts';
-import { Locator, type LocatorResult } from './locator.ts';
+import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
 import { MarkerFinder } from './marker-finder.ts';
 import { RoiSearch } from './roi-search.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
@@ -82,19 +82,21 @@ export class VisionPipeline {
       const pass = this.pass.run(gray);
       const grey = { data: gray.data as Uint8Array, width, height };
       // The table pose from the exactly read reference sheets, then the search with it.
-      const exact = this.finder.readExact(grey, pass);
-      const table = this.locator.estimateTablePose(exact.markers);
-      const priors = table ? new FindingPriors(this.camera, table.pose, this.scenario) : null;
-      const expected = priors
-        ? this.tracker
-            .all()
-            .map((b) => ({ id: b.markerId, quad: priors.expectedQuad(b.markerId, b) }))
-            .filter((e): e is { id: number; quad: NonNullable<typeof e.quad> } => e.quad !== null)
-        : [];
-      const found = this.finder.find({ gray, grey, pass, priors, expected }, exact);
+      // The table pose from the reference sheets (read first), then the search with it.
+      let table: TablePoseState | null = null;
+      const found = this.finder.find({ gray, grey, pass }, (markers) => {
+        table = this.locator.estimateTablePose(markers);
+        if (!table) return null;
+        const priors = new FindingPriors(this.camera, table.pose, this.scenario);
+        const expected = this.tracker.all().flatMap((b) => {
+          const quad = priors.expectedQuad(b.markerId, b);
+          return quad ? [{ id: b.markerId, quad }] : [];
+        });
+        return { priors, expected };
+      });
       detections = [...found.markers, ...found.unknown];
       t1 = performance.now();
-      located = this.locator.locateWithPose(table, detections);
+      located = this.locator.locateWithPose(table as TablePoseState | null, detections);
     } finally {
       gray.delete();
     }

@@ -1,0 +1,122 @@
+import { quadSide, type Quad } from './candidates.ts';
+import type { GreyImage } from './image.ts';
+
+/**
+ * Markers that have not moved since they were read: the pixels say so.
+ *
+ * A wargames table is still most of the time. For every marker read, the pixels around it are
+ * kept; in the next frame the same pixels are compared, and if nothing there changed beyond
+ * sensor noise, the marker is where it was, with the same id and the same corners — no reading,
+ * no refining, and no flicker. Any real change (a hand, a nudge of a fraction of a pixel, the
+ * camera knocked) shows as many pixels changing by far more than noise, and the marker is read
+ * afresh by the search.
+ *
+ * The test: pixel differences with their median removed (a uniform change of light is not a
+ * move), against a threshold of six robust sigmas of those differences (at least `minThreshold`
+ * grey levels, at most six times `maxNoiseSigma`); more than `maxChangedShare` of the pixels
+ * beyond it means the region changed.
+ */
+
+export interface StillOptions {
+  /** Region kept around a marker, in marker sides beyond its edge. */
+  readonly marginSides: number;
+  readonly minThreshold: number;
+  /**
+   * Most sensor noise believed (grey levels, one sigma). The noise is measured from the
+   * differences themselves, but when most of a region changed those differences are all change,
+   * not noise: the cap keeps a vanished marker from passing for a noisy one.
+   */
+  readonly maxNoiseSigma: number;
+  readonly maxChangedShare: number;
+}
+
+export const DEFAULT_STILL: StillOptions = {
+  marginSides: 0.4,
+  minThreshold: 14,
+  maxNoiseSigma: 5,
+  maxChangedShare: 0.01,
+};
+
+interface Kept<T> {
+  readonly value: T;
+  readonly x0: number;
+  readonly y0: number;
+  readonly w: number;
+  readonly h: number;
+  readonly pixels: Float32Array;
+}
+
+export class StillMarkers<T extends { readonly id: number; readonly corners: Quad }> {
+  private kept: Array<Kept<T>> = [];
+
+  constructor(readonly options: StillOptions = DEFAULT_STILL) {}
+
+  /** The markers whose surroundings are unchanged in this frame; the others are forgotten. */
+  recall(grey: GreyImage): T[] {
+    const still: T[] = [];
+    this.kept = this.kept.filter((k) => {
+      const unchanged = this.unchanged(grey, k);
+      if (unchanged) still.push(k.value);
+      return unchanged;
+    });
+    return still;
+  }
+
+  /** Keeps (or replaces) what was found for an id, with the pixels around it now. */
+  remember(grey: GreyImage, value: T): void {
+    const region = this.regionOf(grey, value.corners);
+    this.kept = this.kept.filter((k) => k.value.id !== value.id);
+    if (!region) return;
+    const { x0, y0, w, h } = region;
+    const pixels = new Float32Array(w * h);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) pixels[y * w + x] = grey.data[(y0 + y) * grey.width + x0 + x]!;
+    this.kept.push({ value, x0, y0, w, h, pixels });
+  }
+
+  forget(id: number): void {
+    this.kept = this.kept.filter((k) => k.value.id !== id);
+  }
+
+  private regionOf(grey: GreyImage, corners: Quad): { x0: number; y0: number; w: number; h: number } | null {
+    const margin = quadSide(corners) * this.options.marginSides + 1;
+    const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c.u)) - margin));
+    const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c.v)) - margin));
+    const x1 = Math.min(grey.width, Math.ceil(Math.max(...corners.map((c) => c.u)) + margin) + 1);
+    const y1 = Math.min(grey.height, Math.ceil(Math.max(...corners.map((c) => c.v)) + margin) + 1);
+    return x1 - x0 >= 4 && y1 - y0 >= 4 ? { x0, y0, w: x1 - x0, h: y1 - y0 } : null;
+  }
+
+  private unchanged(grey: GreyImage, k: Kept<T>): boolean {
+    const n = k.w * k.h;
+    // Differences are whole grey levels in −255 … 255: medians come from histograms, in linear time.
+    const diff = new Int16Array(n);
+    const histogram = new Uint32Array(511);
+    for (let y = 0; y < k.h; y++) {
+      const row = (k.y0 + y) * grey.width + k.x0;
+      for (let x = 0; x < k.w; x++) {
+        const d = Math.round(grey.data[row + x]! - k.pixels[y * k.w + x]!);
+        diff[y * k.w + x] = d;
+        histogram[d + 255]!++;
+      }
+    }
+    const median = medianOf(histogram, n) - 255;
+    const spread = new Uint32Array(511);
+    for (let i = 0; i < n; i++) spread[Math.abs(diff[i]! - median)]!++;
+    const sigma = Math.min(this.options.maxNoiseSigma, 1.4826 * medianOf(spread, n));
+    const threshold = Math.max(this.options.minThreshold, 6 * sigma);
+    let changed = 0;
+    for (let i = 0; i < n; i++) if (Math.abs(diff[i]! - median) > threshold) changed++;
+    return changed <= this.options.maxChangedShare * n;
+  }
+}
+
+/** The median bin of a histogram holding n values. */
+function medianOf(histogram: Uint32Array, n: number): number {
+  let seen = 0;
+  for (let b = 0; b < histogram.length; b++) {
+    seen += histogram[b]!;
+    if (seen * 2 > n) return b;
+  }
+  return histogram.length - 1;
+}
