@@ -64,7 +64,11 @@ export class CandidatePass {
     private readonly cv: OpenCV,
     private readonly detector: OpenCV,
     readonly options: CandidatePassOptions,
-  ) {}
+  ) {
+    this.minPerimeterRate = options.minPerimeterRate;
+  }
+
+  private minPerimeterRate: number;
 
   static async create(
     options: Partial<CandidatePassOptions> & { dictionary: MarkerDictionaryName },
@@ -73,21 +77,26 @@ export class CandidatePass {
     const o: CandidatePassOptions = { ...DEFAULT_CANDIDATE_PASS, ...options };
     const dictionary = cv.getPredefinedDictionary(dictionaryConstant(cv, o.dictionary));
     dictionary.maxCorrectionBits = 0;
-    const params = new cv.aruco_DetectorParameters();
-    params.cornerRefinementMethod = cv.CORNER_REFINE_NONE;
-    params.adaptiveThreshWinSizeMin = o.thresholdWindowPx;
-    params.adaptiveThreshWinSizeMax = o.thresholdWindowPx;
-    params.adaptiveThreshWinSizeStep = 10;
-    params.polygonalApproxAccuracyRate = o.polygonAccuracy;
-    params.minMarkerPerimeterRate = o.minPerimeterRate;
-    params.minDistanceToBorder = o.minDistanceToBorderPx;
-    params.errorCorrectionRate = 0;
+    const params = detectorParameters(cv, o, o.minPerimeterRate);
     const refine = new cv.aruco_RefineParameters(10, 3, true);
     const detector = new cv.aruco_ArucoDetector(dictionary, params, refine);
     dictionary.delete();
     params.delete();
     refine.delete();
     return new CandidatePass(cv, detector, o);
+  }
+
+  /**
+   * Ignores quads with a perimeter under this fraction of the image's larger side. The scenario's
+   * smallest marker, seen where the table is furthest, sets it (less contour work on cloth and
+   * texture); unchanged values cost nothing.
+   */
+  setMinPerimeterRate(rate: number): void {
+    if (Math.abs(rate - this.minPerimeterRate) < 1e-6) return;
+    this.minPerimeterRate = rate;
+    const params = detectorParameters(this.cv, this.options, rate);
+    this.detector.setDetectorParameters(params);
+    params.delete();
   }
 
   /** Runs the pass on an 8-bit grey Mat (the caller keeps ownership). */
@@ -113,4 +122,17 @@ export class CandidatePass {
   dispose(): void {
     this.detector.delete();
   }
+}
+
+function detectorParameters(cv: OpenCV, o: CandidatePassOptions, minPerimeterRate: number): OpenCV {
+  const params = new cv.aruco_DetectorParameters();
+  params.cornerRefinementMethod = cv.CORNER_REFINE_NONE;
+  params.adaptiveThreshWinSizeMin = o.thresholdWindowPx;
+  params.adaptiveThreshWinSizeMax = o.thresholdWindowPx;
+  params.adaptiveThreshWinSizeStep = 10;
+  params.polygonalApproxAccuracyRate = o.polygonAccuracy;
+  params.minMarkerPerimeterRate = minPerimeterRate;
+  params.minDistanceToBorder = o.minDistanceToBorderPx;
+  params.errorCorrectionRate = 0;
+  return params;
 }

@@ -313,7 +313,12 @@ export class MarkerFinder {
   }
 
   private coveredBy(found: Map<number, FoundMarker>, quad: Quad): boolean {
-    for (const m of found.values()) if (overlaps(m.corners, quad)) return true;
+    const c = quadCentre(quad);
+    const side = quadSide(quad);
+    for (const m of found.values()) {
+      const mc = quadCentre(m.corners);
+      if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, quadSide(m.corners))) return true;
+    }
     return false;
   }
 

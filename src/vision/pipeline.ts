@@ -1,6 +1,7 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
-import { CandidatePass } from './candidate-pass.ts';
+import { DEFAULT_CANDIDATE_PASS } from './candidate-pass.ts';
+import { SplitCandidatePass } from './split-pass.ts';
 import { dictionaryCodes } from './code-book.ts';
 import type { DetectedMarker, DetectorOptions } from './detector.ts';
 import { FindingPriors } from './finding-priors.ts';
@@ -36,7 +37,7 @@ export class VisionPipeline {
 
   private constructor(
     private readonly cv: OpenCV,
-    private readonly pass: CandidatePass,
+    private readonly pass: SplitCandidatePass,
     private readonly finder: MarkerFinder,
     private readonly roi: RoiSearch,
     private readonly locator: Locator,
@@ -52,7 +53,10 @@ export class VisionPipeline {
     const cv = await loadOpenCV();
     const dictionary = scenario.markerDictionary;
     const codes = await dictionaryCodes(dictionary);
-    const pass = await CandidatePass.create({ dictionary });
+    const pass = await SplitCandidatePass.create(
+      { ...DEFAULT_CANDIDATE_PASS, dictionary },
+      splitOverlapRows(camera, scenario),
+    );
     const roi = await RoiSearch.create(dictionary, codes.bitsPerSide + 2);
     const referenceIds = new Set(scenario.referenceMarkers.map((m) => m.id));
     const declaredIds = new Set(scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id)));
@@ -88,6 +92,10 @@ export class VisionPipeline {
         table = this.locator.estimateTablePose(markers);
         if (!table) return null;
         const priors = new FindingPriors(this.camera, table.pose, this.scenario);
+        // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
+        const smallest = priors.smallestMarkerSidePx(this.scenario.table);
+        if (Number.isFinite(smallest))
+          this.pass.setMinPerimeterRate((0.7 * 4 * smallest) / Math.max(width, height));
         const expected = this.tracker.all().flatMap((b) => {
           const quad = priors.expectedQuad(b.markerId, b);
           return quad ? [{ id: b.markerId, quad }] : [];
@@ -118,4 +126,17 @@ export class VisionPipeline {
     this.pass.dispose();
     this.roi.dispose();
   }
+}
+
+/**
+ * Rows the two halves of the candidate pass share: one and a half times the largest square that
+ * matters (a reference sheet, or a base's sticker), at the scale the camera frames the table.
+ */
+function splitOverlapRows(camera: CameraProfile, scenario: Scenario): number {
+  const largestMm = Math.max(
+    ...scenario.referenceMarkers.map((m) => m.sizeMm),
+    ...scenario.units.flatMap((u) => u.bases.map((b) => Math.max(b.widthMm, b.depthMm))),
+  );
+  const pxPerMm = camera.imageWidth / Math.min(scenario.table.widthMm, scenario.table.depthMm * 1.6);
+  return Math.max(48, Math.ceil(1.5 * largestMm * pxPerMm));
 }

@@ -88,28 +88,37 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
   }
 
   private unchanged(grey: GreyImage, k: Kept<T>): boolean {
-    const n = k.w * k.h;
+    // A large marker (a reference sheet) is compared on a sparser grid: an edge that moves
+    // still changes hundreds of the pixels looked at.
+    const stride = Math.max(1, Math.floor(Math.sqrt((k.w * k.h) / MAX_COMPARED)));
+    const cols = Math.ceil(k.w / stride);
+    const rows = Math.ceil(k.h / stride);
+    const n = cols * rows;
     // Differences are whole grey levels in −255 … 255: medians come from histograms, in linear time.
     const diff = new Int16Array(n);
     const histogram = new Uint32Array(511);
-    for (let y = 0; y < k.h; y++) {
+    let i = 0;
+    for (let y = 0; y < k.h; y += stride) {
       const row = (k.y0 + y) * grey.width + k.x0;
-      for (let x = 0; x < k.w; x++) {
+      for (let x = 0; x < k.w; x += stride) {
         const d = Math.round(grey.data[row + x]! - k.pixels[y * k.w + x]!);
-        diff[y * k.w + x] = d;
+        diff[i++] = d;
         histogram[d + 255]!++;
       }
     }
     const median = medianOf(histogram, n) - 255;
     const spread = new Uint32Array(511);
-    for (let i = 0; i < n; i++) spread[Math.abs(diff[i]! - median)]!++;
+    for (let j = 0; j < n; j++) spread[Math.abs(diff[j]! - median)]!++;
     const sigma = Math.min(this.options.maxNoiseSigma, 1.4826 * medianOf(spread, n));
     const threshold = Math.max(this.options.minThreshold, 6 * sigma);
     let changed = 0;
-    for (let i = 0; i < n; i++) if (Math.abs(diff[i]! - median) > threshold) changed++;
+    for (let j = 0; j < n; j++) if (Math.abs(diff[j]! - median) > threshold) changed++;
     return changed <= this.options.maxChangedShare * n;
   }
 }
+
+/** Pixels compared per marker at most (see unchanged()). */
+const MAX_COMPARED = 1600;
 
 /** The median bin of a histogram holding n values. */
 function medianOf(histogram: Uint32Array, n: number): number {

@@ -1,0 +1,173 @@
+import type { Worker } from 'node:worker_threads';
+import { CandidatePass, type CandidatePassOptions, type CandidatePassResult } from './candidate-pass.ts';
+import type { Quad } from './candidates.ts';
+import { loadOpenCV, type OpenCV } from './opencv.ts';
+import { startTsWorker } from './worker-start.ts';
+
+/**
+ * The candidate pass on two cores: the top of the frame in a helper thread, the bottom here, at
+ * the same time. OpenCV.js runs single-threaded WebAssembly; native OpenCV spreads the same work
+ * over its thread pool, so this is what keeps a full-frame pass near native cost.
+ *
+ * The call stays synchronous (the pipeline is a plain function of a frame): the top rows go to the
+ * helper through shared memory, and this thread waits on an Atomics word for its quads. The two
+ * halves overlap by more than the largest marker, and each keeps the quads whose centre lies in
+ * its own half, so every quad is found whole exactly once.
+ */
+
+/** Largest frame the shared buffer holds (4K); larger frames use one thread. */
+const MAX_PIXELS = 3840 * 1300;
+const MAX_QUADS = 4096;
+const FLOATS_PER_QUAD = 9; // id (or −1) and four corners
+
+/** States of the shared control word. */
+export const SplitState = { Idle: 0, Job: 1, Done: 2, Failed: 3, Stop: 4 } as const;
+
+/** What the helper thread is started with. */
+export interface SplitWorkerData {
+  readonly options: CandidatePassOptions;
+  readonly control: SharedArrayBuffer;
+  readonly pixels: SharedArrayBuffer;
+  readonly quads: SharedArrayBuffer;
+}
+
+/** Control words: state, width, rows, quads read, quads unread, smallest perimeter rate × 10⁶. */
+export const CONTROL_WORDS = 6;
+
+const WORKER_URL = new URL('./split-pass-worker.ts', import.meta.url);
+
+export class SplitCandidatePass {
+  private constructor(
+    private readonly cv: OpenCV,
+    private readonly local: CandidatePass,
+    private readonly worker: Worker,
+    private readonly control: Int32Array,
+    private readonly pixels: Uint8Array,
+    private readonly quads: Float32Array,
+    /** Rows each half reaches beyond the middle. */
+    private readonly overlapRows: number,
+  ) {}
+
+  static async create(options: CandidatePassOptions, overlapRows: number): Promise<SplitCandidatePass> {
+    const control = new SharedArrayBuffer(4 * CONTROL_WORDS);
+    new Int32Array(control)[5] = Math.round(options.minPerimeterRate * 1e6);
+    const pixels = new SharedArrayBuffer(MAX_PIXELS);
+    const quads = new SharedArrayBuffer(4 * MAX_QUADS * FLOATS_PER_QUAD);
+    const data: SplitWorkerData = { options, control, pixels, quads };
+    const worker = startTsWorker(WORKER_URL, data, 'vedette-candidates');
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', (m: { type: string; message?: string }) =>
+        m.type === 'ready' ? resolve() : reject(new Error(`candidate helper: ${m.message ?? m.type}`)),
+      );
+      worker.once('error', reject);
+    });
+    // A pipeline someone forgot to dispose must not keep the process alive.
+    worker.unref();
+    return new SplitCandidatePass(
+      await loadOpenCV(),
+      await CandidatePass.create(options),
+      worker,
+      new Int32Array(control),
+      new Uint8Array(pixels),
+      new Float32Array(quads),
+      overlapRows,
+    );
+  }
+
+  /** See CandidatePass.setMinPerimeterRate; the helper thread takes it with its next job. */
+  setMinPerimeterRate(rate: number): void {
+    this.local.setMinPerimeterRate(rate);
+    this.control[5] = Math.round(rate * 1e6);
+  }
+
+  run(gray: OpenCV): CandidatePassResult {
+    const width = gray.cols as number;
+    const height = gray.rows as number;
+    const middle = Math.floor(height / 2);
+    const topRows = Math.min(height, middle + this.overlapRows);
+    if (width * topRows > MAX_PIXELS || height < 4 * this.overlapRows) return this.local.run(gray);
+    // The top half (with its overlap) to the helper…
+    this.pixels.set((gray.data as Uint8Array).subarray(0, width * topRows));
+    this.control[1] = width;
+    this.control[2] = topRows;
+    Atomics.store(this.control, 0, SplitState.Job);
+    Atomics.notify(this.control, 0);
+    // …the bottom half here, meanwhile.
+    const bottomStart = Math.max(0, middle - this.overlapRows);
+    const view = gray.roi(new this.cv.Rect(0, bottomStart, width, height - bottomStart));
+    let bottom: CandidatePassResult;
+    try {
+      bottom = this.local.run(view);
+    } finally {
+      view.delete();
+    }
+    Atomics.wait(this.control, 0, SplitState.Job);
+    const state = Atomics.load(this.control, 0);
+    const top = state === SplitState.Done ? this.readTop() : null;
+    Atomics.store(this.control, 0, SplitState.Idle);
+    if (!top) throw new Error('candidate helper thread failed');
+    const shift = (q: Quad): Quad => q.map((c) => ({ u: c.u, v: c.v + bottomStart })) as unknown as Quad;
+    const centreV = (q: Quad) => (q[0].v + q[1].v + q[2].v + q[3].v) / 4;
+    const lower = {
+      read: bottom.read.map((r) => ({ id: r.id, quad: shift(r.quad) })),
+      unread: bottom.unread.map(shift),
+    };
+    return {
+      read: [
+        ...top.read.filter((r) => centreV(r.quad) < middle),
+        ...lower.read.filter((r) => centreV(r.quad) >= middle),
+      ],
+      unread: [
+        ...top.unread.filter((q) => centreV(q) < middle),
+        ...lower.unread.filter((q) => centreV(q) >= middle),
+      ],
+    };
+  }
+
+  private readTop(): CandidatePassResult {
+    const nRead = this.control[3]!;
+    const nUnread = this.control[4]!;
+    const read: Array<{ id: number; quad: Quad }> = [];
+    const unread: Quad[] = [];
+    for (let i = 0; i < nRead + nUnread; i++) {
+      const o = i * FLOATS_PER_QUAD;
+      const q = this.quads;
+      const quad: Quad = [
+        { u: q[o + 1]!, v: q[o + 2]! },
+        { u: q[o + 3]!, v: q[o + 4]! },
+        { u: q[o + 5]!, v: q[o + 6]! },
+        { u: q[o + 7]!, v: q[o + 8]! },
+      ];
+      if (i < nRead) read.push({ id: q[o]!, quad });
+      else unread.push(quad);
+    }
+    return { read, unread };
+  }
+
+  dispose(): void {
+    Atomics.store(this.control, 0, SplitState.Stop);
+    Atomics.notify(this.control, 0);
+    void this.worker.terminate();
+    this.local.dispose();
+  }
+}
+
+/** Writes a pass's quads into the shared result buffer (the helper's side); returns false when they do not fit. */
+export function writeQuads(result: CandidatePassResult, control: Int32Array, quads: Float32Array): boolean {
+  const all = [
+    ...result.read.map((r) => ({ id: r.id, quad: r.quad })),
+    ...result.unread.map((quad) => ({ id: -1, quad })),
+  ];
+  if (all.length > MAX_QUADS) return false;
+  all.forEach(({ id, quad }, i) => {
+    const o = i * FLOATS_PER_QUAD;
+    quads[o] = id;
+    for (let k = 0; k < 4; k++) {
+      quads[o + 1 + 2 * k] = quad[k]!.u;
+      quads[o + 2 + 2 * k] = quad[k]!.v;
+    }
+  });
+  control[3] = result.read.length;
+  control[4] = result.unread.length;
+  return true;
+}

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { benchScenario } from '../../bench/accuracy-scenes.ts';
+import { frameTable } from '../../src/synth/camera.ts';
+import { renderScene, type SynthFrame } from '../../src/synth/render.ts';
+import type { Scenario } from '../../src/table/scenario.ts';
+import { quadDistance, type Quad } from '../../src/vision/candidates.ts';
+import { FindingPriors } from '../../src/vision/finding-priors.ts';
+
+/** The scenario's knowledge in pixels, checked against the renderer's own projection of the truth. */
+describe('finding priors', () => {
+  let scenario: Scenario;
+  let frame: SynthFrame;
+  let priors: FindingPriors;
+
+  beforeAll(async () => {
+    const base = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 15, seed: 33 });
+    // Two marker sizes in play: the first twenty bases carry 20 mm markers (on 25 mm bases).
+    scenario = {
+      ...base,
+      units: base.units.map((u, i) =>
+        i < 20
+          ? {
+              ...u,
+              bases: u.bases.map((b) => ({
+                ...b,
+                widthMm: 25,
+                depthMm: 25,
+                marker: { ...b.marker, sizeMm: 20 },
+              })),
+            }
+          : u,
+      ),
+    };
+    frame = await renderScene(scenario, frameTable(scenario.table, { resolution: '1080p', tiltDeg: 15 }), {
+      seed: 33,
+    });
+    priors = new FindingPriors(frame.truth.camera, frame.truth.pose, scenario);
+  });
+
+  it('sorts the ids into classes by printed size and height', () => {
+    expect(priors.classes.map((c) => [c.sizeMm, c.ids.length]).sort()).toEqual([
+      [15, 34],
+      [20, 20],
+    ]);
+  });
+
+  it('explains a tag as a marker of its own size only', () => {
+    for (const b of frame.truth.bases) {
+      const kinds = priors.interpret(b.marker.cornersPx as Quad).filter((i) => i.kind === 'marker');
+      expect(kinds, `marker ${b.markerId}`).toHaveLength(1);
+      expect(kinds[0]!.markerClass.ids).toContain(b.markerId);
+    }
+  });
+
+  it('finds the tag inside the white base top around it', () => {
+    for (const b of frame.truth.bases) {
+      // The footprint runs anticlockwise on the table, which is the other way round in the image.
+      const top = [...b.topCornersPx].reverse() as unknown as Quad;
+      const surround = priors.interpret(top).filter((i) => i.kind === 'surround');
+      const own = surround.find((i) => i.markerClass.ids.includes(b.markerId));
+      expect(own, `marker ${b.markerId}`).toBeDefined();
+      expect(quadDistance(own!.quad, b.marker.cornersPx as Quad)).toBeLessThan(0.05);
+    }
+  });
+
+  it('explains nothing of the wrong size or shape: a 40 × 60 mm base, a 5 mm speck', () => {
+    const m = frame.truth.bases[30]!.marker.cornersPx;
+    const cu = (m[0].u + m[2].u) / 2;
+    const cv = (m[0].v + m[2].v) / 2;
+    // The tag's quad scaled about its centre (k), stretched along v (sy): other sizes and shapes there.
+    const scaled = (k: number, sy = 1): Quad =>
+      m.map((c) => ({ u: cu + (c.u - cu) * k, v: cv + (c.v - cv) * k * sy })) as unknown as Quad;
+    expect(priors.interpret(scaled(0.33))).toEqual([]);
+    expect(priors.interpret(scaled(2.6, 1.5))).toEqual([]);
+    expect(priors.interpret(scaled(1, 1.6))).toEqual([]);
+  });
+
+  it('says where a known base should be to a hundredth of a pixel', () => {
+    for (const b of frame.truth.bases.slice(0, 12)) {
+      const quad = priors.expectedQuad(b.markerId, { ...b.centreMm, headingDeg: b.headingDeg })!;
+      expect(quadDistance(quad, b.marker.cornersPx as Quad)).toBeLessThan(0.01);
+    }
+    expect(priors.expectedQuad(9999, { x: 0, y: 0, headingDeg: 0 })).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchScenario } from '../../bench/accuracy-scenes.ts';
+import { frameTable } from '../../src/synth/camera.ts';
+import { renderScene } from '../../src/synth/render.ts';
+import {
+  CandidatePass,
+  DEFAULT_CANDIDATE_PASS,
+  type CandidatePassResult,
+} from '../../src/vision/candidate-pass.ts';
+import { quadCentre, quadDistance, type Quad } from '../../src/vision/candidates.ts';
+import { toGrayMat } from '../../src/vision/grey-mat.ts';
+import { loadOpenCV, type OpenCV } from '../../src/vision/opencv.ts';
+import { SplitCandidatePass } from '../../src/vision/split-pass.ts';
+
+/** Two threads find the same quads as one: each exactly once, the ones across the middle included. */
+describe('candidate pass split over two threads', () => {
+  let gray: OpenCV;
+  let split: SplitCandidatePass;
+  let single: CandidatePass;
+
+  beforeAll(async () => {
+    const cv = await loadOpenCV();
+    const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 20, seed: 35, rows: 9 });
+    const frame = await renderScene(scenario, frameTable(scenario.table, { resolution: '1080p' }), {
+      seed: 35,
+    });
+    gray = toGrayMat(cv, { ...frame.image, channels: 3 });
+    split = await SplitCandidatePass.create(
+      { ...DEFAULT_CANDIDATE_PASS, dictionary: 'aruco_mip_36h12' },
+      100,
+    );
+    single = await CandidatePass.create({ dictionary: 'aruco_mip_36h12' });
+  });
+
+  afterAll(() => {
+    split?.dispose();
+    single?.dispose();
+    gray?.delete();
+  });
+
+  const all = (r: CandidatePassResult): Quad[] => [...r.read.map((x) => x.quad), ...r.unread];
+
+  it('finds every quad the single pass finds, once, at the same corners', () => {
+    const one = all(single.run(gray));
+    const two = all(split.run(gray));
+    // Quads near the middle row are the ones at risk of being lost or doubled.
+    const nearMiddle = one.filter((q) => Math.abs(quadCentre(q).v - 540) < 100);
+    expect(nearMiddle.length).toBeGreaterThan(3);
+    for (const q of one) {
+      const matches = two.filter((p) => quadDistance(p, q) < 0.01);
+      expect(matches, `quad at ${JSON.stringify(quadCentre(q))}`).toHaveLength(1);
+    }
+    expect(two).toHaveLength(one.length);
+  });
+
+  it('reads the same ids, and keeps working frame after frame', () => {
+    const ids = (r: CandidatePassResult) => r.read.map((x) => x.id).sort((a, b) => a - b);
+    const expected = ids(single.run(gray));
+    for (let i = 0; i < 3; i++) expect(ids(split.run(gray))).toEqual(expected);
+  });
+});
