@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ScenarioError } from '../table/scenario.ts';
 import { registerCalibrateCommand } from './calibrate-command.ts';
+import { registerDetectCommand } from './detect-command.ts';
 import { registerMeasureCommand } from './measure-command.ts';
 import { registerPrintCommand } from './print-command.ts';
 import { registerRulesCommand } from './rules-command.ts';
@@ -12,6 +13,7 @@ const program = new Command();
 program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
 registerServeCommand(program);
 registerMeasureCommand(program);
+registerDetectCommand(program);
 registerRulesCommand(program);
 registerCalibrateCommand(program);
 registerPrintCommand(program);

@@ -1,89 +1,84 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadCameraProfile } from '../camera/profile.ts';
-import { distanceBetween, measuredUnits, type UnitDistance } from '../table/measured-units.ts';
+import type { UnitDistance } from '../table/measured-units.ts';
 import { parseScenarioText } from '../table/scenario.ts';
 import { readImageFile } from '../vision/sources/image-files.ts';
-import { VisionPipeline } from '../vision/pipeline.ts';
+import { MEASURE_FORMAT, reportImage, type ImageReport } from './image-report.ts';
 
 export const DEFAULT_CAMERA_PROFILE = 'calibration/synthetic-1080p.json';
 
-export interface ImageMeasurement {
-  readonly tablePoseFound: boolean;
-  readonly referenceRmsPx: number | null;
-  readonly markersFound: number;
-  readonly unknownIds: readonly number[];
-  readonly unitsMissing: readonly string[];
-  readonly distances: readonly UnitDistance[];
+/** One image's measurement as `measure --json` prints it (docs/cli-json.md). */
+export type ImageMeasurement = Omit<ImageReport, 'detections'>;
+
+export interface MeasureOutput {
+  readonly format: typeof MEASURE_FORMAT;
+  readonly images: readonly ImageMeasurement[];
 }
 
-/** Runs the live pipeline once on a still image and measures every pair of units. */
-export async function measureImage(
-  imagePath: string,
+/** Runs the live pipeline once on each still image (each on its own) and measures every pair of units. */
+export async function measureImages(
+  imagePaths: readonly string[],
   scenarioPath: string,
   cameraPath: string,
-): Promise<ImageMeasurement> {
+): Promise<MeasureOutput> {
   const scenario = parseScenarioText(readFileSync(scenarioPath, 'utf8'), scenarioPath);
   const camera = loadCameraProfile(cameraPath);
-  const image = await readImageFile(imagePath);
-  const pipeline = await VisionPipeline.create(camera, scenario);
-  try {
-    const result = pipeline.process({ image, capturedAt: Date.now(), sequence: 0 });
-    const units = measuredUnits(scenario, result.bases);
-    const distances: UnitDistance[] = [];
-    for (let i = 0; i < units.length; i++) {
-      for (let j = i + 1; j < units.length; j++) {
-        const d = distanceBetween(units, units[i]!.unit.id, units[j]!.unit.id);
-        if (d) distances.push(d);
-      }
-    }
-    return {
-      tablePoseFound: result.located.table !== null,
-      referenceRmsPx: result.located.table?.rmsPx ?? null,
-      markersFound: result.detections.length,
-      unknownIds: result.located.unknownIds,
-      unitsMissing: units.filter((u) => u.bases.length === 0).map((u) => u.unit.name),
-      distances,
-    };
-  } finally {
-    pipeline.dispose();
+  const images: ImageMeasurement[] = [];
+  for (const path of imagePaths) {
+    const { detections: _detections, ...measured } = await reportImage(
+      path,
+      await readImageFile(path),
+      scenario,
+      camera,
+    );
+    images.push(measured);
   }
+  return { format: MEASURE_FORMAT, images };
 }
 
 export function formatMeasurement(m: ImageMeasurement, names: Map<string, string>): string {
-  const lines: string[] = [];
-  if (!m.tablePoseFound) {
+  const lines: string[] = [`${m.image} (${m.width} × ${m.height})`];
+  if (!m.table.found) {
     lines.push('Table pose NOT found: fewer than three reference markers agree. Nothing was measured.');
     return lines.join('\n');
   }
+  const used = m.references.filter((r) => r.used).length;
   lines.push(
-    `markers found: ${m.markersFound}; table pose reprojection RMS ${m.referenceRmsPx!.toFixed(3)} px`,
+    `table pose from ${used} reference marker${used === 1 ? '' : 's'}, reprojection RMS ${m.table.rmsPx!.toFixed(3)} px; ${m.bases.length} bases found`,
   );
+  for (const b of m.bases)
+    lines.push(
+      `  ${b.unitName} base ${b.baseIndex + 1} (marker ${b.markerId}): ${b.xIn.toFixed(2)}, ${b.yIn.toFixed(2)} in, heading ${b.headingDeg.toFixed(1)}° ± ${b.sigmaHeadingDeg.toFixed(1)}°, ± ${b.sigmaIn.toFixed(3)} in${b.stage ? ` [${b.stage}]` : ''}`,
+    );
   if (m.unknownIds.length) lines.push(`unknown marker ids (not in the scenario): ${m.unknownIds.join(', ')}`);
   if (m.unitsMissing.length) lines.push(`units not seen: ${m.unitsMissing.join(', ')}`);
-  for (const d of m.distances) {
+  for (const d of m.distances as UnitDistance[])
     lines.push(
       `${names.get(d.a)} ↔ ${names.get(d.b)}: ${d.distanceIn.toFixed(2)} in ± ${d.uncertaintyIn.toFixed(2)}`,
     );
-  }
   return lines.join('\n');
 }
 
 export function registerMeasureCommand(program: Command): void {
   program
     .command('measure')
-    .description('measure the distance between every pair of units in one camera image')
-    .argument('<image>', 'PNG or JPEG taken by the camera the profile describes')
+    .description('measure every base and the distance between every pair of units in camera images')
+    .argument(
+      '<images...>',
+      'PNG or JPEG images taken by the camera the profile describes (each measured on its own)',
+    )
     .requiredOption('--scenario <file>', 'scenario file binding markers to units')
     .option('--camera <profile>', 'camera profile JSON', DEFAULT_CAMERA_PROFILE)
-    .option('--json', 'print JSON instead of text')
-    .action(async (image: string, opts: { scenario: string; camera: string; json?: boolean }) => {
-      const m = await measureImage(image, opts.scenario, opts.camera);
-      if (opts.json) console.log(JSON.stringify(m, null, 2));
+    .option('--json', 'print JSON (format vedette.measure/1, docs/cli-json.md) instead of text')
+    .action(async (imagePaths: string[], opts: { scenario: string; camera: string; json?: boolean }) => {
+      const out = await measureImages(imagePaths, opts.scenario, opts.camera);
+      if (opts.json) console.log(JSON.stringify(out, null, 2));
       else {
         const scenario = parseScenarioText(readFileSync(opts.scenario, 'utf8'), opts.scenario);
-        console.log(formatMeasurement(m, new Map(scenario.units.map((u) => [u.id, u.name]))));
+        const names = new Map(scenario.units.map((u) => [u.id, u.name]));
+        console.log(out.images.map((m) => formatMeasurement(m, names)).join('\n\n'));
       }
-      if (!m.tablePoseFound) process.exitCode = 3;
+      if (out.images.some((m) => !m.table.found)) process.exitCode = 3;
     });
 }

@@ -30,6 +30,7 @@ function unitViews(scenario: Scenario, units: readonly MeasuredUnit[]): UnitView
       depthMm: b.footprint.depth,
       topMm: b.topMm,
       seen: b.seen,
+      missingMs: b.missingMs,
       sigmaMm: b.sigmaMm,
     })),
   }));

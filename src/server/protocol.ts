@@ -41,8 +41,10 @@ export interface BaseView {
   readonly depthMm: number;
   /** Height of the base top above the table (mm), for drawing the footprint where it is seen. */
   readonly topMm: number;
-  /** Whether this frame saw the base's marker (false: last known pose). */
+  /** Whether the base counts as where it is shown (false: where it was last seen). */
   readonly seen: boolean;
+  /** How long the base has not been measured, ms (0: measured in this frame). */
+  readonly missingMs?: number;
   readonly sigmaMm: number;
 }
 

@@ -12,12 +12,15 @@ export interface BaseObservation {
   readonly sigmaMm: number;
   readonly sigmaHeadingDeg: number;
   readonly seen: boolean;
+  /** How long the base has not been measured, ms (absent or 0: measured now). */
+  readonly missingMs?: number;
 }
 
 export interface MeasuredUnitBase extends MeasuredBase {
   readonly markerId: number;
   readonly topMm: number;
   readonly seen: boolean;
+  readonly missingMs: number;
 }
 
 export interface MeasuredUnit {
@@ -39,6 +42,7 @@ export function measuredUnits(scenario: Scenario, observations: readonly BaseObs
           markerId: spec.marker.id,
           topMm: spec.marker.heightMm,
           seen: o.seen,
+          missingMs: o.missingMs ?? 0,
           sigmaMm: o.sigmaMm,
           sigmaHeadingDeg: o.sigmaHeadingDeg,
           footprint: {

@@ -1,26 +1,45 @@
 import type { BasePose } from './locator.ts';
 
 export interface TrackedBase extends BasePose {
-  /** True when the marker was measured in the latest frame; false means last known pose. */
+  /**
+   * True while the base counts as where it was measured: measured in this frame, or missed for
+   * no longer than the tracker's hold (a passing hand, one unread frame). False: the pose is only
+   * where the base was last seen.
+   */
   readonly seen: boolean;
+  /** capturedAt of the frame that last measured it. */
   readonly lastSeenAt: number;
+  /** How long it has not been measured (0 when measured in this frame), ms. */
+  readonly missingMs: number;
 }
+
+export interface TrackerOptions {
+  /** A base missed for up to this long is still shown as seen, so one unread frame does not flicker. */
+  readonly holdMs: number;
+}
+
+export const DEFAULT_TRACKER: TrackerOptions = { holdMs: 500 };
 
 /**
  * Remembers each base's last measured pose, so a hand over the table hides a base without
- * losing it. (Filtering and "settled" events belong here as the tracker grows.)
+ * losing it: briefly missed, it is held as seen; missed for longer, it is shown where it was last
+ * seen (and for how long), never silently kept as current nor dropped.
  */
 export class Tracker {
   private readonly bases = new Map<number, TrackedBase>();
+
+  constructor(readonly options: TrackerOptions = DEFAULT_TRACKER) {}
 
   update(measured: readonly BasePose[], at: number): TrackedBase[] {
     const seenNow = new Set<number>();
     for (const pose of measured) {
       seenNow.add(pose.markerId);
-      this.bases.set(pose.markerId, { ...pose, seen: true, lastSeenAt: at });
+      this.bases.set(pose.markerId, { ...pose, seen: true, lastSeenAt: at, missingMs: 0 });
     }
     for (const [id, base] of this.bases) {
-      if (!seenNow.has(id) && base.seen) this.bases.set(id, { ...base, seen: false });
+      if (seenNow.has(id)) continue;
+      const missingMs = Math.max(0, at - base.lastSeenAt);
+      this.bases.set(id, { ...base, missingMs, seen: missingMs <= this.options.holdMs });
     }
     return [...this.bases.values()];
   }

@@ -33,6 +33,8 @@ export interface UnitOverlay {
   readonly labelAt: Pixel;
   /** No base of this unit was seen this frame. */
   readonly unseen: boolean;
+  /** When unseen: how long ago its bases were last measured, seconds. */
+  readonly lastSeenAgoS: number;
 }
 
 export interface MeasurementOverlay {
@@ -170,6 +172,7 @@ function unitOverlay(
     bases,
     labelAt: { u: sumU / bases.length, v: top },
     unseen: bases.every((b) => !b.seen),
+    lastSeenAgoS: Math.min(...unit.bases.map((b) => b.missingMs ?? 0)) / 1000,
   };
 }
 

@@ -158,7 +158,7 @@ function drawUnitLabel(
   unit: UnitOverlay,
   placed: LabelRect[],
 ): void {
-  const text = unit.unseen ? `${unit.name} (not seen)` : unit.name;
+  const text = unit.unseen ? `${unit.name} (last seen ${agoText(unit.lastSeenAgoS)})` : unit.name;
   pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
     fg: '#ffffff',
@@ -207,4 +207,11 @@ function drawMeasurementLabel(
     height: 26,
     above: false,
   });
+}
+
+/** "4 s ago", "2 min ago": how long ago a unit was last seen, in a player's words. */
+export function agoText(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 1) return 'just now';
+  if (seconds < 90) return `${Math.round(seconds)} s ago`;
+  return `${Math.round(seconds / 60)} min ago`;
 }
