@@ -1,48 +1,58 @@
 import type { Pixel } from '../camera/projection.ts';
-import { quadCentre, quadDistance, quadSide, type Quad } from './candidates.ts';
+import { quadCentre, quadSide, type Quad } from './candidates.ts';
 import type { GreyImage } from './image.ts';
 
 /**
  * Temporal evidence for markers that stand still: the same small region averaged over frames.
  *
- * A wargames table is still most of the time. When a candidate quad is where it was in the
- * previous frames (corners within a fraction of a pixel), the camera's pixels of that region are
- * the same scene with fresh sensor noise, so they are simply summed — no resampling, no drift.
- * The decoder then reads the average, whose noise falls with the square root of the frames;
- * its evidence is computed from the average's own residual, so frames are not counted as more
- * independent than they are. A region that moves (a hand, a base being pushed) starts again.
+ * A wargames table is still most of the time. While the pixels of a region agree with their
+ * running average (nothing moved there), the camera's pixels are the same scene with fresh sensor
+ * noise, so they are simply summed — no resampling, no drift — and the decoder reads the average,
+ * whose noise falls with the square root of the frames. Its evidence is computed from the
+ * average's own residual, so frames are not counted as more independent than they are. The quad
+ * read is the running mean of the quads proposed there (their corners wander by a pixel on tiny
+ * tags). A region whose pixels change (a hand, a base being pushed) starts again.
  */
 
 export interface EvidenceOptions {
-  /** Corners may wander this far (px) and still count as the same still marker. */
-  readonly stillPx: number;
-  /** Frames averaged at most (older frames are forgotten, so a slow drift cannot blur the average). */
+  /** A quad whose centre is within this share of its side of a region's belongs to that region. */
+  readonly sameShare: number;
+  /** Frames averaged at most (older frames fade, so a slow drift cannot blur the average). */
   readonly maxFrames: number;
   /** A region not seen for this many frames is dropped. */
   readonly forgetAfterFrames: number;
-  /** Region around the quad, in quad sides (the quiet zone and a little more). */
+  /** Region around the quad, in quad sides beyond its edge (the quiet zone and a little more). */
   readonly marginSides: number;
+  /** Pixels further than this from the average (grey levels) count as changed… */
+  readonly changedLevel: number;
+  /** …and more than this share of them means the region changed. */
+  readonly maxChangedShare: number;
 }
 
 export const DEFAULT_EVIDENCE: EvidenceOptions = {
-  stillPx: 0.6,
+  sameShare: 0.25,
   maxFrames: 16,
   forgetAfterFrames: 3,
   marginSides: 0.45,
+  changedLevel: 40,
+  maxChangedShare: 0.02,
 };
 
 interface Region {
-  x0: number;
-  y0: number;
-  w: number;
-  h: number;
-  sum: Float32Array;
+  readonly x0: number;
+  readonly y0: number;
+  readonly w: number;
+  readonly h: number;
+  readonly sum: Float32Array;
   frames: number;
-  quad: Quad;
+  /** Sum of the quads proposed, corner by corner (u, v × 4). */
+  readonly quadSum: Float64Array;
+  quads: number;
+  readonly side: number;
   lastFrame: number;
 }
 
-/** An averaged region: a grey image of the region, and the quad in its coordinates. */
+/** An averaged region: a grey image of the region, and the mean quad in its coordinates. */
 export interface AveragedRegion {
   readonly image: GreyImage;
   readonly quad: Quad;
@@ -52,7 +62,7 @@ export interface AveragedRegion {
 }
 
 export class PatchEvidence {
-  private readonly regions: Region[] = [];
+  private regions: Region[] = [];
   private frame = 0;
 
   constructor(readonly options: EvidenceOptions = DEFAULT_EVIDENCE) {}
@@ -60,26 +70,27 @@ export class PatchEvidence {
   /** Starts a new frame; regions not observed for a while are forgotten. */
   nextFrame(): void {
     this.frame++;
-    for (let i = this.regions.length - 1; i >= 0; i--)
-      if (this.frame - this.regions[i]!.lastFrame > this.options.forgetAfterFrames) this.regions.splice(i, 1);
+    this.regions = this.regions.filter((r) => this.frame - r.lastFrame <= this.options.forgetAfterFrames);
   }
 
   /** Adds this frame's pixels around `quad` and returns the average so far (null off the image). */
   observe(grey: GreyImage, quad: Quad): AveragedRegion | null {
     const centre = quadCentre(quad);
-    let region = this.regions.find(
-      (r) => r.lastFrame !== this.frame && quadDistance(r.quad, quad) <= this.options.stillPx,
-    );
+    const side = quadSide(quad);
+    let region = this.regions.find((r) => {
+      const c = { u: r.x0 + r.w / 2, v: r.y0 + r.h / 2 };
+      return Math.hypot(c.u - centre.u, c.v - centre.v) <= this.options.sameShare * r.side;
+    });
+    if (region && region.lastFrame === this.frame) return null; // already looked at this frame
+    if (region && !this.agrees(grey, region)) {
+      this.regions = this.regions.filter((r) => r !== region);
+      region = undefined;
+    }
     if (!region) {
-      const half = Math.ceil(quadSide(quad) * (0.5 + this.options.marginSides)) + 2;
+      const half = Math.ceil(side * (0.5 + this.options.marginSides)) + 2;
       const x0 = Math.round(centre.u) - half;
       const y0 = Math.round(centre.v) - half;
       if (x0 < 0 || y0 < 0 || x0 + 2 * half > grey.width || y0 + 2 * half > grey.height) return null;
-      // A region that overlaps this one and moved is the same marker starting again.
-      const moved = this.regions.findIndex(
-        (r) => Math.hypot(quadCentre(r.quad).u - centre.u, quadCentre(r.quad).v - centre.v) < quadSide(quad),
-      );
-      if (moved >= 0) this.regions.splice(moved, 1);
       region = {
         x0,
         y0,
@@ -87,7 +98,9 @@ export class PatchEvidence {
         h: 2 * half,
         sum: new Float32Array(4 * half * half),
         frames: 0,
-        quad,
+        quadSum: new Float64Array(8),
+        quads: 0,
+        side,
         lastFrame: this.frame,
       };
       this.regions.push(region);
@@ -104,14 +117,36 @@ export class PatchEvidence {
       for (let x = 0; x < w; x++) sum[y * w + x]! += grey.data[row + x]!;
     }
     region.frames++;
+    for (let k = 0; k < 4; k++) {
+      region.quadSum[2 * k]! += quad[k]!.u;
+      region.quadSum[2 * k + 1]! += quad[k]!.v;
+    }
+    region.quads++;
     region.lastFrame = this.frame;
     const average = new Float32Array(sum.length);
     for (let i = 0; i < sum.length; i++) average[i] = sum[i]! / region.frames;
+    const mean = [0, 1, 2, 3].map((k) => ({
+      u: region.quadSum[2 * k]! / region.quads - x0,
+      v: region.quadSum[2 * k + 1]! / region.quads - y0,
+    }));
     return {
       image: { data: average, width: w, height: h },
-      quad: quad.map((c) => ({ u: c.u - x0, v: c.v - y0 })) as unknown as Quad,
+      quad: mean as unknown as Quad,
       frames: region.frames,
       origin: { u: x0, v: y0 },
     };
+  }
+
+  /** Whether this frame's pixels of the region still look like its average. */
+  private agrees(grey: GreyImage, r: Region): boolean {
+    if (r.frames === 0) return true;
+    let changed = 0;
+    for (let y = 0; y < r.h; y++) {
+      const row = (r.y0 + y) * grey.width + r.x0;
+      for (let x = 0; x < r.w; x++)
+        if (Math.abs(grey.data[row + x]! - r.sum[y * r.w + x]! / r.frames) > this.options.changedLevel)
+          changed++;
+    }
+    return changed <= this.options.maxChangedShare * r.w * r.h;
   }
 }

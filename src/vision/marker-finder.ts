@@ -3,6 +3,7 @@ import type { CandidatePassResult } from './candidate-pass.ts';
 import { quadCentre, quadDistance, quadSide, type FindingStage, type Quad } from './candidates.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
+import { BlurEstimate } from './blur-estimate.ts';
 import { PatchEvidence } from './evidence.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
@@ -101,7 +102,11 @@ export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
   private readonly still = new StillMarkers<FoundMarker>();
-  private readonly decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
+  /** The camera's blur, learned from markers read (blur-estimate.ts). */
+  private readonly blur = new BlurEstimate();
+  private decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
+  private currentGrey: GreyImage | null = null;
+  private blurSamplesThisFrame = 0;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -121,6 +126,9 @@ export class MarkerFinder {
     knowledgeFrom: (markers: readonly FoundMarker[]) => TableKnowledge | null,
   ): FinderResult {
     this.evidence.nextFrame();
+    this.currentGrey = input.grey;
+    this.blurSamplesThisFrame = 0;
+    this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
     const cells = this.codes.bitsPerSide + 2;
     const found = new Map<number, FoundMarker>();
     const unknown: FoundMarker[] = [];
@@ -220,6 +228,7 @@ export class MarkerFinder {
     for (const a of stillUnsure.sort((x, y) => y.reading.evidence - x.reading.evidence))
       if (!placed(a.reading.corners)) places.push({ quad: a.reading.corners, markerClass: a.markerClass });
     for (const m of missing) if (!placed(m.quad)) places.push(m);
+    for (const u of unsure) if (!placed(u.quad)) places.push(u);
     for (const place of places.slice(0, this.options.maxRegionsPerFrame)) {
       const averaged = this.evidence.observe(input.grey, place.quad);
       if (!averaged || averaged.frames < 2) continue;
@@ -265,7 +274,21 @@ export class MarkerFinder {
   }
 
   private toFound(a: Attempt): FoundMarker {
+    this.learnBlur(a);
     return { id: a.reading.id, corners: a.reading.corners, stage: a.stage, evidence: a.reading.evidence };
+  }
+
+  /** A few firm readings of small tags per frame teach the blur estimate. */
+  private learnBlur(a: Attempt): void {
+    const cells = this.codes.bitsPerSide + 2;
+    if (this.blurSamplesThisFrame >= BLUR_SAMPLES_PER_FRAME || quadSide(a.reading.corners) / cells > 4)
+      return;
+    const book = this.bookOf(a.markerClass);
+    const view = book.views.find((v) => v.id === a.reading.id && v.rotation === 0);
+    if (!view || !this.currentGrey) return;
+    this.blurSamplesThisFrame++;
+    // The reading's corners are in marker order, so the rotation-0 view is the one they show.
+    this.blur.observe(this.currentGrey, a.reading.corners, book.bitsPerSide, view.white, this.decoderOptions);
   }
 
   /**
@@ -326,6 +349,9 @@ export class MarkerFinder {
     return { centre: quadCentre(quad), halfSizePx: quadSide(quad) * 0.95 + 3, markerClass };
   }
 }
+
+/** Firm readings re-fitted per frame to learn the blur (each costs about eight readings). */
+const BLUR_SAMPLES_PER_FRAME = 2;
 
 function overlaps(a: Quad, b: Quad): boolean {
   const ca = quadCentre(a);

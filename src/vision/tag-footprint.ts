@@ -8,11 +8,12 @@ import type { GreyImage } from './image.ts';
  *
  * A marker is a grid of `cells × cells` cells (the one-cell black border included) with white
  * paper around it. A pixel sees a small blurred patch of that grid: the lens blur and the
- * pixel's own square together, modelled as a box of the same variance (half-width √3·σ) in grid
- * coordinates, scaled by the local magnification of the quad's homography. The pixel's expected
- * whiteness is the box's overlap with each white cell. Box overlaps are separable and
- * piecewise-linear in the quad's corners, so the model is continuous: small moves of the corners
- * change it smoothly, which is what the aligner's gradient needs.
+ * pixel's own square together, modelled as a separable tent (triangle) kernel of the same
+ * variance (half-width √6·σ) in grid coordinates, scaled by the local magnification of the
+ * quad's homography. The pixel's expected whiteness is the kernel's weight on the white cells.
+ * A tent, unlike a box, never turns fine detail negative (its spectrum is sinc², not sinc), so it
+ * still matches a Gaussian lens blur wider than a cell. Its weights are smooth in the quad's
+ * corners, which is what the aligner's gradient needs.
  */
 
 export type Grey = GreyImage;
@@ -87,59 +88,34 @@ export function pixelsAround(
   };
 }
 
-/** Half-width, in grid units, of the box that stands for a pixel's blurred footprint. */
-function boxHalfWidth(toGrid: Mat3, pu: number, pv: number, blurSigmaPx: number): number {
+/** Half-width, in grid units, of the tent that stands for a pixel's blurred footprint. */
+export function kernelHalfWidth(toGrid: Mat3, pu: number, pv: number, blurSigmaPx: number): number {
   const [h0, h1, , h3, h4, , h6, h7, h8] = toGrid;
   const w = h6 * pu + h7 * pv + h8;
   const gx = (h0 * pu + h1 * pv + toGrid[2]) / w;
   const gy = (h3 * pu + h4 * pv + toGrid[5]) / w;
   const det = Math.abs(((h0 - gx * h6) * (h4 - gy * h7) - (h1 - gx * h7) * (h3 - gy * h6)) / (w * w));
   const sigma = Math.sqrt(blurSigmaPx * blurSigmaPx + 1 / 12);
-  return Math.sqrt(3) * sigma * Math.sqrt(det);
+  return Math.sqrt(6) * sigma * Math.sqrt(det);
 }
 
 /**
- * A pixel's box wider than this many cells means the quad is degenerate (a corner thrown across
- * the tag): the model stops there instead of summing over thousands of cells.
+ * A pixel's kernel wider than this many cells means the quad is degenerate (a corner thrown
+ * across the tag): the model stops there instead of summing over thousands of cells.
  */
-const MAX_HALF_CELLS = 4;
+export const MAX_HALF_CELLS = 6;
 
-/** Overlap of [a, b] with cell [c, c + 1]. */
-const overlap = (a: number, b: number, c: number): number => Math.max(0, Math.min(b, c + 1) - Math.max(a, c));
+/** The tent's cumulative weight up to x (tent centred on 0, half-width h). */
+function tentCdf(x: number, h: number): number {
+  if (x <= -h) return 0;
+  if (x >= h) return 1;
+  const t = (x + h) / h;
+  return x <= 0 ? 0.5 * t * t : 1 - 0.5 * (2 - t) * (2 - t);
+}
 
-/**
- * Visits, for each pixel, the grid cells its box touches with their weights (summing to 1).
- * `visit(pixelIndex, cellX, cellY, weight)`; cells outside [0, cells) are the white quiet zone.
- */
-export function forEachCellWeight(
-  pixels: PixelSet,
-  toGrid: Mat3,
-  blurSigmaPx: number,
-  visit: (pixel: number, cx: number, cy: number, weight: number) => void,
-): void {
-  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
-  for (let i = 0; i < pixels.count; i++) {
-    const pu = pixels.u[i]!;
-    const pv = pixels.v[i]!;
-    const w = h6 * pu + h7 * pv + h8;
-    const gx = (h0 * pu + h1 * pv + h2) / w;
-    const gy = (h3 * pu + h4 * pv + h5) / w;
-    const half = boxHalfWidth(toGrid, pu, pv, blurSigmaPx);
-    if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) continue;
-    const norm = 1 / (4 * half * half);
-    const xa = gx - half;
-    const xb = gx + half;
-    const ya = gy - half;
-    const yb = gy + half;
-    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
-      const oy = overlap(ya, yb, cy);
-      if (oy <= 0) continue;
-      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
-        const ox = overlap(xa, xb, cx);
-        if (ox > 0) visit(i, cx, cy, ox * oy * norm);
-      }
-    }
-  }
+/** Weight of cell [c, c + 1] under a tent of half-width h centred on g. */
+export function cellWeight(g: number, h: number, c: number): number {
+  return tentCdf(c + 1 - g, h) - tentCdf(c - g, h);
 }
 
 /**
@@ -162,26 +138,22 @@ export function predictWhiteness(
     const w = h6 * pu + h7 * pv + h8;
     const gx = (h0 * pu + h1 * pv + h2) / w;
     const gy = (h3 * pu + h4 * pv + h5) / w;
-    const half = boxHalfWidth(toGrid, pu, pv, blurSigmaPx);
+    const half = kernelHalfWidth(toGrid, pu, pv, blurSigmaPx);
     if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) {
       out[i] = Number.NaN;
       continue;
     }
-    const xa = gx - half;
-    const xb = gx + half;
-    const ya = gy - half;
-    const yb = gy + half;
     let sum = 0;
-    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
-      const oy = overlap(ya, yb, cy);
+    for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
+      const oy = cellWeight(gy, half, cy);
       if (oy <= 0) continue;
       const inside = cy >= 0 && cy < cells;
-      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
-        const ox = overlap(xa, xb, cx);
+      for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
+        const ox = cellWeight(gx, half, cx);
         if (ox <= 0) continue;
         sum += ox * oy * (inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1);
       }
     }
-    out[i] = sum / (4 * half * half);
+    out[i] = sum;
   }
 }

@@ -1,7 +1,10 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CodeBook, PackedViews } from './code-book.ts';
 import { invert3 } from './homography.ts';
-import { gridToImage, pixelsAround, type Grey } from './tag-footprint.ts';
+import { cellWeight, gridToImage, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
+
+/** Data cells one pixel's kernel may touch (a wide blur on tiny cells touches many). */
+const MAX_ENTRIES = 64;
 
 /**
  * Reads a candidate quad by maximum likelihood over the codes in play.
@@ -88,9 +91,6 @@ interface Moments {
   g: Float64Array;
 }
 
-/** Overlap of [a, b] with cell [c, c + 1]. */
-const overlap = (a: number, b: number, c: number): number => Math.max(0, Math.min(b, c + 1) - Math.max(a, c));
-
 /**
  * Gathers the moments of the pixels around a quad (the blurred-box model of tag-footprint.ts,
  * inlined here: this loop is most of a reading's cost).
@@ -121,37 +121,32 @@ function gatherMoments(
   };
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
   const sigma = Math.sqrt(options.blurSigmaPx * options.blurSigmaPx + 1 / 12);
-  const bitIdx = new Int32Array(32);
-  const bitW = new Float64Array(32);
+  const bitIdx = new Int32Array(MAX_ENTRIES);
+  const bitW = new Float64Array(MAX_ENTRIES);
   for (let i = 0; i < pixels.count; i++) {
     const pu = pixels.u[i]!;
     const pv = pixels.v[i]!;
     const w = h6 * pu + h7 * pv + h8;
     const gx = (h0 * pu + h1 * pv + h2) / w;
     const gy = (h3 * pu + h4 * pv + h5) / w;
-    // The pixel's blurred footprint as a box in grid units (local magnification of the homography).
+    // The pixel's blurred footprint as a tent in grid units (local magnification of the homography).
     const det = Math.abs(((h0 - gx * h6) * (h4 - gy * h7) - (h1 - gx * h7) * (h3 - gy * h6)) / (w * w));
-    const half = Math.sqrt(3 * det) * sigma;
-    if (!(half > 0 && half < 4)) continue;
-    const norm = 1 / (4 * half * half);
-    const xa = gx - half;
-    const xb = gx + half;
-    const ya = gy - half;
-    const yb = gy + half;
+    const half = Math.sqrt(6 * det) * sigma;
+    if (!(half > 0 && half < MAX_HALF_CELLS)) continue;
     let known = 0;
     let nEntries = 0;
-    for (let cy = Math.floor(ya); cy <= Math.floor(yb); cy++) {
-      const oy = overlap(ya, yb, cy);
+    for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
+      const oy = cellWeight(gy, half, cy);
       if (oy <= 0) continue;
       const rowOutside = cy < 0 || cy >= cells;
       const rowBorder = cy === 0 || cy === cells - 1;
-      for (let cx = Math.floor(xa); cx <= Math.floor(xb); cx++) {
-        const ox = overlap(xa, xb, cx);
+      for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
+        const ox = cellWeight(gx, half, cx);
         if (ox <= 0) continue;
-        const weight = ox * oy * norm;
+        const weight = ox * oy;
         if (rowOutside || cx < 0 || cx >= cells)
           known += weight; // quiet zone: white
-        else if (!rowBorder && cx !== 0 && cx !== cells - 1 && nEntries < 32) {
+        else if (!rowBorder && cx !== 0 && cx !== cells - 1 && nEntries < MAX_ENTRIES) {
           bitIdx[nEntries] = (cy - 1) * bitsPerSide + (cx - 1);
           bitW[nEntries] = weight;
           nEntries++;
@@ -342,4 +337,22 @@ export function readQuad(
     pixels: m.n,
     scores,
   };
+}
+
+/**
+ * Share of the pixels' variance one code view leaves unexplained at the given options (0 =
+ * perfect). Used to learn the camera's blur from markers already read (blur-estimate.ts).
+ */
+export function viewMisfit(
+  grey: Grey,
+  corners: readonly [Pixel, Pixel, Pixel, Pixel],
+  bitsPerSide: number,
+  white: Uint16Array,
+  options: TemplateDecoderOptions,
+): number | null {
+  const m = gatherMoments(grey, corners, bitsPerSide + 2, options);
+  if (!m) return null;
+  const sst = m.sumII - (m.sumI * m.sumI) / m.n;
+  if (!(sst > 0)) return null;
+  return residual(m, white, 0, white.length, bitsPerSide * bitsPerSide).sse / sst;
 }

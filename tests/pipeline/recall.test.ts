@@ -87,6 +87,36 @@ describe('finding small tags at 1080p', () => {
     expect(p95(s.errorsMm)).toBeLessThan(0.3);
   });
 
+  it('follows a 20 mm base pushed an inch every frame, in every frame', async () => {
+    const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 20, seed: 44 });
+    const cam = frameTable(scenario.table, { resolution: '1080p', tiltDeg: 10 });
+    const live = await LiveSyntheticTable.create(scenario, cam, { seed: 44 });
+    const pipeline = await VisionPipeline.create(syntheticCameraProfile(cam), scenario);
+    const mover = scenario.units[22]!.bases[0]!;
+    const start = mover.pose!;
+    try {
+      for (let i = 0; i < 12; i++) {
+        const pose = {
+          x: start.x + 25.4 * (i - 6),
+          y: start.y + 8 * i,
+          headingDeg: start.headingDeg + 7 * i,
+        };
+        const frame = live.frameWithPoses({ [mover.marker.id]: pose }, 440 + i);
+        const r = pipeline.process({
+          image: { ...frame.image, channels: 3 },
+          capturedAt: i * 33,
+          sequence: i,
+        });
+        const m = r.located.bases.find((b) => b.markerId === mover.marker.id);
+        expect(m, `frame ${i}`).toBeDefined();
+        expect(Math.hypot(m!.x - pose.x, m!.y - pose.y), `frame ${i}`).toBeLessThan(0.5);
+        expect(score(frame, r).misplaced).toBe(0);
+      }
+    } finally {
+      pipeline.dispose();
+    }
+  });
+
   it('never takes a marker that is not in the scenario for one that is', async () => {
     // All 54 bases are on the table; the scenario declares every other one.
     const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed: 43 });
