@@ -1,6 +1,14 @@
 import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
-import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
+import type { Mat3 } from './homography.ts';
+import {
+  gridToImage,
+  pixelsAround,
+  predictWhiteness,
+  predictWithGradient,
+  type Grey,
+  type PixelSet,
+} from './tag-footprint.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
@@ -157,18 +165,54 @@ function refine(
   const w = new Float64Array(n);
   const wStep = new Float64Array(n);
   const jac = new Float64Array(n * 8);
+  const gradient = new Float64Array(2 * n);
+  const grid = new Float64Array(2 * n);
   let params = Float64Array.from(start);
   if (!render(pixels, withParams(params), pattern, cells, blur, w)) return null;
   let fit = fitLevels(pixels.values, w, n);
   let lambda = 1e-3;
-  const eps = 0.02;
+  const eps = 0.01;
   for (let iter = 0; iter < maxIterations; iter++) {
-    // Jacobian of the rendered pixels (scaled by the contrast) by forward differences.
+    // Analytic Jacobian: whiteness gradient in grid coordinates, times how each pixel's grid
+    // position moves with each corner. A pixel p sees grid point g = H⁻¹(p); moving corner
+    // coordinate j moves the image of g by D_j = ∂H(g)/∂θ_j, so g moves by −(∂p/∂g)⁻¹·D_j, and
+    // (∂p/∂g)⁻¹ is the Jacobian of H⁻¹ at p.
+    const corners = withParams(params);
+    const toImage = gridToImage(corners, cells);
+    const toGrid = toImage && invert3(toImage);
+    if (!toImage || !toGrid || !predictWithGradient(pixels, toGrid, pattern, cells, blur, w, gradient, grid))
+      return null;
+    const moved: Mat3[] = [];
     for (let j = 0; j < 8; j++) {
       const p = Float64Array.from(params);
       p[j]! += eps;
-      if (!render(pixels, withParams(p), pattern, cells, blur, wStep)) return null;
-      for (let i = 0; i < n; i++) jac[i * 8 + j] = (fit.b * (wStep[i]! - w[i]!)) / eps;
+      const h = gridToImage(withParams(p), cells);
+      if (!h) return null;
+      moved.push(h);
+    }
+    const [i0, i1, , i3, i4, , i6, i7, i8] = toGrid;
+    for (let i = 0; i < n; i++) {
+      const pu = pixels.u[i]!;
+      const pv = pixels.v[i]!;
+      const gx = grid[2 * i]!;
+      const gy = grid[2 * i + 1]!;
+      // Jacobian of H⁻¹ at the pixel: ∂g/∂p.
+      const den = i6 * pu + i7 * pv + i8;
+      const a11 = (i0 - gx * i6) / den;
+      const a12 = (i1 - gx * i7) / den;
+      const a21 = (i3 - gy * i6) / den;
+      const a22 = (i4 - gy * i7) / den;
+      const dwx = gradient[2 * i]!;
+      const dwy = gradient[2 * i + 1]!;
+      for (let j = 0; j < 8; j++) {
+        const h = moved[j]!;
+        const z = h[6] * gx + h[7] * gy + h[8];
+        const du = ((h[0] * gx + h[1] * gy + h[2]) / z - pu) / eps;
+        const dv = ((h[3] * gx + h[4] * gy + h[5]) / z - pv) / eps;
+        const dgx = -(a11 * du + a12 * dv);
+        const dgy = -(a21 * du + a22 * dv);
+        jac[i * 8 + j] = fit.b * (dwx * dgx + dwy * dgy);
+      }
     }
     // Normal equations for the corners, the levels held at their best fit (variable projection).
     const jtj = new Float64Array(64);
@@ -199,13 +243,13 @@ function refine(
       }
       const nextFit = fitLevels(pixels.values, wStep, n);
       if (nextFit.sse < fit.sse) {
-        const moved = Math.max(...step.map(Math.abs));
+        const shift = Math.max(...step.map(Math.abs));
         params = next;
         fit = nextFit;
         w.set(wStep);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
-        if (moved < 0.003) return { params, fit };
+        if (shift < 0.005) return { params, fit };
       } else lambda *= 10;
     }
     if (!improved) break;

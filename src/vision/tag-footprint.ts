@@ -113,6 +113,12 @@ function tentCdf(x: number, h: number): number {
   return x <= 0 ? 0.5 * t * t : 1 - 0.5 * (2 - t) * (2 - t);
 }
 
+/** The tent's density at x (centred on 0, half-width h). */
+function tentPdf(x: number, h: number): number {
+  const a = Math.abs(x);
+  return a >= h ? 0 : (h - a) / (h * h);
+}
+
 /** Weight of cell [c, c + 1] under a tent of half-width h centred on g. */
 export function cellWeight(g: number, h: number, c: number): number {
   return tentCdf(c + 1 - g, h) - tentCdf(c - g, h);
@@ -156,4 +162,55 @@ export function predictWhiteness(
     }
     out[i] = sum;
   }
+}
+
+/**
+ * Like predictWhiteness, with each pixel's whiteness gradient in grid coordinates too
+ * (∂w/∂gx, ∂w/∂gy into `gradient`, two per pixel; the kernel's width held fixed), and each
+ * pixel's grid position (into `grid`, two per pixel) — what the aligner's analytic Jacobian needs.
+ * Returns false where the quad is degenerate.
+ */
+export function predictWithGradient(
+  pixels: PixelSet,
+  toGrid: Mat3,
+  pattern: Float64Array,
+  cells: number,
+  blurSigmaPx: number,
+  out: Float64Array,
+  gradient: Float64Array,
+  grid: Float64Array,
+): boolean {
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  for (let i = 0; i < pixels.count; i++) {
+    const pu = pixels.u[i]!;
+    const pv = pixels.v[i]!;
+    const w = h6 * pu + h7 * pv + h8;
+    const gx = (h0 * pu + h1 * pv + h2) / w;
+    const gy = (h3 * pu + h4 * pv + h5) / w;
+    const half = kernelHalfWidth(toGrid, pu, pv, blurSigmaPx);
+    if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) return false;
+    let sum = 0;
+    let dx = 0;
+    let dy = 0;
+    for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
+      const oy = cellWeight(gy, half, cy);
+      // d/dg of F(c + 1 − g) − F(c − g) is −pdf(c + 1 − g) + pdf(c − g).
+      const doy = tentPdf(cy - gy, half) - tentPdf(cy + 1 - gy, half);
+      const inside = cy >= 0 && cy < cells;
+      for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
+        const ox = cellWeight(gx, half, cx);
+        const dox = tentPdf(cx - gx, half) - tentPdf(cx + 1 - gx, half);
+        const value = inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1;
+        sum += ox * oy * value;
+        dx += dox * oy * value;
+        dy += ox * doy * value;
+      }
+    }
+    out[i] = sum;
+    gradient[2 * i] = dx;
+    gradient[2 * i + 1] = dy;
+    grid[2 * i] = gx;
+    grid[2 * i + 1] = gy;
+  }
+  return true;
 }
