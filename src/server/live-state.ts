@@ -31,6 +31,7 @@ function unitViews(scenario: Scenario, units: readonly MeasuredUnit[]): UnitView
       topMm: b.topMm,
       seen: b.seen,
       missingMs: b.missingMs,
+      moving: b.moving,
       sigmaMm: b.sigmaMm,
     })),
   }));

@@ -45,6 +45,8 @@ export interface BaseView {
   readonly seen: boolean;
   /** How long the base has not been measured, ms (0: measured in this frame). */
   readonly missingMs?: number;
+  /** Not measured where the picture is changing (a hand over it, or it is being carried). */
+  readonly moving?: boolean;
   readonly sigmaMm: number;
 }
 

@@ -14,6 +14,8 @@ export interface BaseObservation {
   readonly seen: boolean;
   /** How long the base has not been measured, ms (absent or 0: measured now). */
   readonly missingMs?: number;
+  /** Not measured where the picture is changing: being moved (absent: false). */
+  readonly moving?: boolean;
 }
 
 export interface MeasuredUnitBase extends MeasuredBase {
@@ -21,6 +23,7 @@ export interface MeasuredUnitBase extends MeasuredBase {
   readonly topMm: number;
   readonly seen: boolean;
   readonly missingMs: number;
+  readonly moving: boolean;
 }
 
 export interface MeasuredUnit {
@@ -43,6 +46,7 @@ export function measuredUnits(scenario: Scenario, observations: readonly BaseObs
           topMm: spec.marker.heightMm,
           seen: o.seen,
           missingMs: o.missingMs ?? 0,
+          moving: o.moving ?? false,
           sigmaMm: o.sigmaMm,
           sigmaHeadingDeg: o.sigmaHeadingDeg,
           footprint: {

@@ -2,6 +2,10 @@ import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
 import { DEFAULT_CANDIDATE_PASS } from './candidate-pass.ts';
 import { SplitCandidatePass } from './split-pass.ts';
+import { ChangeMap } from './change-map.ts';
+import { RegionPass } from './region-pass.ts';
+import { quadCentre, type Quad } from './candidates.ts';
+import type { Rect } from './mosaic.ts';
 import { dictionaryCodes } from './code-book.ts';
 import type { DetectedMarker, DetectorOptions } from './detector.ts';
 import { FindingPriors } from './finding-priors.ts';
@@ -14,6 +18,15 @@ import { RoiSearch } from './roi-search.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
 
+/** How a frame was searched: the whole frame, or only where the picture changed. */
+export interface SearchSummary {
+  readonly mode: 'full' | 'changes';
+  /** Share of the picture that changed since the previous frame (1 when it could not be compared). */
+  readonly changedShare: number;
+  /** Regions passed to the candidate pass in `changes` mode. */
+  readonly regions: number;
+}
+
 export interface PipelineResult {
   readonly sequence: number;
   readonly capturedAt: number;
@@ -21,9 +34,19 @@ export interface PipelineResult {
   readonly detections: readonly DetectedMarker[];
   readonly located: LocatorResult;
   readonly bases: readonly TrackedBase[];
+  readonly search: SearchSummary;
   readonly detectionMs: number;
   readonly locateMs: number;
 }
+
+export interface PipelineOptions {
+  /** Look at the whole frame at least this often (ms of capture time), to catch anything new. */
+  readonly fullFrameEveryMs: number;
+  /** A frame where more than this share of the picture changed is searched whole. */
+  readonly fullFrameShare: number;
+}
+
+export const DEFAULT_PIPELINE: PipelineOptions = { fullFrameEveryMs: 1500, fullFrameShare: 0.3 };
 
 /**
  * Detector → Locator → Tracker for one camera watching one scenario's table.
@@ -34,6 +57,10 @@ export interface PipelineResult {
  */
 export class VisionPipeline {
   private readonly tracker = new Tracker();
+  private readonly changes = new ChangeMap();
+  private lastFullAt = -Infinity;
+  /** Smallest quad perimeter worth finding (px), from the scenario's smallest marker once the table is known. */
+  private minPerimeterPx: number;
 
   private constructor(
     private readonly cv: OpenCV,
@@ -42,13 +69,18 @@ export class VisionPipeline {
     private readonly roi: RoiSearch,
     private readonly locator: Locator,
     private readonly scenario: Scenario,
-  ) {}
+    private readonly regionPass: RegionPass,
+    private readonly options: PipelineOptions,
+  ) {
+    this.minPerimeterPx = 0.01 * Math.max(locator.camera.imageWidth, locator.camera.imageHeight);
+  }
 
   static async create(
     camera: CameraProfile,
     scenario: Scenario,
     // Kept for callers that tune the plain detector; the pipeline's own search is configured in its modules.
     _detectorOptions: Partial<DetectorOptions> = {},
+    options: Partial<PipelineOptions> = {},
   ): Promise<VisionPipeline> {
     const cv = await loadOpenCV();
     const dictionary = scenario.markerDictionary;
@@ -62,7 +94,11 @@ export class VisionPipeline {
     const declaredIds = new Set(scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id)));
     const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi);
     const locator = await Locator.create(camera, scenario);
-    return new VisionPipeline(cv, pass, finder, roi, locator, scenario);
+    const regionPass = await RegionPass.create({ ...DEFAULT_CANDIDATE_PASS, dictionary });
+    return new VisionPipeline(cv, pass, finder, roi, locator, scenario, regionPass, {
+      ...DEFAULT_PIPELINE,
+      ...options,
+    });
   }
 
   get camera(): CameraProfile {
@@ -80,36 +116,62 @@ export class VisionPipeline {
     const t0 = performance.now();
     const gray = toGrayMat(this.cv, frame.image);
     let detections: DetectedMarker[];
+    let search: SearchSummary;
+    const moving = new Set<number>();
     let located: LocatorResult;
     let t1: number;
     try {
-      const pass = this.pass.run(gray);
       const grey = { data: gray.data as Uint8Array, width, height };
-      // The table pose from the exactly read reference sheets, then the search with it.
+      // Search the whole frame now and then, and whenever much changed; otherwise only where it changed.
+      const change = this.changes.update(grey, largestSquarePx(this.camera, this.scenario));
+      const full =
+        !change.compared ||
+        change.share > this.options.fullFrameShare ||
+        frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
+        frame.capturedAt < this.lastFullAt;
+      const pass = full
+        ? this.pass.run(gray)
+        : change.regions.length > 0
+          ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
+          : { read: [], unread: [] };
+      if (full) this.lastFullAt = frame.capturedAt;
+      search = {
+        mode: full ? 'full' : 'changes',
+        changedShare: change.share,
+        regions: full ? 0 : change.regions.length,
+      };
       // The table pose from the reference sheets (read first), then the search with it.
       let table: TablePoseState | null = null;
+      let expected: Array<{ id: number; quad: Quad }> = [];
       const found = this.finder.find({ gray, grey, pass }, (markers) => {
         table = this.locator.estimateTablePose(markers);
         if (!table) return null;
         const priors = new FindingPriors(this.camera, table.pose, this.scenario);
         // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
         const smallest = priors.smallestMarkerSidePx(this.scenario.table);
-        if (Number.isFinite(smallest))
-          this.pass.setMinPerimeterRate((0.7 * 4 * smallest) / Math.max(width, height));
-        const expected = this.tracker.all().flatMap((b) => {
+        if (Number.isFinite(smallest)) {
+          this.minPerimeterPx = 0.7 * 4 * smallest;
+          this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
+        }
+        expected = this.tracker.all().flatMap((b) => {
           const quad = priors.expectedQuad(b.markerId, b);
           return quad ? [{ id: b.markerId, quad }] : [];
         });
         return { priors, expected };
       });
       detections = [...found.markers, ...found.unknown];
+      // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
+      const foundIds = new Set(found.markers.map((m) => m.id));
+      for (const e of expected)
+        if (!foundIds.has(e.id) && change.regions.some((r) => contains(r, quadCentre(e.quad))))
+          moving.add(e.id);
       t1 = performance.now();
       located = this.locator.locateWithPose(table as TablePoseState | null, detections);
     } finally {
       gray.delete();
     }
     // Without a table pose nothing new is measured; the tracker keeps last known poses (marked unseen).
-    const bases = this.tracker.update(located.bases, frame.capturedAt);
+    const bases = this.tracker.update(located.bases, frame.capturedAt, moving);
     const t2 = performance.now();
     return {
       sequence: frame.sequence,
@@ -117,6 +179,7 @@ export class VisionPipeline {
       detections,
       located,
       bases,
+      search,
       detectionMs: t1 - t0,
       locateMs: t2 - t1,
     };
@@ -125,18 +188,28 @@ export class VisionPipeline {
   dispose(): void {
     this.pass.dispose();
     this.roi.dispose();
+    this.regionPass.dispose();
   }
 }
 
 /**
- * Rows the two halves of the candidate pass share: one and a half times the largest square that
- * matters (a reference sheet, or a base's sticker), at the scale the camera frames the table.
+ * The largest square that matters (a reference sheet, or a base's sticker) in pixels, at the
+ * scale the camera frames the table: how far searches must reach beyond a change or a cut.
  */
-function splitOverlapRows(camera: CameraProfile, scenario: Scenario): number {
+function largestSquarePx(camera: CameraProfile, scenario: Scenario): number {
   const largestMm = Math.max(
     ...scenario.referenceMarkers.map((m) => m.sizeMm),
     ...scenario.units.flatMap((u) => u.bases.map((b) => Math.max(b.widthMm, b.depthMm))),
   );
   const pxPerMm = camera.imageWidth / Math.min(scenario.table.widthMm, scenario.table.depthMm * 1.6);
-  return Math.max(48, Math.ceil(1.5 * largestMm * pxPerMm));
+  return Math.ceil(largestMm * pxPerMm);
+}
+
+/** Rows the two halves of the candidate pass share: one and a half times the largest square. */
+function splitOverlapRows(camera: CameraProfile, scenario: Scenario): number {
+  return Math.max(48, Math.ceil(1.5 * largestSquarePx(camera, scenario)));
+}
+
+function contains(r: Rect, p: { u: number; v: number }): boolean {
+  return p.u >= r.x0 && p.v >= r.y0 && p.u < r.x0 + r.w && p.v < r.y0 + r.h;
 }

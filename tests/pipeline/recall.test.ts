@@ -117,6 +117,41 @@ describe('finding small tags at 1080p', () => {
     }
   });
 
+  it('searches a still table only where it changes, and finds a base put down there at once', async () => {
+    const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 20, seed: 45 });
+    const cam = frameTable(scenario.table, { resolution: '1080p', tiltDeg: 10 });
+    const live = await LiveSyntheticTable.create(scenario, cam, { seed: 45 });
+    const pipeline = await VisionPipeline.create(
+      syntheticCameraProfile(cam),
+      scenario,
+      {},
+      { fullFrameEveryMs: 60_000 },
+    );
+    const newcomer = scenario.units[30]!.bases[0]!;
+    // It starts off the table, then is put down at its place.
+    const away = { [newcomer.marker.id]: { x: -5000, y: -5000, headingDeg: 0 } };
+    try {
+      const modes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const frame = live.frameWithPoses(i < 4 ? away : {}, 450 + i);
+        const r = pipeline.process({
+          image: { ...frame.image, channels: 3 },
+          capturedAt: i * 33,
+          sequence: i,
+        });
+        modes.push(r.search.mode);
+        const s = score(frame, r);
+        expect(s.misplaced).toBe(0);
+        expect(s.found, `frame ${i}`).toBe(i < 4 ? 53 : 54);
+        if (i > 0 && i < 4) expect(r.search.regions).toBe(0);
+        if (i === 4) expect(r.search.regions).toBeGreaterThan(0);
+      }
+      expect(modes).toEqual(['full', 'changes', 'changes', 'changes', 'changes', 'changes']);
+    } finally {
+      pipeline.dispose();
+    }
+  });
+
   it('never takes a marker that is not in the scenario for one that is', async () => {
     // All 54 bases are on the table; the scenario declares every other one.
     const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed: 43 });

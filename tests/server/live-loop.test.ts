@@ -68,6 +68,7 @@ class SlowPipeline implements FrameProcessor {
       detections: [],
       located: { table: null, bases: [], unknownIds: [] } as unknown as PipelineResult['located'],
       bases: [],
+      search: { mode: 'full', changedShare: 1, regions: 0 },
       detectionMs: this.ms,
       locateMs: 0,
     };

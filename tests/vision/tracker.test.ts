@@ -22,4 +22,16 @@ describe('tracker', () => {
     expect(b).toMatchObject({ seen: true, missingMs: 0, lastSeenAt: 900, x: 61 });
     expect(tracker.all()).toHaveLength(2);
   });
+
+  it('marks a base under a moving hand as being moved, and never holds it as seen until it is found again', () => {
+    const tracker = new Tracker({ holdMs: 500 });
+    tracker.update([pose(10, 50)], 0);
+    let b = tracker.update([], 100, new Set([10]))[0]!;
+    expect(b).toMatchObject({ seen: false, moving: true, missingMs: 100 });
+    // The hand has gone, the base with it: not moving any more, not held either.
+    b = tracker.update([], 200)[0]!;
+    expect(b).toMatchObject({ seen: false, moving: false, missingMs: 200 });
+    b = tracker.update([pose(10, 90)], 300)[0]!;
+    expect(b).toMatchObject({ seen: true, moving: false, x: 90 });
+  });
 });

@@ -35,6 +35,8 @@ export interface UnitOverlay {
   readonly unseen: boolean;
   /** When unseen: how long ago its bases were last measured, seconds. */
   readonly lastSeenAgoS: number;
+  /** Some of its bases are being moved (a hand over them). */
+  readonly moving: boolean;
 }
 
 export interface MeasurementOverlay {
@@ -173,6 +175,7 @@ function unitOverlay(
     labelAt: { u: sumU / bases.length, v: top },
     unseen: bases.every((b) => !b.seen),
     lastSeenAgoS: Math.min(...unit.bases.map((b) => b.missingMs ?? 0)) / 1000,
+    moving: unit.bases.some((b) => b.moving === true),
   };
 }
 

@@ -158,7 +158,11 @@ function drawUnitLabel(
   unit: UnitOverlay,
   placed: LabelRect[],
 ): void {
-  const text = unit.unseen ? `${unit.name} (last seen ${agoText(unit.lastSeenAgoS)})` : unit.name;
+  const text = !unit.unseen
+    ? unit.name
+    : unit.moving
+      ? `${unit.name} (being moved)`
+      : `${unit.name} (last seen ${agoText(unit.lastSeenAgoS)})`;
   pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
     fg: '#ffffff',
