@@ -1,14 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
-import {
-  gridToImage,
-  pixelsAround,
-  predictWhiteness,
-  predictWithGradient,
-  type Grey,
-  type PixelSet,
-} from './tag-footprint.ts';
+import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
@@ -19,8 +12,10 @@ import {
  * 1.5 px wide, so its inner edge (and the data cells behind it) pull any edge fit off by a third
  * of a pixel or more. A rendering knows where every cell is, so all of the tag's pixels —
  * border, quiet zone and data cells — pull the corners toward the one place where the picture
- * fits. With the code unknown, the data cells are rendered mid-grey: the border and quiet zone
- * alone still fix the corners to about a tenth of a pixel (tests/vision/quad-align.test.ts).
+ * fits: from corners 0.7 px off to 0.13 px (worst corner, p90, tests/vision/quad-align.test.ts).
+ * It needs the code: the marker is read first (template-decoder.ts). Fitting before reading is
+ * unsafe — corners can be pulled until a wrong code fits — and with the data cells unknown
+ * (rendered mid-grey) the fit is worse than edge fitting.
  */
 
 export interface AlignOptions {
@@ -53,19 +48,16 @@ export interface AlignedQuad {
 }
 
 /**
- * A marker's pattern for rendering: `cells × cells`, 1 white, 0 black, border black. Data bits
- * given as `white` indices (row-major within the data area), or mid-grey when unknown.
+ * A marker's pattern for rendering: `cells × cells`, 1 white, 0 black, border black; the data
+ * bits given as `white` indices (row-major within the data area).
  */
-export function markerPattern(cells: number, white: ArrayLike<number> | null): Float64Array {
+export function markerPattern(cells: number, white: ArrayLike<number>): Float64Array {
   const side = cells - 2;
   const pattern = new Float64Array(cells * cells);
-  for (let r = 1; r < cells - 1; r++)
-    for (let c = 1; c < cells - 1; c++) pattern[r * cells + c] = white ? 0 : 0.5;
-  if (white)
-    for (let i = 0; i < white.length; i++) {
-      const k = white[i]!;
-      pattern[(Math.floor(k / side) + 1) * cells + (k % side) + 1] = 1;
-    }
+  for (let i = 0; i < white.length; i++) {
+    const k = white[i]!;
+    pattern[(Math.floor(k / side) + 1) * cells + (k % side) + 1] = 1;
+  }
   return pattern;
 }
 
@@ -110,9 +102,7 @@ function render(
   const toImage = gridToImage(corners, cells);
   const toGrid = toImage && invert3(toImage);
   if (!toGrid) return false;
-  predictWhiteness(pixels, toGrid, pattern, cells, blur, out);
-  for (let i = 0; i < pixels.count; i++) if (Number.isNaN(out[i]!)) return false;
-  return true;
+  return predictWhiteness(pixels, toGrid, pattern, cells, blur, out);
 }
 
 function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
@@ -180,7 +170,7 @@ function refine(
     const corners = withParams(params);
     const toImage = gridToImage(corners, cells);
     const toGrid = toImage && invert3(toImage);
-    if (!toImage || !toGrid || !predictWithGradient(pixels, toGrid, pattern, cells, blur, w, gradient, grid))
+    if (!toImage || !toGrid || !predictWhiteness(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }))
       return null;
     const moved: Mat3[] = [];
     for (let j = 0; j < 8; j++) {
@@ -258,8 +248,8 @@ function refine(
 }
 
 /**
- * Aligns a quad to the image. `pattern` from markerPattern(): the code when it is known (best),
- * or null data (mid-grey) when it is not. Returns null when the fit fails or runs away.
+ * Aligns a quad to the image, `pattern` from markerPattern() with the marker's code. Returns null
+ * when the fit fails or runs away.
  */
 export function alignQuad(
   grey: Grey,

@@ -124,10 +124,17 @@ export function cellWeight(g: number, h: number, c: number): number {
   return tentCdf(c + 1 - g, h) - tentCdf(c - g, h);
 }
 
+/** Each pixel's whiteness gradient in grid coordinates and its grid position, two per pixel. */
+export interface WhitenessGradient {
+  readonly gradient: Float64Array;
+  readonly grid: Float64Array;
+}
+
 /**
  * Expected whiteness of every pixel for one complete pattern (`cells × cells`, row-major,
- * 1 = white; the border included), written into `out` (NaN where the quad is degenerate).
- * The aligner's inner loop.
+ * 1 = white; the border included), written into `out` — the aligner's inner loop. With
+ * `withGradient`, also each pixel's ∂w/∂gx, ∂w/∂gy (the kernel's width held fixed) and its grid
+ * position, what the aligner's analytic Jacobian needs. Returns false where the quad is degenerate.
  */
 export function predictWhiteness(
   pixels: PixelSet,
@@ -136,49 +143,7 @@ export function predictWhiteness(
   cells: number,
   blurSigmaPx: number,
   out: Float64Array,
-): void {
-  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
-  for (let i = 0; i < pixels.count; i++) {
-    const pu = pixels.u[i]!;
-    const pv = pixels.v[i]!;
-    const w = h6 * pu + h7 * pv + h8;
-    const gx = (h0 * pu + h1 * pv + h2) / w;
-    const gy = (h3 * pu + h4 * pv + h5) / w;
-    const half = kernelHalfWidth(toGrid, pu, pv, blurSigmaPx);
-    if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) {
-      out[i] = Number.NaN;
-      continue;
-    }
-    let sum = 0;
-    for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
-      const oy = cellWeight(gy, half, cy);
-      if (oy <= 0) continue;
-      const inside = cy >= 0 && cy < cells;
-      for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
-        const ox = cellWeight(gx, half, cx);
-        if (ox <= 0) continue;
-        sum += ox * oy * (inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1);
-      }
-    }
-    out[i] = sum;
-  }
-}
-
-/**
- * Like predictWhiteness, with each pixel's whiteness gradient in grid coordinates too
- * (∂w/∂gx, ∂w/∂gy into `gradient`, two per pixel; the kernel's width held fixed), and each
- * pixel's grid position (into `grid`, two per pixel) — what the aligner's analytic Jacobian needs.
- * Returns false where the quad is degenerate.
- */
-export function predictWithGradient(
-  pixels: PixelSet,
-  toGrid: Mat3,
-  pattern: Float64Array,
-  cells: number,
-  blurSigmaPx: number,
-  out: Float64Array,
-  gradient: Float64Array,
-  grid: Float64Array,
+  withGradient: WhitenessGradient | null = null,
 ): boolean {
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
   for (let i = 0; i < pixels.count; i++) {
@@ -195,22 +160,25 @@ export function predictWithGradient(
     for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
       const oy = cellWeight(gy, half, cy);
       // d/dg of F(c + 1 − g) − F(c − g) is −pdf(c + 1 − g) + pdf(c − g).
-      const doy = tentPdf(cy - gy, half) - tentPdf(cy + 1 - gy, half);
+      const doy = withGradient ? tentPdf(cy - gy, half) - tentPdf(cy + 1 - gy, half) : 0;
       const inside = cy >= 0 && cy < cells;
       for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
         const ox = cellWeight(gx, half, cx);
-        const dox = tentPdf(cx - gx, half) - tentPdf(cx + 1 - gx, half);
         const value = inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1;
         sum += ox * oy * value;
-        dx += dox * oy * value;
-        dy += ox * doy * value;
+        if (withGradient) {
+          dx += (tentPdf(cx - gx, half) - tentPdf(cx + 1 - gx, half)) * oy * value;
+          dy += ox * doy * value;
+        }
       }
     }
     out[i] = sum;
-    gradient[2 * i] = dx;
-    gradient[2 * i + 1] = dy;
-    grid[2 * i] = gx;
-    grid[2 * i + 1] = gy;
+    if (withGradient) {
+      withGradient.gradient[2 * i] = dx;
+      withGradient.gradient[2 * i + 1] = dy;
+      withGradient.grid[2 * i] = gx;
+      withGradient.grid[2 * i + 1] = gy;
+    }
   }
   return true;
 }
