@@ -44,7 +44,11 @@ export interface FinderOptions {
   readonly minContrast: number;
   /** Readings at least this good but not firm are looked at again (regions, frames). */
   readonly tentativeEvidence: number;
-  /** A marker not in play needs cells at least this wide (px) to be reported at all. */
+  /**
+   * A marker not in play needs cells at least this wide (px) to be reported at all. It must also
+   * read exactly (no bit corrected; the default MIP 36h12 words differ in 12 or more bits), so
+   * clutter rarely passes; 2 px keeps a 1 in marker on the demo table (2.35 px cells).
+   */
   readonly foreignMinCellPx: number;
   /** Regions searched again per frame, at most. */
   readonly maxRegionsPerFrame: number;
@@ -62,7 +66,7 @@ export const DEFAULT_FINDER: FinderOptions = {
   minPlausibility: 3,
   minContrast: 25,
   tentativeEvidence: 1,
-  foreignMinCellPx: 2.5,
+  foreignMinCellPx: 2,
   maxRegionsPerFrame: 48,
   alignBelowCellPx: 3,
 };

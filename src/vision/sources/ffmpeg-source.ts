@@ -153,12 +153,13 @@ export class FfmpegSource implements FrameSource {
       this.resumeIfPaced();
       return Promise.resolve(frame);
     }
-    if (this.death) {
+    // A JPEG still decoding when ffmpeg exited is delivered before the reason.
+    if (this.death && !this.decoding && this.jpegQueue.length === 0) {
       const err = this.death;
       this.death = null;
       return Promise.reject(err);
     }
-    if (!this.child) this.spawn();
+    if (!this.child && !this.death) this.spawn();
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.resumeIfPaced();
