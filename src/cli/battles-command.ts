@@ -73,10 +73,7 @@ export function registerBattlesCommands(program: Command): void {
     .command('battles')
     .description('list the recorded battles')
     .option('--json', 'print as JSON')
-    .option(
-      '--repair',
-      'repair a damaged store: move it aside and keep every battle that can still be read',
-    )
+    .option('--repair', 'repair a damaged store: move it aside and keep every battle that can still be read')
     .action((opts: { json?: boolean; repair?: boolean }, cmd: Command) => {
       if (opts.repair) return void printRepair(repairStore(dataDirOf(cmd)), opts.json === true);
       const store = openStore(cmd);
@@ -173,10 +170,14 @@ export function registerBattlesCommands(program: Command): void {
     .command('import')
     .description(`add an exported battle file (${BATTLE_FILE_EXTENSION}) to the data folder`)
     .argument('<file>', 'the battle file')
-    .action((file: string, _opts: unknown, cmd: Command) => {
+    .option(
+      '--unverified',
+      'accept a file without a content hash (exported by Vedette 0.1); every other check still runs',
+    )
+    .action((file: string, opts: { unverified?: boolean }, cmd: Command) => {
       const store = openStore(cmd, false);
       try {
-        const b = importBattleFile(store, file);
+        const b = importBattleFile(store, file, { allowUnverified: opts.unverified === true });
         console.log(`imported as #${b.id} "${b.name}" (${b.moves} moves, ${b.rulings} rulings)`);
       } finally {
         store.close();

@@ -92,7 +92,9 @@ function damagePageOf(file: string, table: string): number {
   const db = new Database(file, { readonly: true });
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const leaves = (
-    db.prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno").all(table) as Array<{
+    db
+      .prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno")
+      .all(table) as Array<{
       pageno: number;
     }>
   ).map((r) => r.pageno);
@@ -150,7 +152,9 @@ describe('issue 15.1: a damaged battle store', () => {
     expect(report.movedTo).toBe(join(dir, 'battles-damaged-2026-01-02T03-04-05-000Z.db'));
     expect(readFileSync(report.movedTo!).equals(damaged)).toBe(true);
     const total = moves[0]! + moves[1]!;
-    console.log(`repair: kept ${JSON.stringify(report.kept)} of ${total} moves; lost ${JSON.stringify(report.lost)}`);
+    console.log(
+      `repair: kept ${JSON.stringify(report.kept)} of ${total} moves; lost ${JSON.stringify(report.lost)}`,
+    );
     expect(report.kept['battles']).toBe(2);
     expect(report.kept['rulings']).toBe(2);
     // One page of moves (a few dozen rows) is gone; every other move is back.
