@@ -25,9 +25,11 @@ export default defineConfig({
     },
   },
   server: {
+    // The server accepts requests that change the table only from its own origin (docs/security.md):
+    // the dev proxy presents the page's requests as coming from it.
     proxy: {
-      '/live': { target: server, ws: true, changeOrigin: true },
-      '/api': { target: server, changeOrigin: true },
+      '/live': { target: server, ws: true, changeOrigin: true, headers: { origin: server } },
+      '/api': { target: server, changeOrigin: true, headers: { origin: server } },
     },
   },
 });

@@ -13,6 +13,7 @@ import {
 } from '../record/transfer.ts';
 import { startReplayServer } from '../server/battle-routes.ts';
 import { formatDuration } from '../record/format.ts';
+import { repairStore, type RepairReport } from '../record/repair.ts';
 
 /**
  * `vedette battles`, `vedette replay <battle>`, `vedette export <battle>`, `vedette import <file>`:
@@ -35,6 +36,24 @@ function openStore(cmd: Command, mustExist = true): BattleStore {
   return BattleStore.inDataDir(dir);
 }
 
+function printRepair(report: RepairReport, json: boolean): void {
+  if (json) return void console.log(JSON.stringify(report, null, 2));
+  if (report.healthy) return void console.log(`${report.file} is healthy: nothing to repair.`);
+  const counts = Object.entries(report.kept)
+    .map(([table, n]) => {
+      const lost = report.lost[table];
+      return `${n} ${table}${lost ? ` (${lost} lost)` : lost === null && report.readable ? ' (could not count what was lost)' : ''}`;
+    })
+    .join(', ');
+  console.log(`${report.file} was damaged: ${report.problem}.`);
+  console.log(`The damaged file is kept, unchanged, as ${report.movedTo}.`);
+  console.log(
+    report.readable
+      ? `A new store holds what could be read: ${counts}.`
+      : 'Nothing could be read from it; a new, empty store is in its place.',
+  );
+}
+
 export function registerBattlesCommands(program: Command): void {
   program.option(
     '--data <dir>',
@@ -54,7 +73,9 @@ export function registerBattlesCommands(program: Command): void {
     .command('battles')
     .description('list the recorded battles')
     .option('--json', 'print as JSON')
-    .action((opts: { json?: boolean }, cmd: Command) => {
+    .option('--repair', 'repair a damaged store: move it aside and keep every battle that can still be read')
+    .action((opts: { json?: boolean; repair?: boolean }, cmd: Command) => {
+      if (opts.repair) return void printRepair(repairStore(dataDirOf(cmd)), opts.json === true);
       const store = openStore(cmd);
       try {
         const battles = store.listBattles();
@@ -149,10 +170,14 @@ export function registerBattlesCommands(program: Command): void {
     .command('import')
     .description(`add an exported battle file (${BATTLE_FILE_EXTENSION}) to the data folder`)
     .argument('<file>', 'the battle file')
-    .action((file: string, _opts: unknown, cmd: Command) => {
+    .option(
+      '--unverified',
+      'accept a file without a content hash (exported by Vedette 0.1); every other check still runs',
+    )
+    .action((file: string, opts: { unverified?: boolean }, cmd: Command) => {
       const store = openStore(cmd, false);
       try {
-        const b = importBattleFile(store, file);
+        const b = importBattleFile(store, file, { allowUnverified: opts.unverified === true });
         console.log(`imported as #${b.id} "${b.name}" (${b.moves} moves, ${b.rulings} rulings)`);
       } finally {
         store.close();

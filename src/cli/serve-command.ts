@@ -147,6 +147,11 @@ export function registerServeCommand(program: Command): void {
       const source = sourceFromOptions(opts);
       const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
       const open = !isLoopback(host);
+      if (open && !opts.lan && opts.token === undefined)
+        throw new Error(
+          `--host ${host} lets other machines on the network in: add --lan (Vedette then makes access tokens ` +
+            'and prints the player and spectator links), or give your own --token',
+        );
       const player = opts.token ?? (open ? newToken() : undefined);
       const spectator = opts.spectatorToken ?? (open ? newToken() : undefined);
       if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))

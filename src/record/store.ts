@@ -7,6 +7,7 @@ import type { TablePose } from '../camera/table-pose.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
 import { applyMoves } from './replay-state.ts';
 import { migrate, STORE_FORMAT } from './schema.ts';
+import { checkStoreFile } from './store-check.ts';
 import type {
   AnnotationRecord,
   BattleDetail,
@@ -179,6 +180,8 @@ export class BattleStore {
     options: StoreOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    // A damaged file is refused before anything below could write to it (store-check.ts).
+    checkStoreFile(file);
     if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
     if (!options.readonly) {

@@ -3,7 +3,9 @@ import { basename } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { cameraProfileSchema } from '../camera/profile.ts';
+import { battleContentHash, CONTENT_HASH_KEY } from './content-hash.ts';
 import { rosterSchema } from './roster.ts';
+import { checkValueRanges, nonFiniteNumberAt } from './value-ranges.ts';
 import {
   BattleFileError,
   EXPORT_FORMAT,
@@ -18,9 +20,10 @@ import type { BattleDetail, MoveRecord, RulingRecord } from './types.ts';
 
 /**
  * Battles in and out. The portable form of a battle is its own SQLite file with the store's
- * schema, a format marker (`meta.format = 'vedette-battle'`) and a schema version; imports check
- * every one of those, the file's integrity and each row's contents before anything is copied,
- * and refuse with the reason. JSON and CSV exports are for other tools (they are not imported).
+ * schema, a format marker (`meta.format = 'vedette-battle'`), a schema version and a content hash
+ * (`meta.content_sha256`, content-hash.ts); imports check every one of those, the file's
+ * integrity, each row's contents and every number's range (value-ranges.ts) before anything is
+ * copied, and refuse with the reason. JSON and CSV exports are for other tools (not imported).
  */
 
 export const BATTLE_FILE_EXTENSION = '.vedette-battle';
@@ -44,6 +47,10 @@ export function exportBattleFile(store: BattleStore, battleId: number, outFile: 
       }
     })();
     out.exec('DETACH DATABASE src');
+    const hash = battleContentHash(out, EXPORT_FORMAT, SCHEMA_VERSION);
+    out.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(CONTENT_HASH_KEY, hash);
+    // Rewritten compactly: no free pages, no stale bytes of other battles left in the file.
+    out.exec('VACUUM');
   } finally {
     out.close();
   }
@@ -51,7 +58,16 @@ export function exportBattleFile(store: BattleStore, battleId: number, outFile: 
 }
 
 const finite = z.number().finite();
-const poseRow = z.tuple([z.number().int().nonnegative(), finite, finite, finite, finite, finite]);
+const mm = finite.min(-1_000_000).max(1_000_000);
+const degrees = finite.min(-3600).max(3600);
+const poseRow = z.tuple([
+  z.number().int().nonnegative().max(100_000),
+  mm,
+  mm,
+  degrees,
+  finite.min(0).max(1_000_000),
+  finite.min(0).max(3600),
+]);
 const verdictSchema: z.ZodType<unknown> = z.lazy(() =>
   z.looseObject({
     ruleset: z.string(),
@@ -67,6 +83,10 @@ const verdictSchema: z.ZodType<unknown> = z.lazy(() =>
       .optional(),
   }),
 );
+const tablePoseSchema = z.looseObject({
+  rotation: z.array(finite).length(9),
+  translation: z.array(finite).length(3),
+});
 const inputsSchema = z.looseObject({
   question: z.string(),
   poses: z.array(
@@ -81,12 +101,17 @@ const inputsSchema = z.looseObject({
   ),
 });
 
+/** Parsed JSON with every number finite (JSON's 1e999 parses as Infinity), or BattleFileError. */
 function parseJson(text: unknown, what: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(String(text));
+    value = JSON.parse(String(text));
   } catch {
     throw new BattleFileError(`damaged: ${what} is not valid JSON`);
   }
+  const at = nonFiniteNumberAt(value);
+  if (at) throw new BattleFileError(`damaged: ${what}: ${at} is not a finite number`);
+  return value;
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
@@ -100,8 +125,19 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   return r.data;
 }
 
+export interface ImportOptions {
+  /**
+   * Accept a file without a content hash (exported before Vedette had one): every other check
+   * still runs. A file whose hash does not match is refused whatever this says.
+   */
+  readonly allowUnverified?: boolean;
+}
+
 /** Opens a file as an exported battle and checks everything, or throws BattleFileError with the reason. */
-export function validateBattleFile(file: string): { db: Database.Database; uid: string; name: string } {
+export function validateBattleFile(
+  file: string,
+  options: ImportOptions = {},
+): { db: Database.Database; uid: string; name: string; verified: boolean } {
   if (!existsSync(file)) throw new BattleFileError(`${file} does not exist`);
   const size = statSync(file).size;
   if (size < 512)
@@ -148,6 +184,17 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
       const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
       if (!has) throw new BattleFileError(`damaged: table "${table}" is missing`);
     }
+    const stored = db.prepare('SELECT value FROM meta WHERE key = ?').get(CONTENT_HASH_KEY) as
+      { value: string } | undefined;
+    if (stored === undefined && !options.allowUnverified)
+      throw new BattleFileError(
+        'this file has no content hash (it was exported by an older Vedette, or the hash was removed), so it ' +
+          'cannot be verified: import it with --unverified if you trust where it came from',
+      );
+    if (stored !== undefined && stored.value !== battleContentHash(db, meta.format, meta.version))
+      throw new BattleFileError(
+        'damaged: its content does not match its content hash (the file was changed or corrupted after export)',
+      );
     const battles = db.prepare('SELECT * FROM battles').all() as Array<Record<string, unknown>>;
     if (battles.length !== 1)
       throw new BattleFileError(`damaged: a battle file holds one battle, this one holds ${battles.length}`);
@@ -174,6 +221,11 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
       .get() as { n: number };
     if (badMoves.n > 0)
       throw new BattleFileError(`damaged: ${badMoves.n} moves have a time or position that is not a number`);
+    checkValueRanges(db);
+    for (const s of db
+      .prepare('SELECT id, pose_json FROM snapshots WHERE pose_json IS NOT NULL')
+      .iterate() as IterableIterator<{ id: number; pose_json: string }>)
+      check(tablePoseSchema, parseJson(s.pose_json, `picture ${s.id} pose`), `picture ${s.id} pose`);
     for (const k of db.prepare('SELECT id, poses_json FROM keyframes').iterate() as IterableIterator<{
       id: number;
       poses_json: string;
@@ -197,7 +249,7 @@ export function validateBattleFile(file: string): { db: Database.Database; uid: 
       n: number;
     };
     if (badJpeg.n > 0) throw new BattleFileError(`damaged: ${badJpeg.n} pictures are not JPEG`);
-    return { db, uid: String(b['uid']), name: String(b['name']) };
+    return { db, uid: String(b['uid']), name: String(b['name']), verified: stored !== undefined };
   } catch (err) {
     db.close();
     throw err;
@@ -209,8 +261,12 @@ function columns(db: Database.Database, table: string): string[] {
 }
 
 /** Imports an exported battle into the store; returns the new battle. Nothing is written unless all of it is good. */
-export function importBattleFile(store: BattleStore, file: string): BattleDetail {
-  const { db, uid } = validateBattleFile(file);
+export function importBattleFile(
+  store: BattleStore,
+  file: string,
+  options: ImportOptions = {},
+): BattleDetail {
+  const { db, uid } = validateBattleFile(file, options);
   db.close();
   const existing = store.listBattles().find((b) => b.uid === uid);
   if (existing)

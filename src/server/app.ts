@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { loadCameraProfile } from '../camera/profile.ts';
@@ -26,22 +26,27 @@ import {
   type ServerMessage,
 } from './protocol.ts';
 import {
-  accessMiddleware,
-  isLoopback,
+  clientAddress,
   PathError,
-  rateLimit,
   resolveInside,
   roleOf,
   TokenBucket,
-  upgradeAccess,
   type AccessTokens,
   type Role,
 } from './security.ts';
+import { accessPolicy, guardUpgrade, httpGuards } from './guards.ts';
+import {
+  ConnectionAdmission,
+  DEFAULT_CONNECTION_LIMITS,
+  type ConnectionLimits,
+} from './connection-limits.ts';
 import { calibrationRoutes } from './calibration-routes.ts';
 import { refereeRoutes } from './referee-routes.ts';
 import type { RouteContext } from './route-context.ts';
 import { scenarioRoutes } from './scenario-routes.ts';
-import { LiveRecording, type RecordOptions } from '../record/live-recording.ts';
+import { LiveRecording, recordingDefaults, type RecordOptions } from '../record/live-recording.ts';
+import { checkStoreFile } from '../record/store-check.ts';
+import { STORE_FILE } from '../record/store.ts';
 import { battleRoutes } from './battle-routes.ts';
 
 export interface ServerOptions {
@@ -76,7 +81,7 @@ export interface ServerOptions {
 }
 
 /** What the server accepts from outside, per message and per second. */
-export interface ServerLimits {
+export interface ServerLimits extends ConnectionLimits {
   /** Largest JSON body of a REST request. */
   readonly jsonBodyBytes: number;
   /** Largest text message on the WebSocket. */
@@ -89,8 +94,6 @@ export interface ServerLimits {
   readonly wsFramesPerSecond: number;
   /** Requests that change something (POST, PUT, DELETE…) per second per client address, burst 3×. */
   readonly writesPerSecond: number;
-  /** Open WebSocket connections. */
-  readonly maxConnections: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -100,7 +103,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   wsMessagesPerSecond: 20,
   wsFramesPerSecond: 15,
   writesPerSecond: 20,
-  maxConnections: 64,
+  ...DEFAULT_CONNECTION_LIMITS,
 };
 
 export interface ServerStatus {
@@ -130,26 +133,50 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const STATUS_TEXT: Record<401 | 403 | 429 | 503, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+/** Listens, or rejects with the reason (EADDRINUSE…) instead of leaving the error unhandled. */
+function listen(http: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    const failed = (err: Error) => reject(err);
+    http.once('error', failed);
+    http.listen(port, host, () => {
+      http.off('error', failed);
+      resolveListen();
+    });
+  });
+}
+
 /** Starts the HTTP + WebSocket server with its live vision loop. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const loopbackOnly = isLoopback(options.host);
-  const tokens: AccessTokens = {
-    player: options.tokens?.player ?? null,
-    spectator: options.tokens?.spectator ?? null,
-  };
-  if (!loopbackOnly && tokens.player === null) {
-    throw new Error(
-      `listening on ${options.host} lets other machines in: an access token is required (vedette serve --lan makes one)`,
-    );
-  }
-  if (tokens.player === null && tokens.spectator !== null)
-    throw new Error('a spectator link needs a player token too');
+  // Everything that can be refused is checked before a camera or a worker thread is started, so a
+  // refusal leaves nothing running (a worker thread would keep the process alive).
+  const policy = accessPolicy({
+    host: options.host,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
+    secure: options.tls !== undefined,
+    writesPerSecond: limits.writesPerSecond,
+  });
+  const tokens: AccessTokens = policy.tokens;
+  const recordOptions = options.record === undefined ? recordingDefaults() : options.record;
+  if (recordOptions) checkStoreFile(join(recordOptions.dataDir, STORE_FILE));
   const startedAt = Date.now();
   let scenario = parseScenarioText(readFileSync(options.scenarioPath, 'utf8'), options.scenarioPath);
   let sourceSpec: SourceSpec = options.source;
   const live = await createSource(sourceSpec, scenario);
-  const pipeline = await WorkerPipeline.create(live.camera, scenario);
+  let pipeline: WorkerPipeline;
+  try {
+    pipeline = await WorkerPipeline.create(live.camera, scenario);
+  } catch (err) {
+    await live.source.close();
+    throw err;
+  }
   let camera = live.camera;
   let sourceName = live.source.name;
   let currentSource = live.source;
@@ -175,19 +202,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const app = express();
   app.disable('x-powered-by');
-  // Before anything reads a body: who is asking, may they, and not too fast.
-  app.use(accessMiddleware(tokens, loopbackOnly, options.tls !== undefined));
-  const writeLimit = rateLimit(limits.writesPerSecond, limits.writesPerSecond * 3);
-  app.use((req, res, next) =>
-    ['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : writeLimit(req, res, next),
-  );
+  // Before anything reads a body: headers, who is asking, may they, from our own page, not too fast.
+  app.use(httpGuards(policy));
   app.use(express.json({ limit: limits.jsonBodyBytes }));
   // Battle recording and replay (issue #7): records the loop's frames and the rulings given; /api/battles.
-  const recording = LiveRecording.attach(
-    loop,
-    { scenario: () => scenario, camera: () => camera },
-    options.record,
-  );
+  let recording: LiveRecording;
+  try {
+    recording = LiveRecording.attach(loop, { scenario: () => scenario, camera: () => camera }, recordOptions);
+  } catch (err) {
+    await loop.close();
+    throw err;
+  }
   app.use(battleRoutes(recording));
   app.get('/api/health', (_req, res) => {
     res.json({
@@ -211,10 +236,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await switchSource(spec);
     res.json({ ok: true, source: sourceName });
   });
-  app.get('/api/distance', (req: Request, res: Response) => {
-    const a = typeof req.query.a === 'string' ? req.query.a : '';
-    const b = typeof req.query.b === 'string' ? req.query.b : '';
-    if (!a || !b)
+  // How far from A to B now. GET only reads; POST (players) also keeps the answer with the battle
+  // as a ruling (battle-routes.ts observes it): reading never writes.
+  const distance = (a: unknown, b: unknown, res: Response): void => {
+    if (typeof a !== 'string' || typeof b !== 'string' || !a || !b)
       return void res.status(400).json({ error: 'give two units: /api/distance?a=<unit>&b=<unit>' });
     if (!loop.latest) return void res.status(503).json({ error: 'no frame processed yet' });
     try {
@@ -223,6 +248,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (err instanceof UnknownNameError) return void res.status(404).json({ error: err.message });
       throw err;
     }
+  };
+  app.get('/api/distance', (req: Request, res: Response) => distance(req.query.a, req.query.b, res));
+  app.post('/api/distance', (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as { a?: unknown; b?: unknown };
+    distance(body.a, body.b, res);
   });
   // Loading a scenario replaces the table being watched; a bad one is refused and nothing changes.
   app.post('/api/scenario', async (req: Request, res: Response) => {
@@ -314,6 +344,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   interface Client {
     readonly id: string;
     readonly role: Role;
+    readonly address: string;
     selection: { a: string; b: string } | null;
     readonly messages: TokenBucket;
     readonly frames: TokenBucket;
@@ -325,6 +356,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sendsCamera: boolean;
   }
   const clients = new Map<WebSocket, Client>();
+  const admission = new ConnectionAdmission(limits);
   let nextClientId = 1;
 
   const send = (ws: WebSocket, message: ServerMessage) => {
@@ -337,6 +369,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   function shortState(s: SourceStatus): string {
     if (s.state === 'retrying') return `camera lost, retrying (attempt ${s.attempt})`;
     if (s.state === 'failed') return `camera failed: ${s.error ?? ''}`;
+    if (s.state === 'stalled') return `camera stalled: ${s.error ?? 'no frames'}`;
     return s.state === 'connecting' ? 'waiting for the camera' : s.state;
   }
   function hello(role?: Role): HelloMessage {
@@ -356,17 +389,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       socket.end(`HTTP/1.1 ${code} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     if (path !== '/live') return refuse(404, 'Not Found');
-    const role = upgradeAccess(req, tokens, loopbackOnly);
-    if (role === 401) return refuse(401, 'Unauthorized');
-    if (role === 403) return refuse(403, 'Forbidden');
-    if (clients.size >= limits.maxConnections) return refuse(503, 'Service Unavailable');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, role));
+    const access = guardUpgrade(policy, req);
+    if ('status' in access) return refuse(access.status, STATUS_TEXT[access.status]);
+    const address = clientAddress(req);
+    const full = admission.admit(access.role, address);
+    if (full) return refuse(full.status, STATUS_TEXT[full.status]);
+    // The place is taken now; a handshake that never completes gives it back.
+    let connected = false;
+    socket.once('close', () => {
+      if (!connected) admission.release(access.role, address);
+    });
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      connected = true;
+      onConnection(ws, access.role, address);
+    });
   });
 
-  function onConnection(ws: WebSocket, role: Role): void {
+  function onConnection(ws: WebSocket, role: Role, address: string): void {
     const client: Client = {
       id: `c${nextClientId++}`,
       role,
+      address,
       selection: null,
       messages: new TokenBucket(limits.wsMessagesPerSecond, limits.wsMessagesPerSecond * 2),
       frames: new TokenBucket(limits.wsFramesPerSecond, limits.wsFramesPerSecond),
@@ -388,7 +431,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
     });
     const gone = () => {
-      clients.delete(ws);
+      if (clients.delete(ws)) admission.release(client.role, client.address);
       if (currentSource instanceof BrowserCameraSource) currentSource.detach(client.id);
     };
     ws.on('close', gone);
@@ -451,9 +494,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const missing = [msg.a, msg.b].filter((id) => !known.includes(id));
         if (missing.length > 0)
           return send(ws, { type: 'error', message: `unknown unit: ${missing.join(', ')}` });
+        // A selection only changes what this page is sent: nothing is recorded (reading never writes).
         client.selection = { a: msg.a, b: msg.b };
-        const asked = loop.latest ? measurementView(loop.latest.snapshot, msg.a, msg.b) : null; // issue #7: keep the ruling
-        if (asked) recording.measurement(asked);
         if (loop.latest) sendFrameState(ws, loop.latest);
         return;
       }
@@ -592,7 +634,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   });
 
-  await new Promise<void>((resolveListen) => http.listen(options.port, options.host, resolveListen));
+  try {
+    await listen(http, options.port, options.host);
+  } catch (err) {
+    // Port taken, address not here…: release the camera, the worker and the store before saying so.
+    await loop.close();
+    await recording.close();
+    throw err;
+  }
   loop.start();
   const address = http.address() as AddressInfo;
   const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${address.port}`;

@@ -17,6 +17,7 @@ import {
   rulingsCsv,
 } from '../record/transfer.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
+import { accessPolicy, httpGuards } from './guards.ts';
 
 /**
  * REST for recorded battles (issue #7), mounted by the live server and by `vedette replay`:
@@ -33,8 +34,9 @@ import type { Verdict } from '../rules/engine/verdict.ts';
  *   GET  /api/battles/:id/export?format=battle|json|moves.csv|rulings.csv
  *   POST /api/battles/import     (body: the battle file, application/octet-stream)
  *
- * The same router watches the server's answers to /api/ask and /api/distance and records each
- * ruling with the battle (mount it before the routes that answer them).
+ * The same router watches the server's answers to POST /api/ask and POST /api/distance and records
+ * each ruling with the battle (mount it before the routes that answer them). Reading never writes:
+ * GET /api/distance and a page's live measurement are answered, not recorded.
  */
 
 const markSchema = z.strictObject({
@@ -69,7 +71,7 @@ function isVerdict(v: unknown): v is Verdict {
 function rulingObserver(recording: LiveRecording) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const ask = req.method === 'POST' && req.path === '/api/ask';
-    const distance = req.method === 'GET' && req.path === '/api/distance';
+    const distance = req.method === 'POST' && req.path === '/api/distance';
     if (!ask && !distance) return next();
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
@@ -300,10 +302,16 @@ export interface RunningReplayServer {
   close(): Promise<void>;
 }
 
-/** A server without a camera: the battle routes and the web app, for `vedette replay`. */
+/**
+ * A server without a camera: the battle routes and the web app, for `vedette replay`. It has no
+ * tokens, so it listens on this machine only, behind the same guards as the live server.
+ */
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplayServer> {
+  const policy = accessPolicy({ host: options.host, secure: false, writesPerSecond: 20 });
   const recording = LiveRecording.offline(options.dataDir);
   const app = express();
+  app.disable('x-powered-by');
+  app.use(httpGuards(policy));
   app.use(express.json({ limit: '1mb' }));
   app.use(battleRoutes(recording));
   const webRoot = resolve(options.webRoot ?? 'web/dist');

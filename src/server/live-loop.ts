@@ -49,19 +49,26 @@ export interface LiveLoopOptions {
   /** Least time between the starts of two pipeline runs, ms (caps the CPU the loop takes). */
   readonly minIntervalMs: number;
   readonly jpegQuality: number;
-  /** Back-off after the n-th consecutive failure: min(maxRetryMs, retryBaseMs × 2^(n−1)). */
+  /**
+   * Back-off after the n-th consecutive failure: min(maxRetryMs, retryBaseMs × 2^(n−1)). The cap
+   * is what a camera that comes back waits at most, so it stays short (a failed attempt costs a
+   * process start, no more).
+   */
   readonly retryBaseMs: number;
   readonly maxRetryMs: number;
   /** Give up (state `failed`) after this many consecutive failures. */
   readonly maxAttempts: number;
+  /** A live source that has delivered no frame for this long is reported `stalled` (ms). */
+  readonly stallAfterMs: number;
 }
 
 export const DEFAULT_LIVE_LOOP_OPTIONS: LiveLoopOptions = {
   minIntervalMs: 100,
   jpegQuality: 80,
-  retryBaseMs: 500,
-  maxRetryMs: 10_000,
+  retryBaseMs: 250,
+  maxRetryMs: 2000,
   maxAttempts: Number.POSITIVE_INFINITY,
+  stallAfterMs: 2000,
 };
 
 /** Rolling window of the last `size` values. */
@@ -108,7 +115,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
  *   the event loop (sharp) and emits the picture with its snapshot.
  *
- * A source failure is retried with exponential back-off; its state is kept in `sourceStatus()`.
+ * A source failure is retried with exponential back-off; its state is kept in `sourceStatus()`:
+ * `connecting` → `live`; `stalled` when no frame came for `stallAfterMs` (back to `live` with the
+ * next one); `retrying` after a failure; `failed` when retrying cannot help (a file that does not
+ * exist, frames of another size than the camera profile's).
  */
 export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private running = false;
@@ -124,6 +134,9 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private detection = new Window();
   private latency = new Window();
   private processedAt: number[] = [];
+  /** When the capture loop began waiting for the source's next frame (null: not waiting). */
+  private waitingSince: number | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
   latest: LiveFrame | undefined;
 
   constructor(
@@ -143,6 +156,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.abort = new AbortController();
     this.captureDone = this.capture(this.source, this.abort.signal);
     this.processDone = this.process(this.abort.signal);
+    this.stallTimer = setInterval(() => this.checkStall(), Math.min(100, this.options.stallAfterMs / 4));
+    this.stallTimer.unref();
   }
 
   /**
@@ -152,6 +167,9 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
+    if (this.stallTimer) clearInterval(this.stallTimer);
+    this.stallTimer = null;
+    this.waitingSince = null;
     this.wakeProcess?.();
     this.wakeCapture?.();
     await this.processDone;
@@ -202,6 +220,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     if (s.state === 'retrying')
       text = `retrying (attempt ${s.attempt}, next in ${Math.ceil((retryInMs ?? 0) / 1000)} s)`;
     if (s.state === 'failed') text = `failed after ${s.attempt} attempt${s.attempt === 1 ? '' : 's'}`;
+    if (s.state === 'stalled') text = 'stalled';
     if (s.error && s.state !== 'live') text += `: ${s.error}`;
     return { ...s, retryInMs, text };
   }
@@ -233,6 +252,28 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.emit('sourceStatus', this.sourceStatus());
   }
 
+  /** A source that was live and has sent nothing for `stallAfterMs` is `stalled` (until its next frame). */
+  private checkStall(now = Date.now()): void {
+    const since = this.waitingSince;
+    if (since === null || this.status.state !== 'live' || now - since < this.options.stallAfterMs) return;
+    this.setStatus({
+      name: this.status.name,
+      state: 'stalled',
+      attempt: 0,
+      retryAt: null,
+      error: `no frame for ${((now - since) / 1000).toFixed(1)} s`,
+      since: now,
+    });
+  }
+
+  /** Why a frame cannot be watched with this camera profile (its size), or null. */
+  private sizeProblem(source: FrameSource, frame: Frame): string | null {
+    const { imageWidth, imageHeight } = this.pipeline.camera;
+    const { width, height } = frame.image;
+    if (width === imageWidth && height === imageHeight) return null;
+    return `${source.name} sends ${width}×${height} frames but the camera profile is for ${imageWidth}×${imageHeight}: use a profile of this size (or make the camera send ${imageWidth}×${imageHeight})`;
+  }
+
   private async capture(source: FrameSource, signal: AbortSignal): Promise<void> {
     while (this.running && !signal.aborted) {
       if (!source.live && this.pending) {
@@ -241,9 +282,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         continue;
       }
       let frame: Frame;
+      this.waitingSince = Date.now();
       try {
         frame = await source.next();
+        this.waitingSince = null;
       } catch (err) {
+        this.waitingSince = null;
         if (signal.aborted) return;
         const error = err instanceof Error ? err : new Error(String(err));
         const attempt = this.status.state === 'live' ? 1 : this.status.attempt + 1;
@@ -273,6 +317,20 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         continue;
       }
       if (signal.aborted) return;
+      const wrongSize = this.sizeProblem(source, frame);
+      if (wrongSize) {
+        // Every frame would fail in the pipeline: retrying cannot help, the profile or camera must change.
+        this.emit('sourceError', new Error(wrongSize));
+        this.setStatus({
+          name: source.name,
+          state: 'failed',
+          attempt: this.status.attempt + 1,
+          retryAt: null,
+          error: wrongSize,
+          since: Date.now(),
+        });
+        return;
+      }
       if (this.status.state !== 'live') {
         this.setStatus({
           name: source.name,

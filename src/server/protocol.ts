@@ -92,7 +92,7 @@ export interface ErrorMessage {
 }
 
 /** Where the camera stands: `connecting` until its first frame, `live`, `retrying` after a failure, `failed` when given up. */
-export type SourceState = 'connecting' | 'live' | 'retrying' | 'failed';
+export type SourceState = 'connecting' | 'live' | 'stalled' | 'retrying' | 'failed';
 
 export interface SourceStatus {
   readonly name: string;

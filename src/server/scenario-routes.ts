@@ -5,6 +5,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
   LINEAR_TERRAIN,
+  markerIdProblem,
   parseScenario,
   ScenarioError,
   TERRAIN_KINDS,
@@ -12,7 +13,6 @@ import {
   type ScenarioFile,
 } from '../table/scenario.ts';
 import { syntheticTableExtras } from '../synth/table-extras.ts';
-import { markerBits } from '../synth/marker-bits.ts';
 import { badRequest } from './http-errors.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -359,11 +359,8 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
       return void res
         .status(409)
         .json({ error: `marker ${b.markerId} is already on the table, on a base of ${owner.name}` });
-    try {
-      await markerBits(s.markerDictionary, b.markerId);
-    } catch (err) {
-      return void res.status(400).json({ error: (err as Error).message });
-    }
+    const outside = markerIdProblem(s.markerDictionary, b.markerId);
+    if (outside) return void res.status(400).json({ error: outside });
     syntheticTableExtras.putBase({ ...b, ...(b.colour ? { colour: b.colour } : {}) });
     res.json({ ok: true, bases: syntheticTableExtras.looseBases });
   });

@@ -1,12 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Who may do what. Small, readable pieces used by app.ts:
- * tokens and roles, the HTTP and WebSocket-upgrade checks, token buckets for message rates, and
- * path resolution that cannot leave its folder.
+ * Who may do what. Small, readable pieces used by app.ts (and meant for any other Vedette server):
+ * tokens and roles, the HTTP and WebSocket-upgrade checks, throttling of wrong tokens, token
+ * buckets for message rates, and path resolution that cannot leave its folder.
  */
 
 /** A `player` may change the table (scenario, camera, battle); a `spectator` only watches and measures. */
@@ -21,19 +21,62 @@ export interface AccessTokens {
 
 export const TOKEN_COOKIE = 'vedette_token';
 
-/** A random URL-safe token (128 bits). */
+/** Least strength of an access token, in bits (a guess per ms for the age of the universe falls short). */
+export const MIN_TOKEN_BITS = 128;
+
+/** A random URL-safe token: 192 bits, so it clears MIN_TOKEN_BITS whatever characters it happens to use. */
 export function newToken(): string {
-  return randomBytes(16).toString('base64url');
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * How many bits a token is worth, estimated from its length and the kinds of characters in it
+ * (hex digits, decimal digits, lower case, upper case, `-`/`_`, other symbols). A token that
+ * repeats itself (fewer distinct characters than half of what its length and alphabet allow) is
+ * worth only what its distinct characters are.
+ */
+export function tokenBits(token: string): number {
+  if (token.replace(/-/g, '').length === 0) return 0;
+  let alphabet: number;
+  // Hex, with or without dashes (a UUID): the dashes carry nothing.
+  if (/^[0-9a-f-]+$/.test(token) || /^[0-9A-F-]+$/.test(token)) {
+    token = token.replace(/-/g, '');
+    alphabet = /^[0-9]*$/.test(token) ? 10 : 16;
+  } else {
+    alphabet = 0;
+    if (/[0-9]/.test(token)) alphabet += 10;
+    if (/[a-z]/.test(token)) alphabet += 26;
+    if (/[A-Z]/.test(token)) alphabet += 26;
+    if (/[-_]/.test(token)) alphabet += 2;
+    if (/[^0-9a-zA-Z_-]/.test(token)) alphabet += 33;
+  }
+  const distinct = new Set(token).size;
+  const length = distinct < 0.5 * Math.min(alphabet, token.length) ? distinct : token.length;
+  return length * Math.log2(alphabet);
+}
+
+/** Why a token given on the command line is too weak, or null when it is strong enough. */
+export function weakTokenProblem(token: string, option: string): string | null {
+  const bits = tokenBits(token);
+  if (bits >= MIN_TOKEN_BITS) return null;
+  return (
+    `${option} is too weak: about ${Math.floor(bits)} bits, and an access token needs at least ${MIN_TOKEN_BITS} ` +
+    `(for example 22 or more random letters and digits). Leave ${option} out and Vedette makes a strong one.`
+  );
 }
 
 export function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === '::1' || host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Compares two secrets in constant time: both are hashed first, so neither the length of the
+ * guess nor where it first differs changes how long the comparison takes.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
 }
 
 /** The role a token grants, or null when it grants nothing. */
@@ -60,7 +103,10 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-/** The token a request carries: `Authorization: Bearer`, `X-Vedette-Token`, `?token=`, or the cookie. */
+/**
+ * The token a request carries: `Authorization: Bearer`, `X-Vedette-Token`, the cookie, or `?token=`
+ * (only honoured on a page load, which swaps it for the cookie: see `accessMiddleware`).
+ */
 export function tokenOf(req: IncomingMessage): { token: string | undefined; fromQuery: boolean } {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return { token: auth.slice(7).trim(), fromQuery: false };
@@ -69,6 +115,11 @@ export function tokenOf(req: IncomingMessage): { token: string | undefined; from
   const query = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
   if (query !== null) return { token: query, fromQuery: true };
   return { token: cookieValue(req.headers.cookie, TOKEN_COOKIE), fromQuery: false };
+}
+
+/** The value of one cookie of a request, if it has it. */
+export function requestCookie(req: IncomingMessage, name: string): string | undefined {
+  return cookieValue(req.headers.cookie, name);
 }
 
 /**
@@ -83,69 +134,148 @@ export function hostAllowed(req: IncomingMessage, loopbackOnly: boolean): boolea
   return name === 'localhost' || name === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
-/** A browser's Origin, when it sends one, must be this server (no other site may open our socket). */
-export function originAllowed(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
-
-export interface Access {
-  readonly role: Role;
-}
-
 /** The role of a request (set by `accessMiddleware`). */
 export function roleOf(res: Response): Role {
   return (res.locals as { role?: Role }).role ?? 'spectator';
 }
 
 /**
- * HTTP access: checks the host, the token and the role. A valid `?token=` is moved into an
- * HttpOnly, SameSite=Strict cookie and the browser is sent to the same address without it, so the
- * page's own requests and its WebSocket carry the token without the page knowing it.
- * Spectators may only read (GET/HEAD).
+ * Wrong tokens, counted per client address *before* any token is compared: an address that has
+ * guessed wrong `burst` times may try again only at `ratePerSecond` (its right token included),
+ * so guessing costs time whatever the token. Addresses are forgotten once they have cooled down.
  */
-export function accessMiddleware(tokens: AccessTokens, loopbackOnly: boolean, secure = false) {
+export class AuthThrottle {
+  private readonly failures = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly burst = 10,
+    private readonly ratePerSecond = 0.5,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether this address must wait before its next attempt is even looked at. */
+  blocked(address: string): boolean {
+    const bucket = this.failures.get(address);
+    return bucket !== undefined && !bucket.peek(1);
+  }
+
+  /** Seconds until `address` may try again (0 when it may now). */
+  waitSeconds(address: string): number {
+    const bucket = this.failures.get(address);
+    return bucket ? Math.ceil(bucket.secondsUntil(1)) : 0;
+  }
+
+  /** A wrong token from this address. */
+  failed(address: string): void {
+    let bucket = this.failures.get(address);
+    if (!bucket) {
+      if (this.failures.size > 10_000) this.forgetCooled();
+      bucket = new TokenBucket(this.ratePerSecond, this.burst, this.now);
+      this.failures.set(address, bucket);
+    }
+    bucket.take();
+  }
+
+  private forgetCooled(): void {
+    for (const [address, bucket] of this.failures) if (bucket.full()) this.failures.delete(address);
+    if (this.failures.size > 10_000) this.failures.clear();
+  }
+}
+
+/** The address a request comes from, for per-address limits. */
+export function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? '?';
+}
+
+const NEEDS_TOKEN =
+  'an access token is needed: open the link printed by `vedette serve --lan` (or scan its QR code)';
+
+/** What the access check decided about one request (HTTP or WebSocket upgrade). */
+export type AccessDecision =
+  | { readonly role: Role; readonly tokenFromQuery: string | null }
+  | { readonly status: 401 | 403 | 429; readonly error: string };
+
+/**
+ * The access check shared by HTTP requests and WebSocket upgrades: the Host, then the throttle of
+ * wrong tokens (before any token is compared), then the token itself. A `?token=` in the address
+ * is honoured only when `pageLoad` (a browser opening a link), and is then to be swapped for the
+ * cookie; anywhere else tokens travel in a header or the cookie, never in URLs.
+ */
+export function decideAccess(
+  req: IncomingMessage,
+  tokens: AccessTokens,
+  loopbackOnly: boolean,
+  throttle: AuthThrottle,
+  pageLoad: boolean,
+): AccessDecision {
+  if (!hostAllowed(req, loopbackOnly)) return { status: 403, error: 'unknown host' };
+  if (tokens.player === null) return { role: 'player', tokenFromQuery: null };
+  const address = clientAddress(req);
+  if (throttle.blocked(address))
+    return {
+      status: 429,
+      error: `too many wrong access tokens from ${address}: wait ${throttle.waitSeconds(address)} s`,
+    };
+  const { token, fromQuery } = tokenOf(req);
+  if (fromQuery && !pageLoad)
+    return {
+      status: 401,
+      error: 'send the access token in the Authorization header or the cookie, not in the address',
+    };
+  const role = roleFor(tokens, token);
+  if (role === null) {
+    if (token !== undefined && token.length > 0) throttle.failed(address);
+    return { status: 401, error: NEEDS_TOKEN };
+  }
+  return { role, tokenFromQuery: fromQuery ? (token ?? null) : null };
+}
+
+/** A browser opening a page (not the API, not a script): the only place a `?token=` link is accepted. */
+function isPageLoad(req: Request): boolean {
+  return req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html';
+}
+
+/**
+ * HTTP access: checks the host, the throttle, the token and the role. A valid `?token=` on a page
+ * load is moved into an HttpOnly, SameSite=Strict cookie and the browser is sent to the same
+ * address without it, so the token leaves the address bar at its first use and the page's own
+ * requests and its WebSocket carry it without the page knowing it. Spectators may only read.
+ */
+export function accessMiddleware(
+  tokens: AccessTokens,
+  loopbackOnly: boolean,
+  secure = false,
+  throttle: AuthThrottle = new AuthThrottle(),
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!hostAllowed(req, loopbackOnly)) return void res.status(403).json({ error: 'unknown host' });
-    const { token, fromQuery } = tokenOf(req);
-    const role = roleFor(tokens, token);
-    if (role === null) {
-      const why =
-        'an access token is needed: open the link printed by `vedette serve --lan` (or scan its QR code)';
-      if (req.method === 'GET' && !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html') {
-        res.status(401).type('html').send(`<!doctype html><title>Vedette</title><p>Vedette: ${why}.</p>`);
-      } else res.status(401).json({ error: why });
-      return;
+    const pageLoad = isPageLoad(req);
+    const decision = decideAccess(req, tokens, loopbackOnly, throttle, pageLoad);
+    if ('status' in decision) {
+      if (decision.status === 429) res.set('Retry-After', String(throttle.waitSeconds(clientAddress(req))));
+      if (decision.status === 401 && pageLoad)
+        return void res
+          .status(401)
+          .type('html')
+          .send(`<!doctype html><title>Vedette</title><p>Vedette: ${decision.error}.</p>`);
+      return void res.status(decision.status).json({ error: decision.error });
     }
-    (res.locals as { role?: Role }).role = role;
-    if (fromQuery && token !== undefined && tokens.player !== null) {
-      res.cookie(TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure });
-      if (req.method === 'GET' && req.accepts('html')) {
-        const url = new URL(req.originalUrl, 'http://x');
-        url.searchParams.delete('token');
-        return void res.redirect(303, url.pathname + url.search);
-      }
+    (res.locals as { role?: Role }).role = decision.role;
+    if (decision.tokenFromQuery !== null) {
+      res.cookie(TOKEN_COOKIE, decision.tokenFromQuery, {
+        httpOnly: true,
+        sameSite: 'strict',
+        path: '/',
+        secure,
+      });
+      const url = new URL(req.originalUrl, 'http://x');
+      url.searchParams.delete('token');
+      return void res.redirect(303, url.pathname + url.search);
     }
-    if (role === 'spectator' && !['GET', 'HEAD', 'OPTIONS'].includes(req.method)) {
+    if (decision.role === 'spectator' && !['GET', 'HEAD', 'OPTIONS'].includes(req.method)) {
       return void res.status(403).json({ error: 'a spectator link is read-only' });
     }
     next();
   };
-}
-
-/** The role of a WebSocket upgrade request, or the HTTP status to refuse it with. */
-export function upgradeAccess(
-  req: IncomingMessage,
-  tokens: AccessTokens,
-  loopbackOnly: boolean,
-): Role | 401 | 403 {
-  if (!hostAllowed(req, loopbackOnly) || !originAllowed(req)) return 403;
-  return roleFor(tokens, tokenOf(req).token) ?? 401;
 }
 
 /** A token bucket: `burst` tokens, refilled at `ratePerSecond`. */
@@ -163,12 +293,34 @@ export class TokenBucket {
   }
 
   take(cost = 1): boolean {
-    const t = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.ratePerSecond);
-    this.last = t;
+    this.refill();
     if (this.tokens < cost) return false;
     this.tokens -= cost;
     return true;
+  }
+
+  /** Whether `cost` could be taken now, without taking it. */
+  peek(cost = 1): boolean {
+    this.refill();
+    return this.tokens >= cost;
+  }
+
+  /** Seconds until `cost` can be taken. */
+  secondsUntil(cost = 1): number {
+    this.refill();
+    return Math.max(0, (cost - this.tokens) / this.ratePerSecond);
+  }
+
+  /** Whether the bucket has refilled completely (nothing taken lately). */
+  full(): boolean {
+    this.refill();
+    return this.tokens >= this.burst;
+  }
+
+  private refill(): void {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.ratePerSecond);
+    this.last = t;
   }
 }
 

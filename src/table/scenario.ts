@@ -179,6 +179,24 @@ export const MARKER_DICTIONARIES = [
 export const DEFAULT_MARKER_DICTIONARY: (typeof MARKER_DICTIONARIES)[number] = 'aruco_mip_36h12';
 export type MarkerDictionaryName = (typeof MARKER_DICTIONARIES)[number];
 
+/**
+ * How many markers each dictionary has (ids 0 to size − 1), as OpenCV defines them. A marker id
+ * outside its dictionary can never be printed or seen, so the scenario schema refuses it.
+ */
+export const MARKER_DICTIONARY_SIZES: Readonly<Record<MarkerDictionaryName, number>> = {
+  apriltag_36h11: 587,
+  aruco_4x4_250: 250,
+  aruco_5x5_250: 250,
+  aruco_mip_36h12: 250,
+};
+
+/** Why a marker id cannot be in a dictionary, or null when it can. */
+export function markerIdProblem(dictionary: MarkerDictionaryName, id: number): string | null {
+  const size = MARKER_DICTIONARY_SIZES[dictionary];
+  if (Number.isInteger(id) && id >= 0 && id < size) return null;
+  return `marker id ${id} is not in ${dictionary} (its ids are 0–${size - 1})`;
+}
+
 export const scenarioFileSchema = z
   .strictObject({
     name: z.string().min(1),
@@ -197,6 +215,8 @@ export const scenarioFileSchema = z
   .superRefine((scenario, ctx) => {
     const seen = new Map<number, string>();
     const claim = (id: number, owner: string, path: (string | number)[]) => {
+      const outside = markerIdProblem(scenario.markerDictionary, id);
+      if (outside) ctx.addIssue({ code: 'custom', path, message: outside });
       const previous = seen.get(id);
       if (previous !== undefined) {
         ctx.addIssue({

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +9,7 @@ import { registerCalibrateCommand } from '../../src/cli/calibrate-command.ts';
 import { registerPrintCommand } from '../../src/cli/print-command.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const PHOTOS = fileURLToPath(new URL('../../../shared/data/real/charuco', import.meta.url));
-const havePhotos = existsSync(`${PHOTOS}/img_00.jpg`);
-if (!havePhotos && process.env.VEDETTE_REQUIRE_ALL === '1')
-  throw new Error(`${PHOTOS} missing and VEDETTE_REQUIRE_ALL=1`);
+const PHOTOS = fileURLToPath(new URL('./fixtures/charuco-real', import.meta.url));
 
 function program(): Command {
   const p = new Command().exitOverride();
@@ -28,39 +25,36 @@ describe('vedette calibrate / print commands', () => {
     process.exitCode = undefined;
   });
 
-  test.skipIf(!havePhotos)(
-    'calibrate writes a valid profile; refuses to overwrite without --force',
-    async () => {
-      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-      const out = join(dir, 'tutorial.json');
-      const photos = ['img_00.jpg', 'img_01.jpg', 'img_02.jpg', 'img_03.jpg'].map((n) => join(PHOTOS, n));
-      const args = [
-        'node',
-        'vedette',
-        'calibrate',
-        '--board',
-        `${REPO}calibration/boards/opencv-tutorial-5x7.json`,
-        ...photos,
-        '--out',
-        out,
-        '--name',
-        'tutorial',
-      ];
-      await program().parseAsync(args);
-      const profile = parseCameraProfile(JSON.parse(readFileSync(out, 'utf8')));
-      expect(profile).toMatchObject({
-        name: 'tutorial',
-        source: 'calibration',
-        imageWidth: 640,
-        imageHeight: 480,
-      });
-      expect(Math.abs(profile.fx - 456.53) / 456.53).toBeLessThan(0.03);
-      expect(log.mock.calls.flat().join('\n')).toMatch(/RMS reprojection error 0\.1\d\d px/);
-      await expect(program().parseAsync(args)).rejects.toThrow(/exists; pass --force/);
-    },
-  );
+  test('calibrate writes a valid profile; refuses to overwrite without --force', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const out = join(dir, 'tutorial.json');
+    const photos = ['img_00.jpg', 'img_01.jpg', 'img_02.jpg', 'img_03.jpg'].map((n) => join(PHOTOS, n));
+    const args = [
+      'node',
+      'vedette',
+      'calibrate',
+      '--board',
+      `${REPO}calibration/boards/opencv-tutorial-5x7.json`,
+      ...photos,
+      '--out',
+      out,
+      '--name',
+      'tutorial',
+    ];
+    await program().parseAsync(args);
+    const profile = parseCameraProfile(JSON.parse(readFileSync(out, 'utf8')));
+    expect(profile).toMatchObject({
+      name: 'tutorial',
+      source: 'calibration',
+      imageWidth: 640,
+      imageHeight: 480,
+    });
+    expect(Math.abs(profile.fx - 456.53) / 456.53).toBeLessThan(0.03);
+    expect(log.mock.calls.flat().join('\n')).toMatch(/RMS reprojection error 0\.1\d\d px/);
+    await expect(program().parseAsync(args)).rejects.toThrow(/exists; pass --force/);
+  });
 
-  test.skipIf(!havePhotos)('a refusal sets exit code 1 and names the reason', async () => {
+  test('a refusal sets exit code 1 and names the reason', async () => {
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     const photos = ['img_00.jpg', 'img_01.jpg'].map((n) => join(PHOTOS, n));
     await program().parseAsync([

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -15,24 +15,15 @@ import type { RasterImage } from '../../src/vision/image.ts';
 
 /**
  * Acceptance: the four real ChArUco photos from OpenCV's tutorial must calibrate to OpenCV's own
- * published figures (README in shared/data/real/charuco: RMS 0.1876 px, fx 456.53, fy 460.15 from
+ * published figures (tests/camera/fixtures/charuco-real/README.md: RMS 0.1876 px, fx 456.53, fy 460.15 from
  * OpenCV 4.6 calibrateCameraCharucoExtended). Then every refusal, on real photos degraded in
  * known ways.
  */
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const PHOTOS = fileURLToPath(new URL('../../../shared/data/real/charuco', import.meta.url));
+const PHOTOS = fileURLToPath(new URL('./fixtures/charuco-real', import.meta.url));
 const BOARD_FILE = `${REPO}calibration/boards/opencv-tutorial-5x7.json`;
 const NAMES = ['img_00.jpg', 'img_01.jpg', 'img_02.jpg', 'img_03.jpg'];
-const haveTruth = NAMES.every((n) => existsSync(`${PHOTOS}/${n}`));
-
-if (!haveTruth) {
-  const msg = `\n*** REAL-PHOTO CALIBRATION TESTS SKIPPED: ${PHOTOS} is missing (shared/ must sit beside the repo) ***\n`;
-  if (process.env.VEDETTE_REQUIRE_ALL === '1')
-    throw new Error(`${msg}VEDETTE_REQUIRE_ALL=1 forbids skipping.`);
-  console.warn(msg);
-}
-
 async function raw(pipeline: Sharp, name: string): Promise<CalibrationView> {
   const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image: RasterImage = {
@@ -60,7 +51,7 @@ async function refusal(
   throw new Error('calibration was expected to refuse but returned a profile');
 }
 
-describe.skipIf(!haveTruth)('ChArUco calibration on the real OpenCV tutorial photos', () => {
+describe('ChArUco calibration on the real OpenCV tutorial photos', () => {
   let board: BoardSpec;
   let views: CalibrationView[];
   beforeAll(async () => {

@@ -40,7 +40,9 @@ describe('recording in the live server', () => {
   it('records rulings, marks and notes with the battle being watched', { timeout: 120_000 }, async () => {
     const list = await json<{ recording: number; battles: BattleSummary[] }>('/api/battles');
     expect(list.body.recording).toBe(1);
+    // Reading never writes: a GET is answered, not recorded; a player's POST keeps the ruling.
     expect((await fetch(`${server.url}/api/distance?a=lees&b=camerons`)).status).toBe(200);
+    expect((await post('/api/distance', { a: 'lees', b: 'camerons' })).status).toBe(200);
     expect((await post('/api/battles/current/marks', { kind: 'turn', side: 'hanoverian' })).status).toBe(201);
     expect((await post('/api/battles/current/marks', { kind: 'sideways' })).status).toBe(400);
     expect(
@@ -53,6 +55,7 @@ describe('recording in the live server', () => {
       if (replay.moves.length >= 27) break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    expect(replay!.rulings).toHaveLength(1);
     expect(replay!.rulings[0]!.verdict).toMatchObject({
       ruleset: 'measure',
       question: 'distance',

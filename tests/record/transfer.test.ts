@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -153,7 +154,122 @@ describe('export and import', () => {
       const file = join(dir, `bad-${what.replace(/\W+/g, '-')}.vedette-battle`);
       make(file);
       const store = freshStore('refusals');
-      expect(() => importBattleFile(store, file)).toThrow(reason);
+      // Unverified: these files were edited, so their hash no longer matches (which is refused
+      // first); the checks below the hash must refuse them on their own.
+      if (existsSync(file) && statSync(file).size >= 512) stripHash(file);
+      expect(() => importBattleFile(store, file, { allowUnverified: true })).toThrow(reason);
+      expect(store.listBattles()).toEqual([]);
+      store.close();
+    });
+  }
+
+  it('issue 15.3: an export carries its schema version and a content hash', () => {
+    const db = new Database(exported, { readonly: true });
+    const meta = Object.fromEntries(
+      (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    db.close();
+    expect(meta['format']).toBe('vedette-battle');
+    expect(meta['schema_version']).toBe('1');
+    expect(meta['content_sha256']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('issue 15.3: refuses a file with one bit flipped inside a row (SQLite itself sees nothing wrong)', () => {
+    const file = join(dir, 'bit-flip.vedette-battle');
+    copyFileSync(exported, file);
+    // A move's x, as SQLite stores a REAL (8 bytes, big-endian IEEE 754), on a page of the moves
+    // table (the same bytes may also lie in free space, which is not content).
+    const dump = (f: string) => {
+      const db = new Database(f, { readonly: true });
+      const rows = JSON.stringify(db.prepare('SELECT * FROM moves ORDER BY id').all());
+      db.close();
+      return rows;
+    };
+    const db = new Database(file, { readonly: true });
+    const x = (
+      db.prepare('SELECT x FROM moves WHERE x <> round(x) ORDER BY id LIMIT 1').get() as { x: number }
+    ).x;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const movePages = new Set(
+      (db.prepare("SELECT pageno FROM dbstat WHERE name = 'moves'").all() as Array<{ pageno: number }>).map(
+        (r) => r.pageno,
+      ),
+    );
+    db.close();
+    const before = dump(file);
+    const pattern = Buffer.alloc(8);
+    pattern.writeDoubleBE(x);
+    const original = readFileSync(file);
+    // The first copy of those bytes on a moves page whose flip changes a stored value (bytes in a
+    // page's unused space are not content). The lowest bit of the mantissa: a fraction of a nanometre.
+    let at = -1;
+    for (;;) {
+      at = original.indexOf(pattern, at + 1);
+      expect(at).toBeGreaterThan(0);
+      if (!movePages.has(Math.floor(at / pageSize) + 1)) continue;
+      const bytes = Buffer.from(original);
+      bytes[at + 7]! ^= 0x01;
+      writeFileSync(file, bytes);
+      if (dump(file) !== before) break;
+    }
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+    const store = freshStore('bit-flip');
+    expect(() => importBattleFile(store, file)).toThrow(/does not match its content hash/);
+    expect(store.listBattles()).toEqual([]);
+    store.close();
+  });
+
+  it('issue 15.3: refuses a file without a content hash unless told the file is trusted', () => {
+    const file = join(dir, 'no-hash.vedette-battle');
+    edit(file, "DELETE FROM meta WHERE key = 'content_sha256'");
+    const store = freshStore('no-hash');
+    expect(() => importBattleFile(store, file)).toThrow(/no content hash.*--unverified/);
+    expect(store.listBattles()).toEqual([]);
+    expect(importBattleFile(store, file, { allowUnverified: true }).name).toBe('Prestonpans, club night');
+    store.close();
+  });
+
+  // Numbers out of range, in a file whose hash was removed (as an older Vedette's would be): the
+  // range checks stand on their own, hash or no hash.
+  const outOfRange: Array<[string, string, RegExp]> = [
+    [
+      'an infinite coordinate',
+      'UPDATE moves SET x = 9e999 WHERE id = (SELECT min(id) FROM moves)',
+      /damaged: move \d+: x is Infinity, not a finite length/,
+    ],
+    [
+      'a coordinate 5 km off the table',
+      'UPDATE moves SET y = -5e6 WHERE id IN (SELECT id FROM moves ORDER BY id LIMIT 3)',
+      /damaged: move \d+: y is -5000000, .*\(and 2 more moves like it\)/,
+    ],
+    [
+      'a negative uncertainty',
+      'UPDATE moves SET sigma_mm = -1 WHERE id = (SELECT max(id) FROM moves)',
+      /damaged: move \d+: sigma_mm is -1/,
+    ],
+    [
+      'an infinite number inside a ruling',
+      `UPDATE rulings SET verdict_json = replace(verdict_json, '"value":11.9', '"value":1e999')`,
+      /damaged: ruling \d+: value is not a finite number/,
+    ],
+    [
+      'a keyframe pose at infinity',
+      `UPDATE keyframes SET poses_json = '[[10,1e999,0,0,1,1]]' WHERE id = (SELECT min(id) FROM keyframes)`,
+      /damaged: keyframe \d+: 0\.1 is not a finite number/,
+    ],
+    ['a time before 1970', 'UPDATE annotations SET t = -5', /damaged: note \d+: t is -5, not a time/],
+  ];
+  for (const [what, sql, reason] of outOfRange) {
+    it(`issue 15.3: refuses ${what}, and writes nothing`, () => {
+      const file = join(dir, `range-${what.replace(/\W+/g, '-')}.vedette-battle`);
+      edit(file, `${sql}; DELETE FROM meta WHERE key = 'content_sha256'`);
+      const store = freshStore(`range-${what.replace(/\W+/g, '-')}`);
+      expect(() => importBattleFile(store, file, { allowUnverified: true })).toThrow(reason);
       expect(store.listBattles()).toEqual([]);
       store.close();
     });
@@ -197,6 +313,20 @@ describe('export and import', () => {
     expect(refused).toMatch(/does not exist/);
   });
 });
+
+/** Removes the content hash of a battle file, if it is one (as a file exported before hashes). */
+function stripHash(file: string): void {
+  try {
+    const db = new Database(file);
+    try {
+      db.exec("DELETE FROM meta WHERE key = 'content_sha256'");
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Not a battle file at all: nothing to strip.
+  }
+}
 
 function edit(file: string, sql: string): void {
   copyFileSync(exported, file);

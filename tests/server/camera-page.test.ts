@@ -22,8 +22,8 @@ if (!haveChromium) {
   console.warn(`\n!!! SKIPPED: the camera page test needs ${CHROMIUM} (apt-get install chromium) !!!\n`);
 }
 
-const PLAYER = 'camera-page-player-token';
-const SPECTATOR = 'camera-page-spectator-token';
+const PLAYER = 'Cp4Xw-player-9Rt2Lq7Zm3Vb8Nk5Hs';
+const SPECTATOR = 'Cs6Yd-spectator-3Jw8Pf1Gx7Qc4Tn';
 let dir = '';
 let server: RunningServer;
 let browser: Browser;

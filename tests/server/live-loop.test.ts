@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LiveLoop } from '../../src/server/live-loop.ts';
 import type { CameraProfile } from '../../src/camera/profile.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
@@ -18,9 +18,9 @@ const scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json
 const camera = { imageWidth: 8, imageHeight: 8 } as CameraProfile;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function tinyFrame(sequence: number): Frame {
+function tinyFrame(sequence: number, size = 8): Frame {
   return {
-    image: { width: 8, height: 8, channels: 3, data: new Uint8Array(8 * 8 * 3) },
+    image: { width: size, height: size, channels: 3, data: new Uint8Array(size * size * 3) },
     capturedAt: Date.now(),
     sequence,
   };
@@ -34,6 +34,8 @@ class FakeCamera implements FrameSource {
   asked = 0;
   failNext = 0;
   permanent = false;
+  /** Side of the frames it sends (the pipeline's camera is 8 × 8). */
+  size = 8;
   constructor(
     private readonly intervalMs: number,
     live = true,
@@ -47,7 +49,7 @@ class FakeCamera implements FrameSource {
       throw new SourceError('camera unplugged', this.permanent);
     }
     await sleep(this.intervalMs);
-    return tinyFrame(this.seq++);
+    return tinyFrame(this.seq++, this.size);
   }
   async close(): Promise<void> {}
 }
@@ -152,4 +154,99 @@ describe('live loop', () => {
     expect(loop.sourceStatus().text).toBe('failed after 1 attempt: camera unplugged');
     await loop.close();
   });
+
+  it('issue 15.4: a live source that stops delivering is stalled within 2.5 s, and live with its next frame', async () => {
+    const source = new PausableCamera();
+    const loop = new LiveLoop(scenario, source, new SlowPipeline(5), { minIntervalMs: 0 });
+    const seen: Array<{ state: string; at: number }> = [];
+    loop.on('sourceStatus', (s) => seen.push({ state: s.state, at: Date.now() }));
+    loop.start();
+    await sleep(300);
+    expect(loop.sourceStatus().state).toBe('live');
+    source.paused = true;
+    const deadline = Date.now() + 5000;
+    while (loop.sourceStatus().state !== 'stalled' && Date.now() < deadline) await sleep(20);
+    const stalled = seen.find((s) => s.state === 'stalled');
+    expect(stalled, `states: ${seen.map((s) => s.state).join(' → ')}`).toBeDefined();
+    const silentFor = stalled!.at - source.lastDeliveredAt;
+    console.log(`stalled reported ${silentFor} ms after the last frame`);
+    expect(silentFor).toBeGreaterThanOrEqual(2000);
+    expect(silentFor).toBeLessThanOrEqual(2500);
+    expect(loop.sourceStatus().text).toMatch(/^stalled: no frame for 2\.\d s$/);
+    source.resume();
+    await sleep(100);
+    expect(loop.sourceStatus().state).toBe('live');
+    await loop.close();
+  });
+
+  it('issue 15.4: a camera back after a minute away is live again within 3 s (back-off capped)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      const source = new FakeCamera(5);
+      source.failNext = Number.POSITIVE_INFINITY; // unplugged: every attempt fails at once
+      const loop = new LiveLoop(scenario, source, new SlowPipeline(5), { minIntervalMs: 0 }); // default back-off
+      const delays: number[] = [];
+      loop.on('sourceStatus', (s) => {
+        if (s.state === 'retrying') delays.push(s.retryAt! - s.since);
+      });
+      loop.start();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(loop.sourceStatus().state).toBe('retrying');
+      expect(Math.max(...delays)).toBeLessThanOrEqual(2000);
+      source.failNext = 0; // plugged back in
+      const back = Date.now();
+      let liveAfter: number | null = null;
+      for (let t = 0; t <= 3000 && liveAfter === null; t += 50) {
+        await vi.advanceTimersByTimeAsync(50);
+        if (loop.sourceStatus().state === 'live') liveAfter = Date.now() - back;
+      }
+      console.log(
+        `back-off: ${delays.length} attempts in 60 s, longest wait ${Math.max(...delays)} ms; live ${liveAfter} ms after the camera returned`,
+      );
+      expect(liveAfter).not.toBeNull();
+      expect(liveAfter!).toBeLessThanOrEqual(3000);
+      const closing = loop.close();
+      await vi.advanceTimersByTimeAsync(100);
+      await closing;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('issue 15.4: frames of another size than the camera profile fail the source, naming both sizes', async () => {
+    const source = new FakeCamera(5);
+    source.size = 16;
+    const loop = new LiveLoop(scenario, source, new SlowPipeline(5), { minIntervalMs: 0 });
+    loop.start();
+    await sleep(300);
+    const s = loop.sourceStatus();
+    expect(s.state).toBe('failed');
+    expect(s.error).toMatch(/sends 16×16 frames but the camera profile is for 8×8/);
+    expect(source.asked).toBe(1); // not retried: another try would bring the same size
+    expect(loop.stats().framesFailed).toBe(0);
+    await loop.close();
+  });
 });
+
+/** A live camera that can be paused (it simply stops sending, as a frozen USB camera does). */
+class PausableCamera implements FrameSource {
+  readonly name = 'pausable camera';
+  readonly live = true;
+  paused = false;
+  lastDeliveredAt = 0;
+  private seq = 0;
+  private wake: (() => void) | null = null;
+  async next(): Promise<Frame> {
+    await sleep(20);
+    while (this.paused) await new Promise<void>((r) => (this.wake = r));
+    this.lastDeliveredAt = Date.now();
+    return tinyFrame(this.seq++);
+  }
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+  }
+  async close(): Promise<void> {
+    this.resume();
+  }
+}

@@ -1,8 +1,20 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../src/server/app.ts';
-import { PathError, resolveInside, roleFor, TokenBucket } from '../../src/server/security.ts';
+import { BattleStore } from '../../src/record/store.ts';
+import {
+  AuthThrottle,
+  PathError,
+  resolveInside,
+  roleFor,
+  tokenBits,
+  TokenBucket,
+} from '../../src/server/security.ts';
 import { copiedData, DEMO, liveUrl, startTestServer } from './server-harness.ts';
 
 /**
@@ -14,11 +26,16 @@ import { copiedData, DEMO, liveUrl, startTestServer } from './server-harness.ts'
  * `--lan` sets; that the server refuses a non-loopback address without a token is checked first.)
  */
 
-const PLAYER = 'player-secret-0123456789';
-const SPECTATOR = 'spectator-secret-987654';
+const PLAYER = 'x7Rb2-player-Kq9Lm4Vt8Wz3Np6Ys1';
+const SPECTATOR = 'Hd5Jw-spectator-8Tq2Zr7Lc4Vn9Bx';
 let dir = '';
 let server: RunningServer;
 let wsUrl = '';
+const dataDir = mkdtempSync(join(tmpdir(), 'vedette-security-data-'));
+// Two tiny pages stand in for the built web app: what matters here is how they are served.
+const webRoot = mkdtempSync(join(tmpdir(), 'vedette-security-web-'));
+for (const page of ['index.html', 'overlay.html', 'replay.html'])
+  writeFileSync(join(webRoot, page), `<!doctype html><title>${page}</title>`);
 
 beforeAll(async () => {
   const data = copiedData('vedette-security-');
@@ -26,9 +43,10 @@ beforeAll(async () => {
   server = await startTestServer({
     scenariosDir: data.scenariosDir,
     calibrationDir: data.calibrationDir,
-    record: false,
+    record: { dataDir },
+    webRoot,
     tokens: { player: PLAYER, spectator: SPECTATOR },
-    limits: { writesPerSecond: 5 },
+    limits: { writesPerSecond: 5, maxSpectators: 6, maxSpectatorsPerAddress: 3 },
     loop: { minIntervalMs: 500 },
   });
   wsUrl = liveUrl(server);
@@ -37,6 +55,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(webRoot, { recursive: true, force: true });
 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -44,9 +64,11 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Opens the live socket; resolves with the socket and its messages, or the refusal's HTTP status. */
 function connect(
   headers: Record<string, string>,
+  from?: string,
+  url = wsUrl,
 ): Promise<{ ws: WebSocket; messages: Array<{ type: string; [k: string]: unknown }> } | number> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(wsUrl, { headers });
+    const ws = new WebSocket(url, { headers, ...(from ? { localAddress: from } : {}) });
     const messages: Array<{ type: string; [k: string]: unknown }> = [];
     ws.on('message', (data, isBinary) => {
       if (!isBinary) messages.push(JSON.parse(data.toString()) as { type: string });
@@ -284,5 +306,196 @@ describe('security helpers', () => {
     expect(burst).toBe(5);
     now += 500; // half a second: five more
     expect(Array.from({ length: 8 }, () => bucket.take()).filter(Boolean).length).toBe(5);
+  });
+});
+
+/** One HTTP request from a chosen loopback address (127.0.0.x), so per-address rules can be seen. */
+function from(
+  address: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { headers, localAddress: address }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function rulingsRecorded(): number {
+  const store = BattleStore.inDataDir(dataDir, { readonly: true });
+  try {
+    return store.listBattles().reduce((n, b) => n + b.rulings, 0);
+  } finally {
+    store.close();
+  }
+}
+
+describe('issue 15.7: a spectator reads, and reading never writes', () => {
+  it('measures over REST and the socket without a ruling being recorded', async () => {
+    await until(() => server.loop.latest !== undefined, 60_000);
+    const before = rulingsRecorded();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${server.url}/api/distance?a=lees&b=camerons`, { headers: auth(SPECTATOR) });
+      expect(res.status).toBe(200);
+    }
+    const live = await connect({ cookie: `vedette_token=${SPECTATOR}` });
+    if (typeof live !== 'object') throw new Error(`spectator socket refused: ${live}`);
+    live.ws.send(JSON.stringify({ type: 'measure', a: 'lees', b: 'camerons' }));
+    await until(() => live.messages.some((m) => m.type === 'state' && m['measurement']), 60_000);
+    live.ws.close();
+    await new Promise((r) => setTimeout(r, 600)); // past the recorder's flush interval
+    expect(rulingsRecorded()).toBe(before);
+    // Keeping a measurement with the battle is a write: players only.
+    const post = await fetch(`${server.url}/api/distance`, {
+      method: 'POST',
+      headers: { ...auth(SPECTATOR), 'content-type': 'application/json' },
+      body: '{"a":"lees","b":"camerons"}',
+    });
+    expect(post.status).toBe(403);
+  });
+});
+
+describe('issue 15.8: live connections by role and by address', () => {
+  it('caps spectators per address and in all, and players always get in', async () => {
+    const spectator = { cookie: `vedette_token=${SPECTATOR}` };
+    const player = { cookie: `vedette_token=${PLAYER}` };
+    const open: WebSocket[] = [];
+    const take = async (headers: Record<string, string>, address: string): Promise<number> => {
+      const r = await connect(headers, address);
+      if (typeof r === 'number') return r;
+      open.push(r.ws);
+      return 101;
+    };
+    try {
+      // One address holds at most 3 spectator connections…
+      const a = [];
+      for (let i = 0; i < 4; i++) a.push(await take(spectator, '127.0.0.21'));
+      expect(a).toEqual([101, 101, 101, 429]);
+      // …and all spectators together at most 6.
+      const b = [];
+      for (let i = 0; i < 4; i++) b.push(await take(spectator, '127.0.0.22'));
+      expect(b).toEqual([101, 101, 101, 503]);
+      expect(await take(spectator, '127.0.0.23')).toBe(503);
+      // Players are not in that count: they get in from anywhere, the crowded addresses too.
+      expect(await take(player, '127.0.0.23')).toBe(101);
+      expect(await take(player, '127.0.0.21')).toBe(101);
+      expect(server.status().clients).toEqual({ players: 2, spectators: 6 });
+      // A spectator leaving frees a place.
+      open[0]!.close();
+      await until(() => server.status().clients.spectators === 5);
+      expect(await take(spectator, '127.0.0.23')).toBe(101);
+    } finally {
+      for (const ws of open) ws.close();
+      await until(() => server.status().clients.spectators === 0 && server.status().clients.players === 0);
+    }
+  });
+});
+
+describe('issue 15.9: guessing tokens', () => {
+  it('throttles wrong tokens per address before looking at the token, the right one included', async () => {
+    const guesses: number[] = [];
+    for (let i = 0; i < 14; i++)
+      guesses.push((await from('127.0.0.31', '/api/health', auth(`guess-${i}-${PLAYER.slice(6)}`))).status);
+    expect(guesses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(guesses.slice(10)).toEqual(Array(4).fill(429));
+    const right = await from('127.0.0.31', '/api/health', auth(PLAYER));
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await connect({ cookie: `vedette_token=${PLAYER}` }, '127.0.0.31')).toBe(429);
+    // Another address is not held up by those guesses.
+    expect((await from('127.0.0.32', '/api/health', auth(PLAYER))).status).toBe(200);
+  });
+
+  it('refuses a weak token at start, with what to do, before anything runs', async () => {
+    for (const weak of [
+      'hunter2',
+      'player-secret-0123456789',
+      'a'.repeat(64),
+      'correct horse battery staple',
+    ])
+      await expect(startTestServer({ tokens: { player: weak } })).rejects.toThrow(
+        /--token is too weak: about \d+ bits, and an access token needs at least 128/,
+      );
+    await expect(startTestServer({ tokens: { player: PLAYER, spectator: 'spectate' } })).rejects.toThrow(
+      /--spectator-token is too weak/,
+    );
+    expect(tokenBits(PLAYER)).toBeGreaterThanOrEqual(128);
+  });
+
+  it(
+    '`vedette serve --host 0.0.0.0` without --lan or --token is refused, saying why',
+    { timeout: 90_000 },
+    async () => {
+      const child = spawn(process.execPath, ['bin/vedette.js', 'serve', '--host', '0.0.0.0', '--port', '0'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(null);
+        }, 60_000);
+        child.once('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code, `still serving after 60 s: ${out}`).not.toBeNull();
+      expect(code).not.toBe(0);
+      expect(out).toMatch(/--host 0\.0\.0\.0 lets other machines on the network in: add --lan/);
+    },
+  );
+
+  it('the throttle forgives with time', () => {
+    let now = 0;
+    const throttle = new AuthThrottle(3, 0.5, () => now);
+    for (let i = 0; i < 3; i++) throttle.failed('10.0.0.9');
+    expect(throttle.blocked('10.0.0.9')).toBe(true);
+    expect(throttle.waitSeconds('10.0.0.9')).toBe(2);
+    now += 2000;
+    expect(throttle.blocked('10.0.0.9')).toBe(false);
+    expect(throttle.blocked('10.0.0.10')).toBe(false);
+  });
+});
+
+describe('issue 15.10: headers, and no token in addresses', () => {
+  it('sends nosniff, no-referrer and a Content-Security-Policy that forbids framing, on every answer', async () => {
+    for (const [path, headers] of [
+      ['/', { accept: 'text/html' }],
+      ['/api/health', auth(PLAYER)],
+      ['/api/health', {}], // a refusal too
+    ] as const) {
+      const res = await fetch(server.url + path, { headers });
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toMatch(/frame-ancestors 'none'/);
+      expect(csp, path).toMatch(/script-src 'self'/);
+      expect(csp, path).toMatch(/object-src 'none'/);
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+    // The streamer overlay may be framed by Vedette's own pages, and only by them.
+    const overlay = await fetch(`${server.url}/overlay.html`, { headers: auth(PLAYER) });
+    expect(overlay.headers.get('content-security-policy')).toMatch(/frame-ancestors 'self'/);
+    expect(overlay.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
+  it('takes a ?token= only on a page load, and swaps it for the cookie; the API and the socket refuse it', async () => {
+    const api = await fetch(`${server.url}/api/health?token=${PLAYER}`);
+    expect(api.status).toBe(401);
+    expect(((await api.json()) as { error: string }).error).toMatch(/not in the address/);
+    expect(await connect({}, undefined, `${wsUrl}?token=${PLAYER}`)).toBe(401);
+    const page = await fetch(`${server.url}/replay.html?battle=1&token=${PLAYER}`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/replay.html?battle=1');
   });
 });

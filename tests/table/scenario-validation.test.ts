@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, parseScenarioText, ScenarioError } from '../../src/table/scenario.ts';
 
@@ -80,5 +80,35 @@ describe('scenario files', () => {
     expect(err.issues.map((i) => i.path)).toEqual(
       expect.arrayContaining(['units.0.bases.0.marker.size', 'units.3.side']),
     );
+  });
+
+  it('issue 15.2: refuses a marker id outside the dictionary, naming the dictionary and its range', () => {
+    const file = demo(); // AprilTag 36h11: ids 0–586
+    file.units[1]!.bases[0]!.marker = { id: 587, size: 32 };
+    (file.referenceMarkers as Array<Record<string, unknown>>)[2]!['id'] = 1000;
+    const err = refusal(file);
+    expect(err.issues).toEqual(
+      expect.arrayContaining([
+        {
+          path: 'units.1.bases.0.marker.id',
+          message: 'marker id 587 is not in apriltag_36h11 (its ids are 0–586)',
+        },
+        {
+          path: 'referenceMarkers.2.id',
+          message: 'marker id 1000 is not in apriltag_36h11 (its ids are 0–586)',
+        },
+      ]),
+    );
+    const mip = demo();
+    mip['markerDictionary'] = 'aruco_mip_36h12';
+    mip.units[0]!.bases[0]!.marker = { id: 250, size: 32 };
+    expect(refusal(mip).message).toMatch(/marker id 250 is not in aruco_mip_36h12 \(its ids are 0–249\)/);
+    mip.units[0]!.bases[0]!.marker = { id: 249, size: 32 };
+    expect(() => parseScenario(mip)).not.toThrow();
+  });
+
+  it('issue 15.2: every scenario shipped in scenarios/ keeps its markers inside its dictionary', () => {
+    for (const name of readdirSync('scenarios').filter((f) => f.endsWith('.json')))
+      expect(() => parseScenarioText(readFileSync(`scenarios/${name}`, 'utf8'), name)).not.toThrow();
   });
 });

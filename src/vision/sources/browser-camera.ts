@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { jpegFrameSize } from './image-decoding.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
 import { SourceError } from './source-error.ts';
 
@@ -53,6 +54,12 @@ export class BrowserCameraSource implements FrameSource {
     if (this.closed) return 'the browser camera is closed';
     if (connection !== this.sender) return 'this connection is not the camera: send a "camera" message first';
     if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return 'a camera frame must be a JPEG';
+    // Its header says its size: another size than announced (or a decompression bomb) is refused
+    // here, before it can take a decoder's turn.
+    const size = jpegFrameSize(jpeg);
+    if (!size) return 'a camera frame must be a JPEG (this one has no frame header)';
+    if (size.width !== this.width || size.height !== this.height)
+      return `frame is ${size.width}×${size.height} but the camera was announced as ${this.width}×${this.height}: send a new "camera" message`;
     this.queued = { jpeg, at: Date.now(), from: connection };
     if (!this.decoding) void this.decodeLoop();
     return null;
@@ -64,7 +71,8 @@ export class BrowserCameraSource implements FrameSource {
       const { jpeg, at, from } = this.queued;
       this.queued = null;
       try {
-        const { data, info } = await sharp(jpeg, { limitInputPixels: 4096 * 4096 })
+        // Held to the announced size (checked from the header in push()), whatever the data says.
+        const { data, info } = await sharp(jpeg, { limitInputPixels: this.width * this.height })
           .removeAlpha()
           .toColourspace('srgb')
           .raw()
@@ -72,7 +80,7 @@ export class BrowserCameraSource implements FrameSource {
         if (info.width !== this.width || info.height !== this.height) {
           this.refuse(
             from,
-            `frame is ${info.width}×${info.height} but the camera was announced as ${this.width}×${this.height}: send a new "camera" message`,
+            `frame decodes to ${info.width}×${info.height}, not the announced ${this.width}×${this.height}`,
           );
           continue;
         }

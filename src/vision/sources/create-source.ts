@@ -5,9 +5,9 @@ import type { Scenario } from '../../table/scenario.ts';
 import type { FrameSource } from '../frame-source.ts';
 import { BrowserCameraSource } from './browser-camera.ts';
 import { estimateCameraProfile } from './camera-estimate.ts';
-import { FfmpegSource, type FfmpegInput } from './ffmpeg-source.ts';
+import { FfmpegSource, inputProblem, type FfmpegInput } from './ffmpeg-source.ts';
 import { imagesInFolder } from './folder-source.ts';
-import { ImageFilesSource } from './image-files.ts';
+import { checkImageFiles, ImageFilesSource } from './image-files.ts';
 import { SourceError } from './source-error.ts';
 import { SyntheticSource } from './synthetic-source.ts';
 
@@ -96,14 +96,24 @@ export async function createSource(spec: SourceSpec, scenario: Scenario): Promis
       });
       return { source, camera: source.camera };
     }
-    case 'images':
-      return { source: new ImageFilesSource(spec.paths), camera: loadCameraProfile(spec.cameraPath) };
+    case 'images': {
+      // Every picture's header is read first: too large, unreadable or not the profile's size is
+      // refused now, with the file's name, rather than failing frame after frame.
+      const camera = loadCameraProfile(spec.cameraPath);
+      await checkImageFiles(spec.paths, { width: camera.imageWidth, height: camera.imageHeight });
+      return { source: new ImageFilesSource(spec.paths), camera };
+    }
     case 'folder': {
-      const source = new ImageFilesSource(imagesInFolder(spec.dir), `folder ${spec.dir}`);
-      return { source, camera: loadCameraProfile(spec.cameraPath) };
+      const camera = loadCameraProfile(spec.cameraPath);
+      const paths = imagesInFolder(spec.dir);
+      await checkImageFiles(paths, { width: camera.imageWidth, height: camera.imageHeight });
+      return { source: new ImageFilesSource(paths, `folder ${spec.dir}`), camera };
     }
     case 'ffmpeg': {
       const input = spec.input;
+      // A video file that is not there fails now, with its path, instead of being retried.
+      const missing = input.kind === 'file' ? inputProblem(input) : null;
+      if (missing) throw missing;
       const probe = async (): Promise<Size> => {
         if (input.kind === 'v4l2') {
           if (input.size) return input.size;

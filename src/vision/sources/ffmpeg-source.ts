@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Frame, FrameSource } from '../frame-source.ts';
+import { imageSize, jpegFrameSize } from './image-decoding.ts';
 import { SourceError } from './source-error.ts';
 
 /** What ffmpeg reads. */
@@ -85,6 +87,21 @@ export function describeInput(input: FfmpegInput): string {
   }
 }
 
+/**
+ * Why ffmpeg cannot even be started for this input, or null. A video file that does not exist is
+ * a permanent failure (named with its path; retrying cannot help); a webcam device that is not
+ * there is not (it may be plugged back in), and is said without starting ffmpeg each time.
+ */
+export function inputProblem(input: FfmpegInput): SourceError | null {
+  if (input.kind === 'file') {
+    if (!existsSync(input.path)) return new SourceError(`video file ${input.path} does not exist`, true);
+    if (!statSync(input.path).isFile()) return new SourceError(`${input.path} is not a video file`, true);
+  }
+  if (input.kind === 'v4l2' && input.device.startsWith('/dev/') && !existsSync(input.device))
+    return new SourceError(`webcam ${input.device} is not there (unplugged?)`);
+  return null;
+}
+
 /** A URL without its password, for logs and the page. */
 export function redactUrl(url: string): string {
   try {
@@ -123,6 +140,8 @@ export class FfmpegSource implements FrameSource {
   private ready: Frame[] = [];
   private waiting: Array<{ resolve: (f: Frame) => void; reject: (e: Error) => void }> = [];
   private death: Error | null = null;
+  /** A failure retrying cannot cure: every later `next()` rejects with it. */
+  private gaveUp: SourceError | null = null;
   private closed = false;
   private sequence = 0;
   private stderrTail = '';
@@ -148,6 +167,7 @@ export class FfmpegSource implements FrameSource {
 
   next(): Promise<Frame> {
     if (this.closed) return Promise.reject(new SourceError(`${this.name} is closed`, true));
+    if (this.gaveUp && !this.death) return Promise.reject(this.gaveUp);
     const frame = this.ready.shift();
     if (frame) {
       this.resumeIfPaced();
@@ -159,7 +179,11 @@ export class FfmpegSource implements FrameSource {
       this.death = null;
       return Promise.reject(err);
     }
-    if (!this.child && !this.death) this.spawn();
+    if (!this.child && !this.death) {
+      const refused = inputProblem(this.options.input);
+      if (refused) return Promise.reject(refused);
+      this.spawn();
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.resumeIfPaced();
@@ -235,6 +259,7 @@ export class FfmpegSource implements FrameSource {
 
   /** ffmpeg is gone: frames already complete are still handed out, then the reason. */
   private died(err: Error): void {
+    if (this.gaveUp) return; // already said why, better than "ffmpeg stopped"
     if (this.decoding || this.jpegQueue.length > 0) {
       // Let the last JPEGs decode first; the decode loop reports the death when done.
       this.death = err;
@@ -332,17 +357,29 @@ export class FfmpegSource implements FrameSource {
     this.decoding = true;
     while (this.jpegQueue.length > 0 && !this.closed) {
       const { jpeg, at } = this.jpegQueue.shift()!;
+      const { width, height } = this.options;
       try {
-        const { data, info } = await sharp(jpeg)
+        // The header first: a frame of another size is refused before any pixel is decoded.
+        const size = jpegFrameSize(jpeg) ?? (await imageSize(jpeg));
+        if (size.width !== width || size.height !== height) {
+          // The camera sends another size than asked (a passed-through MJPEG webcam): every frame
+          // would be refused, so this is a failure to report, not a stream to retry.
+          this.stderrTail += `\nthe camera sends ${size.width}×${size.height} frames, not ${width}×${height}`;
+          this.gaveUp = new SourceError(
+            `${this.name} sends ${size.width}×${size.height} frames but the camera profile is for ${width}×${height}: ` +
+              'use a profile of this size, or ask the camera for that size (--size)',
+            true,
+          );
+          this.death = this.gaveUp;
+          this.jpegQueue = [];
+          this.child?.kill('SIGKILL');
+          break;
+        }
+        const { data, info } = await sharp(jpeg, { limitInputPixels: width * height })
           .removeAlpha()
           .toColourspace('srgb')
           .raw()
           .toBuffer({ resolveWithObject: true });
-        if (info.width !== this.options.width || info.height !== this.options.height) {
-          throw new Error(
-            `frame is ${info.width}×${info.height}, expected ${this.options.width}×${this.options.height}`,
-          );
-        }
         const image = {
           width: info.width,
           height: info.height,

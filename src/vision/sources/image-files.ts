@@ -1,23 +1,43 @@
-import sharp from 'sharp';
 import type { RasterImage } from '../image.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
+import { checkImageSize, decodeRgb, ImageTooLargeError } from './image-decoding.ts';
+import { SourceError } from './source-error.ts';
 
-/** Reads an image file (PNG, JPEG, …) as RGB. */
+/** Reads an image file (PNG, JPEG, …) as RGB; a picture over MAX_IMAGE_PIXELS is refused with its size. */
 export async function readImageFile(path: string): Promise<RasterImage> {
   try {
-    const { data, info } = await sharp(path)
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
-      width: info.width,
-      height: info.height,
-      channels: 3,
-      data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-    };
+    return await decodeRgb(path, path);
   } catch (err) {
+    if (err instanceof ImageTooLargeError) throw err;
     throw new Error(`cannot read image ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * Checks, from their headers only, that every picture can be read and is the camera's size; throws
+ * a permanent SourceError naming the first that is not (and both sizes), before anything starts.
+ */
+export async function checkImageFiles(
+  paths: readonly string[],
+  size: { readonly width: number; readonly height: number },
+): Promise<void> {
+  for (const path of paths) {
+    let found: { width: number; height: number };
+    try {
+      found = await checkImageSize(path, path);
+    } catch (err) {
+      const why =
+        err instanceof ImageTooLargeError
+          ? err.message
+          : `cannot read image ${path}: ${(err as Error).message}`;
+      throw new SourceError(why, true);
+    }
+    if (found.width !== size.width || found.height !== size.height)
+      throw new SourceError(
+        `${path} is ${found.width}×${found.height} but the camera profile is for ${size.width}×${size.height}: ` +
+          'give a --camera profile of the pictures\u2019 size',
+        true,
+      );
   }
 }
 
@@ -38,7 +58,14 @@ export class ImageFilesSource implements FrameSource {
   async next(): Promise<Frame> {
     const path = this.paths[this.index % this.paths.length]!;
     this.index++;
-    return { image: await readImageFile(path), capturedAt: Date.now(), sequence: this.sequence++ };
+    let image: RasterImage;
+    try {
+      image = await readImageFile(path);
+    } catch (err) {
+      // A picture that cannot be read now will not read later either.
+      throw new SourceError((err as Error).message, true);
+    }
+    return { image, capturedAt: Date.now(), sequence: this.sequence++ };
   }
 
   async close(): Promise<void> {}

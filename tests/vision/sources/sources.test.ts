@@ -1,12 +1,17 @@
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { sourceFromOptions } from '../../../src/cli/serve-command.ts';
 import { findVideoDevices, formatSourcesReport } from '../../../src/cli/sources-command.ts';
+import { LiveLoop } from '../../../src/server/live-loop.ts';
+import { defaultSyntheticProfile } from '../../../src/synth/calibration.ts';
+import { parseScenarioText } from '../../../src/table/scenario.ts';
 import { estimateCameraProfile } from '../../../src/vision/sources/camera-estimate.ts';
+import { createSource } from '../../../src/vision/sources/create-source.ts';
 import { ffmpegArgs, FfmpegSource, redactUrl } from '../../../src/vision/sources/ffmpeg-source.ts';
 import { imagesInFolder } from '../../../src/vision/sources/folder-source.ts';
 import { isPermanent } from '../../../src/vision/sources/source-error.ts';
@@ -180,5 +185,85 @@ describe('ffmpeg source failures', () => {
     await source.close();
     silent.closeAllConnections();
     silent.close();
+  });
+});
+
+describe('issue 15.4: sources that cannot work fail, naming why', () => {
+  const scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'));
+  const dir = mkdtempSync(join(tmpdir(), 'vedette-failing-sources-'));
+  const profile = join(dir, 'camera-1080p.json');
+  writeFileSync(profile, JSON.stringify(defaultSyntheticProfile('1080p')));
+  const missing = join(dir, 'no-such-video.mp4');
+
+  it('a missing video file fails at once with its path, and is not retried', async () => {
+    const source = new FfmpegSource({
+      input: { kind: 'file', path: missing, realtime: false, loop: false },
+      width: 1920,
+      height: 1080,
+      transport: 'raw',
+    });
+    const loop = new LiveLoop(scenario, source, {
+      camera: defaultSyntheticProfile('1080p'),
+      process: () => Promise.reject(new Error('no frame should get here')),
+      dispose: async () => {},
+    });
+    loop.start();
+    for (let i = 0; i < 50 && loop.sourceStatus().state !== 'failed'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const status = loop.sourceStatus();
+    expect(status.state).toBe('failed');
+    expect(status.attempt).toBe(1);
+    expect(status.error).toBe(`video file ${missing} does not exist`);
+    expect(source.starts).toBe(0); // ffmpeg was never started for it
+    await loop.close();
+    // `vedette serve --video <missing>` is refused before anything starts, with the path.
+    await expect(
+      createSource(
+        {
+          kind: 'ffmpeg',
+          input: { kind: 'file', path: missing, realtime: false, loop: false },
+          transport: 'raw',
+          cameraPath: profile,
+        },
+        scenario,
+      ),
+    ).rejects.toThrow(`video file ${missing} does not exist`);
+  });
+
+  it('`--images` of another size than the camera profile is refused, naming both sizes', async () => {
+    const small = join(dir, 'small.png');
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: '#335533' } })
+      .png()
+      .toFile(small);
+    const refusal = await createSource(
+      { kind: 'images', paths: [small], cameraPath: profile },
+      scenario,
+    ).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(isPermanent(refusal)).toBe(true);
+    expect(String((refusal as Error).message)).toMatch(
+      /small\.png is 640×480 but the camera profile is for 1920×1080/,
+    );
+  });
+
+  it('an unplugged webcam is said without starting ffmpeg, and retried', async () => {
+    const source = new FfmpegSource({
+      input: { kind: 'v4l2', device: '/dev/video-vedette-absent' },
+      width: 640,
+      height: 480,
+      transport: 'mjpeg',
+    });
+    const refusal = await source.next().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(String((refusal as Error).message)).toBe(
+      'webcam /dev/video-vedette-absent is not there (unplugged?)',
+    );
+    expect(isPermanent(refusal)).toBe(false);
+    expect(source.starts).toBe(0);
+    await source.close();
   });
 });
