@@ -1,7 +1,7 @@
 import type { BattleSummary, ReplayData } from '../../../src/record/types.ts';
-import { buildOverlay } from '../overlay-model.ts';
-import { render } from '../render.ts';
-import { fitContain } from '../viewport.ts';
+import { buildOverlay } from '../core/overlay-model.ts';
+import { render } from '../render/picture.ts';
+import { fitContain } from '../core/viewport.ts';
 import { formatElapsed, ReplayModel, RULING_PAIR, type ReplayFrame } from './model.ts';
 import { drawTactical } from './tactical.ts';
 import { installReplayHook } from './test-hook.ts';

@@ -1,4 +1,4 @@
-import { footprintCorners } from '../overlay-model.ts';
+import { footprintCorners } from '../core/overlay-model.ts';
 import type { ReplayFrame } from './model.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { StateMessage } from '../../src/server/protocol.ts';
-import { LiveConnection, type ConnectionStatus } from './connection.ts';
-import { FrameSync, type PresentedFrame } from './frame-sync.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
+import { LiveConnection, type ConnectionStatus } from '../core/connection.ts';
+import { FrameSync, type PresentedFrame } from '../core/frame-sync.ts';
 import {
   buildOverlay,
   defaultOverlayOptions,
@@ -9,20 +9,20 @@ import {
   measurementMatches,
   unitInteriorPoint,
   type OverlayModel,
-} from './overlay-model.ts';
-import { render } from './render.ts';
-import { emptySelection, pick, resendFor, type Selection } from './selection.ts';
-import { describeConnection, FpsMeter, formatDetection, formatFps } from './status.ts';
+} from '../core/overlay-model.ts';
+import { render } from '../render/picture.ts';
+import { emptySelection, pick, resendFor, type Selection } from '../core/selection.ts';
+import { describeConnection, FpsMeter, formatDetection, formatFps } from '../core/status.ts';
 import { installTestHook } from './test-hook.ts';
 import { mountCameraButton } from './camera-sender.ts';
-import type { AskResponse } from '../../src/server/referee-routes.ts';
-import type { ScenarioFile } from '../../src/table/scenario.ts';
-import { api } from './api.ts';
-import { mountCalibrationPanel } from './calibration-panel.ts';
-import { mountRefereePanel } from './referee-panel.ts';
+import type { AskResponse } from '../../../src/server/referee-routes.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
+import { api } from '../core/api.ts';
+import { mountCalibrationPanel } from '../calibration/calibration-panel.ts';
+import { mountRefereePanel } from '../referee/referee-panel.ts';
 import { mountRosterPanel } from './roster-panel.ts';
 import { mountScenarioPanel } from './scenario-panel.ts';
-import { projectShapes, type ProjectedShape } from './shape-projection.ts';
+import { projectShapes, type ProjectedShape } from '../core/shape-projection.ts';
 import {
   buildTableOverlays,
   defaultToggles,
@@ -30,7 +30,7 @@ import {
   verdictDistance,
   type OverlayToggles,
   type TableShape,
-} from './table-overlays.ts';
+} from '../core/table-overlays.ts';
 import {
   cssToTable,
   fitTable,
@@ -38,9 +38,9 @@ import {
   renderTactical,
   tableToCss,
   type TacticalViewport,
-} from './tactical.ts';
-import { mountTerrainPanel } from './terrain-panel.ts';
-import { cssToImage, fitContain, imageToCss, type Viewport } from './viewport.ts';
+} from '../tactical/tactical.ts';
+import { mountTerrainPanel } from '../tactical/terrain-panel.ts';
+import { cssToImage, fitContain, imageToCss, type Viewport } from '../core/viewport.ts';
 
 /**
  * The live page: wires the connection, frame pairing, selection, overlay model and renderer

@@ -1,7 +1,7 @@
-import type { ScenarioFile } from '../../src/table/scenario.ts';
-import { api } from './api.ts';
-import { h, message } from './dom.ts';
-import { fileMm } from './table-overlays.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
+import { api } from '../core/api.ts';
+import { h, message } from '../ui/dom.ts';
+import { fileMm } from '../core/table-overlays.ts';
 
 /**
  * The roster tab: which marker is on which base. "Press a base to the table": the markers the

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { StateMessage } from '../../src/server/protocol.ts';
-import { backoffDelay } from '../../web/src/connection.ts';
-import { FrameSync, type PresentedFrame } from '../../web/src/frame-sync.ts';
-import { parseServerMessage } from '../../web/src/messages.ts';
-import { pick, resendFor, type Selection } from '../../web/src/selection.ts';
-import { FpsMeter } from '../../web/src/status.ts';
-import { cssToImage, fitContain, imageToCss } from '../../web/src/viewport.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
+import { backoffDelay } from '../../../web/src/core/connection.ts';
+import { FrameSync, type PresentedFrame } from '../../../web/src/core/frame-sync.ts';
+import { parseServerMessage } from '../../../web/src/core/messages.ts';
+import { pick, resendFor, type Selection } from '../../../web/src/core/selection.ts';
+import { FpsMeter } from '../../../web/src/core/status.ts';
+import { cssToImage, fitContain, imageToCss } from '../../../web/src/core/viewport.ts';
 
 describe('selection', () => {
   it('measures on the second pick, restarts on a third, clears on empty space', () => {

@@ -1,4 +1,4 @@
-import type { ClientMessage } from '../../src/server/protocol.ts';
+import type { ClientMessage } from '../../../src/server/protocol.ts';
 
 /**
  * "Use this device's camera": sends this browser's camera (a phone held over the table, a laptop

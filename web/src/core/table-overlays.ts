@@ -1,14 +1,14 @@
-import { clipToConvex } from '../../src/geometry/convex-clip.ts';
-import { facedBoxAround, facedBoxPolygon } from '../../src/geometry/faced-box.ts';
-import { hasLineOfSight, makeBlocker } from '../../src/geometry/line-of-sight.ts';
-import type { Polygon } from '../../src/geometry/polygon.ts';
-import { quarterPolygon } from '../../src/geometry/quarters.ts';
-import { shadowPieces } from '../../src/geometry/shadow.ts';
-import type { Vec2 } from '../../src/geometry/vec.ts';
-import type { Verdict } from '../../src/rules/engine/verdict.ts';
-import type { AskResponse } from '../../src/server/referee-routes.ts';
-import type { StateMessage, UnitView } from '../../src/server/protocol.ts';
-import type { ScenarioFile } from '../../src/table/scenario.ts';
+import { clipToConvex } from '../../../src/geometry/convex-clip.ts';
+import { facedBoxAround, facedBoxPolygon } from '../../../src/geometry/faced-box.ts';
+import { hasLineOfSight, makeBlocker } from '../../../src/geometry/line-of-sight.ts';
+import type { Polygon } from '../../../src/geometry/polygon.ts';
+import { quarterPolygon } from '../../../src/geometry/quarters.ts';
+import { shadowPieces } from '../../../src/geometry/shadow.ts';
+import type { Vec2 } from '../../../src/geometry/vec.ts';
+import type { Verdict } from '../../../src/rules/engine/verdict.ts';
+import type { AskResponse } from '../../../src/server/referee-routes.ts';
+import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
 import { footprintCorners } from './overlay-model.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { Pixel } from '../../src/camera/projection.ts';
-import type { StateMessage } from '../../src/server/protocol.ts';
-import type { AskResponse } from '../../src/server/referee-routes.ts';
-import type { ScenarioFile } from '../../src/table/scenario.ts';
-import type { OverlayKind } from './table-overlays.ts';
+import type { Pixel } from '../../../src/camera/projection.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
+import type { AskResponse } from '../../../src/server/referee-routes.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
+import type { OverlayKind } from '../core/table-overlays.ts';
 
 /**
  * A small read-only window into the page for browser tests (and for curious users in the

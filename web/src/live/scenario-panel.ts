@@ -1,6 +1,6 @@
-import type { ScenarioFile } from '../../src/table/scenario.ts';
-import { api } from './api.ts';
-import { h, message } from './dom.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
+import { api } from '../core/api.ts';
+import { h, message } from '../ui/dom.ts';
 
 /** The scenario tab: load a scenario file from the scenarios folder, or save the table as one. */
 export function mountScenarioPanel(

@@ -1,6 +1,6 @@
-import { projectTablePoint, type Pixel } from '../../src/camera/projection.ts';
-import type { TablePose, Vec3 } from '../../src/camera/table-pose.ts';
-import type { BaseView, MeasurementView, StateMessage, UnitView } from '../../src/server/protocol.ts';
+import { projectTablePoint, type Pixel } from '../../../src/camera/projection.ts';
+import type { TablePose, Vec3 } from '../../../src/camera/table-pose.ts';
+import type { BaseView, MeasurementView, StateMessage, UnitView } from '../../../src/server/protocol.ts';
 
 /**
  * The headless overlay: what to draw over one camera frame, in image pixels, computed from the

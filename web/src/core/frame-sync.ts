@@ -1,4 +1,4 @@
-import type { StateMessage } from '../../src/server/protocol.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
 
 /**
  * Pairs each JPEG frame with the state message computed from it, and decodes frames without

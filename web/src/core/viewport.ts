@@ -1,4 +1,4 @@
-import type { Pixel } from '../../src/camera/projection.ts';
+import type { Pixel } from '../../../src/camera/projection.ts';
 
 /**
  * Where the camera picture sits on the page: the image is scaled to fit ("contain") inside the

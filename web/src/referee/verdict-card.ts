@@ -1,4 +1,4 @@
-import type { Verdict } from '../../src/rules/engine/verdict.ts';
+import type { Verdict } from '../../../src/rules/engine/verdict.ts';
 
 /**
  * What the referee's verdict card says, decided without the DOM: the answer in words with an

@@ -1,12 +1,12 @@
-import type { Vec2 } from '../../src/geometry/vec.ts';
+import type { Vec2 } from '../../../src/geometry/vec.ts';
 import {
   LINEAR_TERRAIN,
   TERRAIN_KINDS,
   type ScenarioFile,
   type TerrainKind,
-} from '../../src/table/scenario.ts';
-import { api } from './api.ts';
-import { h, message } from './dom.ts';
+} from '../../../src/table/scenario.ts';
+import { api } from '../core/api.ts';
+import { h, message } from '../ui/dom.ts';
 
 /**
  * The terrain tab: draw a piece on the tactical view (tap the corners of a wood, or the course

@@ -1,4 +1,4 @@
-import type { ClientMessage } from '../../src/server/protocol.ts';
+import type { ClientMessage } from '../../../src/server/protocol.ts';
 
 /**
  * What the user has picked: up to two units. Picking a second unit asks the server for the

@@ -1,7 +1,7 @@
-import type { ViewReport } from '../../src/camera/calibration.ts';
-import type { SolveReport } from '../../src/server/calibration-routes.ts';
-import { api } from './api.ts';
-import { h, message } from './dom.ts';
+import type { ViewReport } from '../../../src/camera/calibration.ts';
+import type { SolveReport } from '../../../src/server/calibration-routes.ts';
+import { api } from '../core/api.ts';
+import { h, message } from '../ui/dom.ts';
 
 /**
  * The calibration wizard: choose the printed ChArUco board, hold it in front of the camera in

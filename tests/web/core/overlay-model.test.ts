@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { projectTablePoint } from '../../src/camera/projection.ts';
-import type { StateMessage, UnitView } from '../../src/server/protocol.ts';
+import { projectTablePoint } from '../../../src/camera/projection.ts';
+import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
 import {
   buildOverlay,
   footprintCorners,
@@ -8,7 +8,7 @@ import {
   hitTest,
   pointInPolygon,
   unitInteriorPoint,
-} from '../../web/src/overlay-model.ts';
+} from '../../../web/src/core/overlay-model.ts';
 
 // A camera 1.5 m above the table centre looking straight down: table +x → image right,
 // table +y → image up. Mild barrel distortion so outlines are not exact rectangles.

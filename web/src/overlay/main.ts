@@ -1,13 +1,13 @@
-import type { StateMessage } from '../../src/server/protocol.ts';
-import type { AskResponse } from '../../src/server/referee-routes.ts';
-import type { ScenarioFile } from '../../src/table/scenario.ts';
-import { api } from './api.ts';
-import { LiveConnection } from './connection.ts';
-import { buildOverlay } from './overlay-model.ts';
-import { render } from './render.ts';
-import { projectShapes } from './shape-projection.ts';
-import { buildTableOverlays, defaultToggles } from './table-overlays.ts';
-import { fitContain } from './viewport.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
+import type { AskResponse } from '../../../src/server/referee-routes.ts';
+import type { ScenarioFile } from '../../../src/table/scenario.ts';
+import { api } from '../core/api.ts';
+import { LiveConnection } from '../core/connection.ts';
+import { buildOverlay } from '../core/overlay-model.ts';
+import { render } from '../render/picture.ts';
+import { projectShapes } from '../core/shape-projection.ts';
+import { buildTableOverlays, defaultToggles } from '../core/table-overlays.ts';
+import { fitContain } from '../core/viewport.ts';
 
 /**
  * The streamer page (overlay.html): the same overlays as the live view — unit outlines, terrain,

@@ -1,9 +1,9 @@
-import type { Vec2 } from '../../src/geometry/vec.ts';
-import type { StateMessage } from '../../src/server/protocol.ts';
-import { pointInPolygon, distanceToPolygon } from './overlay-model.ts';
-import { drawShapes } from './shape-render.ts';
-import { unitPolygons, type TableShape } from './table-overlays.ts';
-import type { CssPoint } from './viewport.ts';
+import type { Vec2 } from '../../../src/geometry/vec.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
+import { pointInPolygon, distanceToPolygon } from '../core/overlay-model.ts';
+import { drawShapes } from '../render/shapes.ts';
+import { unitPolygons, type TableShape } from '../core/table-overlays.ts';
+import type { CssPoint } from '../core/viewport.ts';
 
 /**
  * The tactical view: the table straight from above (rectified), table x to the right and y up

@@ -1,9 +1,9 @@
-import type { Pixel } from '../../src/camera/projection.ts';
-import type { MeasurementOverlay, OverlayModel, UnitOverlay } from './overlay-model.ts';
-import type { ProjectedShape } from './shape-projection.ts';
-import { placeLabel, type LabelRect } from './label-layout.ts';
-import { drawShapeLabels, drawShapes, type PlacedShape } from './shape-render.ts';
-import { imageToCss, pictureRect, type CssPoint, type Viewport } from './viewport.ts';
+import type { Pixel } from '../../../src/camera/projection.ts';
+import type { MeasurementOverlay, OverlayModel, UnitOverlay } from '../core/overlay-model.ts';
+import type { ProjectedShape } from '../core/shape-projection.ts';
+import { placeLabel, type LabelRect } from '../core/label-layout.ts';
+import { drawShapeLabels, drawShapes, type PlacedShape } from './shapes.ts';
+import { imageToCss, pictureRect, type CssPoint, type Viewport } from '../core/viewport.ts';
 
 /**
  * Draws one frame: the camera picture scaled into the viewport and the overlay model on top.

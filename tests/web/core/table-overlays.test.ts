@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, roundedOffset } from '../../web/src/table-overlays.ts';
-import { verdictCard } from '../../web/src/verdict-card.ts';
-import { verdict } from '../../src/rules/engine/verdict.ts';
+import { convexHull, roundedOffset } from '../../../web/src/core/table-overlays.ts';
+import { verdictCard } from '../../../web/src/referee/verdict-card.ts';
+import { verdict } from '../../../src/rules/engine/verdict.ts';
 
 describe('table overlays (headless)', () => {
   it('sweeps a reach of r around a base: every point is r from the base', () => {

@@ -1,6 +1,6 @@
-import { placeLabel, type LabelRect } from './label-layout.ts';
-import type { CssPoint } from './viewport.ts';
-import type { OverlayKind, TableShape, Tone } from './table-overlays.ts';
+import { placeLabel, type LabelRect } from '../core/label-layout.ts';
+import type { CssPoint } from '../core/viewport.ts';
+import type { OverlayKind, TableShape, Tone } from '../core/table-overlays.ts';
 
 /**
  * Draws table shapes once they are in CSS pixels (the live view projects them, the tactical view

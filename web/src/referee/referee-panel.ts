@@ -1,7 +1,7 @@
-import type { AskResponse, RulesetInfo } from '../../src/server/referee-routes.ts';
-import { api, ApiError } from './api.ts';
-import { h } from './dom.ts';
-import { measuredFromPhrase } from './table-overlays.ts';
+import type { AskResponse, RulesetInfo } from '../../../src/server/referee-routes.ts';
+import { api, ApiError } from '../core/api.ts';
+import { h } from '../ui/dom.ts';
+import { measuredFromPhrase } from '../core/table-overlays.ts';
 import { verdictCard } from './verdict-card.ts';
 
 /**

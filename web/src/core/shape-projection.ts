@@ -1,7 +1,7 @@
-import { projectTablePoint, type Pixel } from '../../src/camera/projection.ts';
-import type { TablePose } from '../../src/camera/table-pose.ts';
-import type { Vec2 } from '../../src/geometry/vec.ts';
-import type { StateMessage } from '../../src/server/protocol.ts';
+import { projectTablePoint, type Pixel } from '../../../src/camera/projection.ts';
+import type { TablePose } from '../../../src/camera/table-pose.ts';
+import type { Vec2 } from '../../../src/geometry/vec.ts';
+import type { StateMessage } from '../../../src/server/protocol.ts';
 import type { TableShape } from './table-overlays.ts';
 
 /**

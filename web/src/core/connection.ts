@@ -1,4 +1,4 @@
-import type { ClientMessage, ServerMessage } from '../../src/server/protocol.ts';
+import type { ClientMessage, ServerMessage } from '../../../src/server/protocol.ts';
 import { parseServerMessage } from './messages.ts';
 
 /**
