@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { BOARD_DICTIONARIES, type BoardDictionaryName } from '../camera/calibration-board.ts';
 import { loadBoardSpec } from '../camera/calibration-files.ts';
+import { DEFAULT_BOARD_SPEC } from '../camera/default-board.ts';
 import { baseLabel, COMMON_BASES, parseBase } from '../print/base-sizes.ts';
 import { parseIds } from '../print/layout.ts';
 import { PAPER_NAMES, parsePaper } from '../print/paper.ts';
@@ -14,7 +15,6 @@ import {
   type MarkerDictionaryName,
 } from '../table/scenario.ts';
 
-export const DEFAULT_BOARD_SPEC = 'calibration/boards/vedette-7x9.json';
 
 function dictionary(name: string): BoardDictionaryName {
   if (!(MARKER_DICTIONARIES as readonly string[]).includes(name)) {

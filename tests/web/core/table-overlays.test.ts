@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, roundedOffset } from '../../../web/src/core/table-overlays.ts';
+import { convexHull, roundedOffset } from '../../../web/src/core/shape-geometry.ts';
 import { verdictCard } from '../../../web/src/referee/verdict-card.ts';
 import { verdict } from '../../../src/rules/engine/verdict.ts';
 
@@ -37,6 +37,12 @@ describe('table overlays (headless)', () => {
     const cards = [v('yes'), v('no'), v('borderline')];
     expect(new Set(cards.map((c) => c.icon)).size).toBe(3);
     expect(cards[2]!.headline).toMatch(/Too close to call/);
-    expect(cards[0]!.numbers.map((n) => n.label)).toEqual(['value', 'limit', 'margin']);
+    expect(cards[0]!.numbers.map((n) => n.key)).toEqual(['value', 'limit', 'margin']);
+    // Named for what they are, in players' words.
+    expect(cards[0]!.numbers.map((n) => `${n.label} ${n.value}`)).toEqual([
+      'distance, edge to edge, whole unit 18.10 in',
+      'range 18.00 in',
+      'to spare 0.10 in',
+    ]);
   });
 });

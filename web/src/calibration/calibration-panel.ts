@@ -1,5 +1,6 @@
 import type { ViewReport } from '../../../src/camera/calibration.ts';
 import type { SolveReport } from '../../../src/server/calibration-routes.ts';
+import { DEFAULT_BOARD_NAME } from '../../../src/camera/default-board.ts';
 import { api } from '../core/api.ts';
 import { h, message } from '../ui/dom.ts';
 
@@ -160,7 +161,7 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
     h(
       'p',
       { class: 'muted' },
-      'Hold the printed board in front of the camera in 10–20 places: near the corners, tilted different ways. Capture each.',
+      'Print the board with `vedette print board` (it is the one chosen below), then hold it in front of the camera in 10–20 places: near the corners, tilted different ways. Capture each.',
     ),
     h('label', { class: 'field' }, 'Board', board),
     testBoard,
@@ -176,8 +177,12 @@ export function mountCalibrationPanel(root: HTMLElement): { refresh(): void } {
     const s = await api<Summary>('GET', '/api/calibration');
     show(s);
     setTestBoard(await api<SyntheticBoard>('GET', '/api/calibration/synthetic-board'));
-    if (!s.board && s.boards[0])
-      await run('POST', '/api/calibration/board', { board: board.value || s.boards[0] });
+    // The board `vedette print board` makes, unless the player already chose another.
+    const preferred = s.boards.includes(DEFAULT_BOARD_NAME) ? DEFAULT_BOARD_NAME : s.boards[0];
+    if (!s.board && preferred) {
+      board.value = preferred;
+      await run('POST', '/api/calibration/board', { board: preferred });
+    }
   };
   return { refresh: () => void refresh().catch((err: Error) => message(status, err.message, 'error')) };
 }

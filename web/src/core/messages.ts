@@ -1,4 +1,9 @@
-import type { ErrorMessage, HelloMessage, ServerMessage, StateMessage } from '../../../src/server/protocol.ts';
+import type {
+  ErrorMessage,
+  HelloMessage,
+  ServerMessage,
+  StateMessage,
+} from '../../../src/server/protocol.ts';
 
 /**
  * Parses a text message from the server. The server is ours, but a page must not fall over on a

@@ -1,6 +1,7 @@
 import { projectTablePoint, type Pixel } from '../../../src/camera/projection.ts';
 import type { TablePose, Vec3 } from '../../../src/camera/table-pose.ts';
 import type { BaseView, MeasurementView, StateMessage, UnitView } from '../../../src/server/protocol.ts';
+import { formatDistance, PLAIN_DISTANCE_NAME, type DisplayUnit } from './lengths.ts';
 
 /**
  * The headless overlay: what to draw over one camera frame, in image pixels, computed from the
@@ -31,6 +32,13 @@ export interface UnitOverlay {
   readonly bases: readonly BaseOverlay[];
   /** Where the name label is anchored (centre-bottom of the label), image pixels. */
   readonly labelAt: Pixel;
+  /** The outline's bounding box, image pixels (labels are placed around it). */
+  readonly bounds: {
+    readonly minU: number;
+    readonly minV: number;
+    readonly maxU: number;
+    readonly maxV: number;
+  };
   /** No base of this unit was seen this frame. */
   readonly unseen: boolean;
   /** When unseen: how long ago its bases were last measured, seconds. */
@@ -64,17 +72,15 @@ export interface OverlayOptions {
   readonly samplesPerEdge: number;
   /** Points along the measurement line. */
   readonly samplesPerLine: number;
+  /** Unit of the distance label (the ruleset's own). */
+  readonly unit: DisplayUnit;
 }
 
 export function defaultOverlayOptions(): OverlayOptions {
-  return { samplesPerEdge: 8, samplesPerLine: 24 };
+  return { samplesPerEdge: 8, samplesPerLine: 24, unit: 'in' };
 }
 
-/** "7.26 in ± 0.02": hundredths, as the camera resolves them; the uncertainty is rounded up, never down. */
-export function formatDistance(distanceIn: number, uncertaintyIn: number): string {
-  const u = Math.max(0.01, Math.ceil(uncertaintyIn * 100 - 1e-9) / 100);
-  return `${distanceIn.toFixed(2)} in ± ${u.toFixed(2)}`;
-}
+export { formatDistance };
 
 /** Whether a measurement is the one for this pair of units (in either order). */
 export function measurementMatches(m: MeasurementView, selection: readonly string[]): boolean {
@@ -159,9 +165,16 @@ function unitOverlay(
   if (bases.length === 0) return null;
   let top = Infinity;
   let sumU = 0;
+  const bounds = { minU: Infinity, minV: Infinity, maxU: -Infinity, maxV: -Infinity };
   for (const b of bases) {
     sumU += b.centre.u;
-    for (const p of b.outline) top = Math.min(top, p.v);
+    for (const p of b.outline) {
+      top = Math.min(top, p.v);
+      bounds.minU = Math.min(bounds.minU, p.u);
+      bounds.maxU = Math.max(bounds.maxU, p.u);
+      bounds.minV = Math.min(bounds.minV, p.v);
+      bounds.maxV = Math.max(bounds.maxV, p.v);
+    }
   }
   return {
     id: unit.id,
@@ -171,6 +184,7 @@ function unitOverlay(
     selected,
     bases,
     labelAt: { u: sumU / bases.length, v: top },
+    bounds,
     unseen: bases.every((b) => !b.seen),
     lastSeenAgoS: Math.min(...unit.bases.map((b) => b.missingMs ?? 0)) / 1000,
   };
@@ -184,8 +198,9 @@ function maxTop(unit: UnitView | undefined): number {
 export function buildOverlay(
   state: StateMessage,
   selection: readonly string[],
-  opts: OverlayOptions = defaultOverlayOptions(),
+  options: Partial<OverlayOptions> = {},
 ): OverlayModel {
+  const opts: OverlayOptions = { ...defaultOverlayOptions(), ...options };
   const camera = state.camera;
   const pose = state.pose;
   const base = { imageWidth: camera.imageWidth, imageHeight: camera.imageHeight };
@@ -228,7 +243,7 @@ export function buildOverlay(
         b: m.b,
         path,
         // Always edge to edge between the nearest bases: a verdict may measure otherwise.
-        label: `edge to edge ${formatDistance(m.distanceIn, m.uncertaintyIn)}`,
+        label: `${PLAIN_DISTANCE_NAME} ${formatDistance(m.distanceIn, m.uncertaintyIn, opts.unit)}`,
         labelAt: mid ?? path[Math.floor(path.length / 2)] ?? { u: 0, v: 0 },
         valid: m.valid,
         distanceIn: m.distanceIn,

@@ -1,24 +1,21 @@
-import { clipToConvex } from '../../../src/geometry/convex-clip.ts';
-import { facedBoxAround, facedBoxPolygon } from '../../../src/geometry/faced-box.ts';
 import { hasLineOfSight, makeBlocker } from '../../../src/geometry/line-of-sight.ts';
-import type { Polygon } from '../../../src/geometry/polygon.ts';
-import { quarterPolygon } from '../../../src/geometry/quarters.ts';
 import { shadowPieces } from '../../../src/geometry/shadow.ts';
 import type { Vec2 } from '../../../src/geometry/vec.ts';
-import type { Verdict } from '../../../src/rules/engine/verdict.ts';
 import type { AskResponse } from '../../../src/server/referee-routes.ts';
 import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
 import type { ScenarioFile } from '../../../src/table/scenario.ts';
-import { footprintCorners } from './overlay-model.ts';
+import { answerMatches, verdictDistance } from './answer.ts';
+import { formatLength, MM_PER, displayUnit } from './lengths.ts';
+import type { Zone } from './rulesets.ts';
+import { centroidOf, frontQuarterOf, roundedOffset, topMost, unitPolygons } from './shape-geometry.ts';
 
 /**
  * The headless overlay model in table millimetres: every overlay the referee draws (terrain, the
- * selected unit's front quarter, range and charge reach, the 12 in zone, command radius, line of
- * sight rays and shadows, the measurement) as a polygon or polyline on the table, at a height.
+ * selected unit's front quarter, range and charge reach, the ruleset's zone, command radius, line
+ * of sight rays and shadows, the measurement) as a polygon or polyline on the table, at a height.
  * No pixels here: the live view projects these through the camera model (edges sampled so lens
- * distortion bends them), the tactical view draws them straight from above. Rules math is not
- * redone here: lengths come from the verdict (its limit, its points) and geometry from
- * src/geometry and the referee's answer.
+ * distortion bends them), the tactical view draws them straight from above. Lengths come from the
+ * verdict (its limit, its points) and geometry from src/geometry and the referee's answer.
  */
 
 export type OverlayKind =
@@ -57,154 +54,21 @@ export interface TableOverlayInput {
   readonly scenario: ScenarioFile | null;
   readonly selection: readonly string[];
   readonly answer: AskResponse | null;
+  /** The answer no longer describes the table (its units moved): its drawings are left out. */
+  readonly answerStale?: boolean;
   readonly toggles: OverlayToggles;
+  /** The zone the ruleset keeps asking about (drawn around A with the zone toggle). */
+  readonly zone?: Zone | null;
   /** Ruleset names by id, for labels ("Black Powder"); the id is shown when missing. */
   readonly rulesetNames?: Readonly<Record<string, string>>;
 }
 
-/**
- * Where the verdict's distance was measured from, in words, read from the options the ruleset
- * consulted (Black Powder's rangeFrom, Prestonpans' measureFrom). The page's plain measurement is
- * always edge to edge between the nearest bases, so the two can differ and must say which is which.
- */
-export function measuredFromPhrase(v: Pick<Verdict, 'options' | 'question'>): string {
-  const from = v.options['rangeFrom'] ?? v.options['measureFrom'];
-  if (from === 'leaderBase') return "from the leader's base";
-  if (from === 'leaderPoint') return 'from the leader';
-  if (from === 'frontCentre') return 'from the front centre';
-  if (from === 'footprint') return 'edge to edge, whole unit';
-  return v.question === 'command' ? 'from the commander' : 'as the rules measure it';
-}
-
-/** The verdict is about the two units picked now (A, and B when there is one). */
-export function answerMatches(
-  answer: AskResponse | null,
-  selection: readonly string[],
-): answer is AskResponse {
-  const [aId, bId] = selection;
-  return !!answer?.subject && answer.subject.id === aId && (bId === undefined || answer.object?.id === bId);
-}
-
-/** The rules forbid knowing the distance yet (Prestonpans before a charge is declared). */
-export function distanceWithheld(answer: AskResponse | null, selection: readonly string[]): boolean {
-  return answerMatches(answer, selection) && answer.verdict.hiddenUntilDeclared === true;
-}
-
-/** The verdict's own distance and what it was measured from, or null when it gives none. */
-export function verdictDistance(
-  answer: AskResponse | null,
-  selection: readonly string[],
-  rulesetNames: Readonly<Record<string, string>> = {},
-): { value: number; unit: string; text: string } | null {
-  if (!answerMatches(answer, selection)) return null;
-  const v = answer.verdict;
-  if (v.hiddenUntilDeclared || !v.between || v.value === undefined || !v.unit) return null;
-  const name = rulesetNames[v.ruleset] ?? v.ruleset;
-  return {
-    value: v.value,
-    unit: v.unit,
-    text: `${fmtIn(v.value, v.unit)} ${measuredFromPhrase(v)} (${name})`,
-  };
-}
-
-export const MM_PER_IN = 25.4;
-const UNIT_MM: Record<string, number> = { in: 25.4, cm: 10, mm: 1 };
-/** The 12 in zone (proximity to the enemy). */
-export const PROXIMITY_MM = 12 * MM_PER_IN;
-
 /** Millimetres per unit of a scenario file's lengths. */
 export function fileMm(file: ScenarioFile | null): number {
-  return UNIT_MM[file?.lengthUnit ?? 'mm'] ?? 1;
-}
-
-/** Convex hull (counter-clockwise), monotone chain. */
-export function convexHull(points: readonly Vec2[]): Vec2[] {
-  const pts = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
-  if (pts.length < 3) return pts;
-  const cross = (o: Vec2, a: Vec2, b: Vec2) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-  const lower: Vec2[] = [];
-  for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0)
-      lower.pop();
-    lower.push(p);
-  }
-  const upper: Vec2[] = [];
-  for (const p of pts.reverse()) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0)
-      upper.pop();
-    upper.push(p);
-  }
-  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
-}
-
-/**
- * Everything within `r` of a convex polygon: its edges pushed out by r, joined by arcs at the
- * corners (the shape a tape measure sweeps around a base). `stepDeg` sets the arc sampling.
- */
-export function roundedOffset(poly: readonly Vec2[], r: number, stepDeg = 6): Vec2[] {
-  const hull = convexHull(poly);
-  const n = hull.length;
-  if (n === 0) return [];
-  if (n === 1) {
-    const c = hull[0]!;
-    const out: Vec2[] = [];
-    for (let a = 0; a < 360; a += stepDeg)
-      out.push({ x: c.x + r * Math.cos((a * Math.PI) / 180), y: c.y + r * Math.sin((a * Math.PI) / 180) });
-    return out;
-  }
-  const out: Vec2[] = [];
-  for (let i = 0; i < n; i++) {
-    const prev = hull[(i + n - 1) % n]!;
-    const p = hull[i]!;
-    const next = hull[(i + 1) % n]!;
-    // Outward normals of the edges into and out of p (hull is counter-clockwise: outward is right-hand).
-    const a0 = Math.atan2(-(p.x - prev.x), p.y - prev.y);
-    let a1 = Math.atan2(-(next.x - p.x), next.y - p.y);
-    while (a1 < a0) a1 += 2 * Math.PI;
-    const steps = Math.max(1, Math.ceil(((a1 - a0) * 180) / Math.PI / stepDeg));
-    for (let k = 0; k <= steps; k++) {
-      const a = a0 + ((a1 - a0) * k) / steps;
-      out.push({ x: p.x + r * Math.cos(a), y: p.y + r * Math.sin(a) });
-    }
-  }
-  return out;
-}
-
-function tableRect(state: StateMessage): Polygon {
-  const { widthMm: w, depthMm: d } = state.table;
-  return [
-    { x: 0, y: 0 },
-    { x: w, y: 0 },
-    { x: w, y: d },
-    { x: 0, y: d },
-  ];
-}
-
-export function unitPolygons(unit: UnitView): Polygon[] {
-  return unit.bases.map((b) => footprintCorners(b));
-}
-
-/** The unit's front quarter from its bases (mean heading), clipped to the table. */
-export function frontQuarterOf(unit: UnitView, state: StateMessage): Polygon | null {
-  if (unit.bases.length === 0) return null;
-  let sx = 0;
-  let sy = 0;
-  for (const b of unit.bases) {
-    const h = (b.headingDeg * Math.PI) / 180;
-    sx += -Math.sin(h);
-    sy += Math.cos(h);
-  }
-  const len = Math.hypot(sx, sy);
-  if (len < 1e-9) return null;
-  const box = facedBoxAround(unitPolygons(unit).flat(), { x: sx / len, y: sy / len });
-  const q = clipToConvex(quarterPolygon(box, 'front'), tableRect(state));
-  return q.length >= 3 ? q : null;
+  return MM_PER[displayUnit(file?.lengthUnit ?? 'mm')];
 }
 
 const toneOf = (answer: string): Tone => (answer === 'yes' ? 'yes' : answer === 'no' ? 'no' : 'borderline');
-
-const fmtIn = (v: number, unit: string | undefined) =>
-  `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit ?? 'in'}`;
 
 function topOf(unit: UnitView | undefined): number {
   return unit && unit.bases.length > 0 ? Math.max(...unit.bases.map((b) => b.topMm)) : 0;
@@ -234,11 +98,9 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
 
   const [aId, bId] = selection;
   const a = state.units.find((u) => u.id === aId);
+  const current = answerMatches(answer, selection) && !input.answerStale ? answer : null;
   if (a && toggles.quarter) {
-    const q =
-      answer?.subject?.id === a.id && answer.subject.frontQuarter
-        ? answer.subject.frontQuarter
-        : frontQuarterOf(a, state);
+    const q = current?.subject?.frontQuarter ?? frontQuarterOf(a, state);
     if (q)
       shapes.push({
         kind: 'quarter',
@@ -249,31 +111,32 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
         label: 'front quarter',
       });
   }
-  if (a && toggles.proximity) {
-    const zone = roundedOffset(unitPolygons(a).flat(), PROXIMITY_MM);
+  const zone = input.zone;
+  if (a && toggles.proximity && zone) {
+    const ring = roundedOffset(unitPolygons(a).flat(), zone.value * MM_PER[zone.unit]);
     shapes.push({
       kind: 'proximity',
       closed: true,
-      points: zone,
+      points: ring,
       z: 0,
       tone: 'neutral',
-      label: '12 in',
-      labelAt: topMost(zone),
+      label: `${formatLength(zone.value, zone.unit)} ${zone.purpose}`,
+      labelAt: topMost(ring),
     });
   }
 
-  const v = answer?.verdict;
-  const subject = answer?.subject ?? null;
-  if (answer && v && subject && subject.id === aId && (bId === undefined || answer.object?.id === bId)) {
+  const v = current?.verdict;
+  const subject = current?.subject ?? null;
+  if (current && v && subject) {
     const tone = toneOf(v.answer);
-    const unitMm = UNIT_MM[v.unit ?? 'in'] ?? MM_PER_IN;
+    const unitMm = MM_PER[displayUnit(v.unit)];
     // Reach: the limit swept around the base the ruleset measured from (or the whole unit).
     // Not while the distance is withheld: a reach ring would let players measure by eye.
     if (
       toggles.reach &&
       !v.hiddenUntilDeclared &&
       v.limit !== undefined &&
-      v.unit &&
+      (v.unit === 'in' || v.unit === 'cm') &&
       (v.question === 'shoot' || v.question === 'charge' || v.question === 'command')
     ) {
       const kind: OverlayKind =
@@ -287,28 +150,27 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
         points: ring,
         z: 0,
         tone,
-        label: `${word} ${fmtIn(v.limit, v.unit)}`,
+        label: `${word} ${formatLength(v.limit, v.unit)}`,
         labelAt: topMost(ring),
       });
     }
-    // Line of sight: rays from the eye to the target's corners, each coloured by whether terrain hides it.
-    if (toggles.los && (v.question === 'see' || v.question === 'shoot') && answer.object) {
+    // Line of sight: rays from the eye to the target's corners; clear rays solid, blocked dashed.
+    if (toggles.los && (v.question === 'see' || v.question === 'shoot') && current.object) {
       const eye = v.question === 'see' && v.between ? v.between[0] : subject.leader;
-      const blockers = answer.blockers.map((b) => makeBlocker(b.id, b.label, b.polygon));
-      const targets = answer.object.polygons.flat();
-      for (const p of targets) {
+      const blockers = current.blockers.map((b) => makeBlocker(b.id, b.label, b.polygon));
+      for (const p of current.object.polygons.flat()) {
         const clear = hasLineOfSight(eye, p, blockers);
         shapes.push({ kind: 'los', closed: false, points: [eye, p], z: 0, tone: clear ? 'yes' : 'no' });
       }
       const box = { minX: 0, minY: 0, maxX: state.table.widthMm, maxY: state.table.depthMm };
-      for (const b of answer.blockers) {
+      for (const b of current.blockers) {
         for (const piece of shadowPieces(eye, b.polygon, box))
           shapes.push({ kind: 'shadow', closed: true, points: piece, z: 0, tone: 'no' });
       }
     }
     if (v.between && !v.hiddenUntilDeclared) {
       const [p, q] = v.between;
-      const label = verdictDistance(answer, selection, rulesetNames)?.text ?? v.answer;
+      const label = verdictDistance(current, selection, rulesetNames)?.text ?? v.answer;
       shapes.push({
         kind: 'measure',
         closed: false,
@@ -322,19 +184,3 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
   }
   return shapes;
 }
-
-export function centroidOf(pts: readonly Vec2[]): Vec2 {
-  const n = Math.max(1, pts.length);
-  return { x: pts.reduce((s, p) => s + p.x, 0) / n, y: pts.reduce((s, p) => s + p.y, 0) / n };
-}
-
-function topMost(pts: readonly Vec2[]): Vec2 {
-  return pts.reduce((best, p) => (p.y > best.y ? p : best), pts[0] ?? { x: 0, y: 0 });
-}
-
-/** Union of every base footprint of every unit, for the tactical view: table mm, closed. */
-export function unitOutlines(state: StateMessage): Array<{ unit: UnitView; polygons: Polygon[] }> {
-  return state.units.map((unit) => ({ unit, polygons: unitPolygons(unit) }));
-}
-
-export { facedBoxPolygon };

@@ -156,6 +156,7 @@ export function mountCameraButton(container: Element | null, fps = 5): CameraSen
   button.type = 'button';
   button.id = 'camera-send';
   button.className = 'camera-send';
+  button.title = 'Send this phone or laptop camera to Vedette as the table camera';
   button.textContent = "Use this device's camera";
   container.append(button);
   let sender: CameraSender | null = null;

@@ -3,6 +3,7 @@ import type { StateMessage } from '../../../src/server/protocol.ts';
 import type { AskResponse } from '../../../src/server/referee-routes.ts';
 import type { ScenarioFile } from '../../../src/table/scenario.ts';
 import type { OverlayKind } from '../core/table-overlays.ts';
+import type { UnitLabel } from '../render/picture.ts';
 
 /**
  * A small read-only window into the page for browser tests (and for curious users in the
@@ -25,6 +26,12 @@ export interface VedetteTestHook {
   unitScreenCentre(unitId: string): { x: number; y: number } | null;
   /** The referee's last answer drawn on the views. */
   readonly answer: AskResponse | null;
+  /** The answer's units have moved since it was given (the card says so; its drawings are hidden). */
+  readonly answerStale: boolean;
+  /** Where each unit's name label was drawn in the main view (live picture, or tactical), CSS px. */
+  readonly unitLabels: readonly UnitLabel[];
+  /** The same in the tactical view. */
+  readonly tacticalLabels: readonly UnitLabel[];
   /** 'live' | 'tactical' | 'split'. */
   readonly layout: string;
   /** Kinds of the referee overlays drawn now (terrain, quarter, range, los, shadow…). */

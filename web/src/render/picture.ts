@@ -2,8 +2,9 @@ import type { Pixel } from '../../../src/camera/projection.ts';
 import type { MeasurementOverlay, OverlayModel, UnitOverlay } from '../core/overlay-model.ts';
 import type { ProjectedShape } from '../core/shape-projection.ts';
 import { placeLabel, type LabelRect } from '../core/label-layout.ts';
+import { MEASURE_COLOUR } from './palette.ts';
 import { drawShapeLabels, drawShapes, type PlacedShape } from './shapes.ts';
-import { imageToCss, pictureRect, type CssPoint, type Viewport } from '../core/viewport.ts';
+import { imageToCss, pictureRect, type Viewport } from '../core/viewport.ts';
 
 /**
  * Draws one frame: the camera picture scaled into the viewport and the overlay model on top.
@@ -25,9 +26,17 @@ export interface RenderInput {
 }
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const MEASURE_COLOUR = '#ffd43b';
 
-export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void {
+/** Where each unit's name went (null: no free place next to it), CSS px, for tests and the console. */
+export interface UnitLabel {
+  readonly id: string;
+  readonly text: string | null;
+  readonly rect: LabelRect | null;
+  /** The unit's outline box. */
+  readonly around: LabelRect;
+}
+
+export function render(ctx: CanvasRenderingContext2D, input: RenderInput): UnitLabel[] {
   const { viewport: vp, dpr } = input;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, vp.cssWidth, vp.cssHeight);
@@ -40,7 +49,7 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
     ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
   }
   const model = input.model;
-  if (!model) return;
+  if (!model) return [];
 
   ctx.save();
   ctx.beginPath();
@@ -64,7 +73,7 @@ export function render(ctx: CanvasRenderingContext2D, input: RenderInput): void 
   const placed: LabelRect[] = [];
   if (model.measurement) drawMeasurementLabel(ctx, vp, model.measurement, placed);
   drawShapeLabels(ctx, shapes, placed, { width: vp.cssWidth, height: vp.cssHeight });
-  for (const unit of [...ordered].reverse()) drawUnitLabel(ctx, vp, unit, placed);
+  return [...ordered].reverse().map((unit) => drawUnitLabel(ctx, vp, unit, placed));
 }
 
 function tracePolygon(
@@ -120,36 +129,33 @@ function drawUnit(ctx: CanvasRenderingContext2D, vp: Viewport, unit: UnitOverlay
   }
 }
 
-function pill(
-  ctx: CanvasRenderingContext2D,
-  vp: Viewport,
-  anchor: CssPoint,
-  text: string,
-  placed: LabelRect[],
-  opts: { font: string; fg: string; bg: string; border: string | null; height: number; above: boolean },
-): void {
-  ctx.font = opts.font;
-  const padX = 6;
-  const w = ctx.measureText(text).width + padX * 2;
-  const h = opts.height;
-  const rect = placeLabel(anchor, w, h, placed, {
-    above: opts.above,
-    width: vp.cssWidth,
-    height: vp.cssHeight,
-  });
+interface PillStyle {
+  readonly font: string;
+  readonly fg: string;
+  readonly bg: string;
+  readonly border: string | null;
+  readonly height: number;
+}
+
+function drawPill(ctx: CanvasRenderingContext2D, rect: LabelRect, text: string, o: PillStyle): void {
   ctx.beginPath();
-  ctx.roundRect(rect.x, rect.y, w, h, h / 2);
-  setColour(ctx, 'fillStyle', opts.bg);
+  ctx.roundRect(rect.x, rect.y, rect.w, rect.h, rect.h / 2);
+  setColour(ctx, 'fillStyle', o.bg);
   ctx.fill();
-  if (opts.border) {
+  if (o.border) {
     ctx.lineWidth = 2;
-    ctx.strokeStyle = opts.border;
+    ctx.strokeStyle = o.border;
     ctx.stroke();
   }
-  ctx.fillStyle = opts.fg;
+  ctx.fillStyle = o.fg;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, rect.x + w / 2, rect.y + h / 2 + 0.5);
+  ctx.fillText(text, rect.x + rect.w / 2, rect.y + rect.h / 2 + 0.5);
+}
+
+/** A unit's name shortened to its first word, for when the whole name finds no place. */
+function shortName(name: string): string {
+  return name.split(/\s+/).find((w) => !/^(the|a)$/i.test(w)) ?? name;
 }
 
 function drawUnitLabel(
@@ -157,16 +163,32 @@ function drawUnitLabel(
   vp: Viewport,
   unit: UnitOverlay,
   placed: LabelRect[],
-): void {
-  const text = unit.unseen ? `${unit.name} (last seen ${agoText(unit.lastSeenAgoS)})` : unit.name;
-  pill(ctx, vp, imageToCss(vp, unit.labelAt), text, placed, {
+): UnitLabel {
+  const tl = imageToCss(vp, { u: unit.bounds.minU, v: unit.bounds.minV });
+  const br = imageToCss(vp, { u: unit.bounds.maxU, v: unit.bounds.maxV });
+  const around = { x: tl.x, y: tl.y, w: br.x - tl.x, h: br.y - tl.y };
+  const style: PillStyle = {
     font: `${unit.selected ? 600 : 500} ${unit.selected ? 13 : 12}px ${FONT}`,
     fg: '#ffffff',
     bg: unit.colour,
     border: unit.selected ? '#ffffff' : null,
     height: unit.selected ? 22 : 19,
-    above: true,
-  });
+  };
+  ctx.font = style.font;
+  const full = unit.unseen ? `${unit.name} (last seen ${agoText(unit.lastSeenAgoS)})` : unit.name;
+  for (const text of [...new Set([full, unit.name, shortName(unit.name)])]) {
+    const w = ctx.measureText(text).width + 12;
+    const rect = placeLabel(imageToCss(vp, unit.labelAt), w, style.height, placed, {
+      width: vp.cssWidth,
+      height: vp.cssHeight,
+      around,
+    });
+    if (rect) {
+      drawPill(ctx, rect, text, style);
+      return { id: unit.id, text, rect, around };
+    }
+  }
+  return { id: unit.id, text: null, rect: null, around };
 }
 
 function drawMeasurementLine(ctx: CanvasRenderingContext2D, vp: Viewport, m: MeasurementOverlay): void {
@@ -199,14 +221,22 @@ function drawMeasurementLabel(
   m: MeasurementOverlay,
   placed: LabelRect[],
 ): void {
-  pill(ctx, vp, imageToCss(vp, m.labelAt), m.valid ? m.label : `${m.label} (stale)`, placed, {
+  const style: PillStyle = {
     font: `700 15px ${FONT}`,
     fg: m.valid ? MEASURE_COLOUR : '#dddddd',
     bg: 'rgba(15, 17, 20, 0.88)',
     border: m.valid ? MEASURE_COLOUR : '#888888',
     height: 26,
-    above: false,
+  };
+  const text = m.valid ? m.label : `${m.label} (stale)`;
+  ctx.font = style.font;
+  const w = ctx.measureText(text).width + 12;
+  const rect = placeLabel(imageToCss(vp, m.labelAt), w, style.height, placed, {
+    width: vp.cssWidth,
+    height: vp.cssHeight,
+    mustPlace: true,
   });
+  if (rect) drawPill(ctx, rect, text, style);
 }
 
 /** "4 s ago", "2 min ago": how long ago a unit was last seen, in a player's words. */

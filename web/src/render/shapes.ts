@@ -1,11 +1,20 @@
 import { placeLabel, type LabelRect } from '../core/label-layout.ts';
 import type { CssPoint } from '../core/viewport.ts';
-import type { OverlayKind, TableShape, Tone } from '../core/table-overlays.ts';
+import type { OverlayKind, TableShape } from '../core/table-overlays.ts';
+import {
+  DASH,
+  HALO,
+  HALO_ALPHA,
+  QUARTER_STROKE,
+  TERRAIN_STROKE,
+  TERRAIN_STROKE_DEFAULT,
+  TONE_COLOUR,
+  ZONE_STROKE,
+} from './palette.ts';
 
 /**
  * Draws table shapes once they are in CSS pixels (the live view projects them, the tactical view
- * scales them). Looks only: colours by kind and verdict tone; a borderline answer is dashed
- * amber, yes solid green, no solid red, so it never rests on colour alone.
+ * scales them). Looks only: colours and dashes from palette.ts; every line over a dark halo.
  */
 
 export interface PlacedShape {
@@ -13,13 +22,6 @@ export interface PlacedShape {
   readonly css: readonly CssPoint[];
   readonly labelCss: CssPoint | null;
 }
-
-export const TONE_COLOUR: Record<Tone, string> = {
-  yes: '#51cf66',
-  no: '#ff6b6b',
-  borderline: '#ffb02e',
-  neutral: '#74c0fc',
-};
 
 const TERRAIN_FILL: Record<string, string> = {
   wood: 'rgba(46, 125, 50, 0.45)',
@@ -49,6 +51,47 @@ function trace(ctx: CanvasRenderingContext2D, pts: readonly CssPoint[], closed: 
   if (closed) ctx.closePath();
 }
 
+/** Strokes the current path: a dark halo `halo` px wider, then the colour, with a dash pattern. */
+function outline(
+  ctx: CanvasRenderingContext2D,
+  colour: string,
+  width: number,
+  dash: readonly number[],
+  halo = 3,
+): void {
+  ctx.setLineDash([]);
+  ctx.globalAlpha = HALO_ALPHA;
+  ctx.lineWidth = width + halo;
+  ctx.strokeStyle = HALO;
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([...dash]);
+  ctx.lineWidth = width;
+  ctx.strokeStyle = colour;
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** The stroke colour and dash of a shape. */
+export function strokeOf(shape: TableShape): { colour: string; dash: readonly number[] } {
+  const tone = TONE_COLOUR[shape.tone];
+  switch (shape.kind) {
+    case 'terrain':
+      return {
+        colour: TERRAIN_STROKE[shape.terrainKind ?? ''] ?? TERRAIN_STROKE_DEFAULT,
+        dash: shape.closed ? DASH['terrainArea']! : DASH['solid']!,
+      };
+    case 'quarter':
+      return { colour: QUARTER_STROKE, dash: DASH['quarter']! };
+    case 'proximity':
+      return { colour: ZONE_STROKE, dash: DASH['zone']! };
+    case 'los':
+      return { colour: tone, dash: shape.tone === 'no' ? DASH['blockedSight']! : DASH['solid']! };
+    default:
+      return { colour: tone, dash: shape.tone === 'borderline' ? DASH['borderline']! : DASH['solid']! };
+  }
+}
+
 /** Draws the shapes; their labels too unless `labels` is false (then call `drawShapeLabels`). */
 export function drawShapes(
   ctx: CanvasRenderingContext2D,
@@ -58,23 +101,19 @@ export function drawShapes(
   const sorted = [...placed].sort((a, b) => ORDER[a.shape.kind] - ORDER[b.shape.kind]);
   for (const { shape, css } of sorted) {
     if (css.length < 2) continue;
-    const colour = TONE_COLOUR[shape.tone];
+    const { colour, dash } = strokeOf(shape);
     ctx.save();
-    ctx.setLineDash(shape.tone === 'borderline' ? [10, 6] : []);
+    ctx.lineCap = 'round';
+    ctx.lineJoin = 'round';
     switch (shape.kind) {
-      case 'terrain': {
+      case 'terrain':
         trace(ctx, css, shape.closed);
         if (shape.closed && opts.terrainFill) {
           ctx.fillStyle = TERRAIN_FILL[shape.terrainKind ?? ''] ?? 'rgba(200,200,200,0.3)';
           ctx.fill();
         }
-        ctx.lineWidth = shape.closed ? 2 : 5;
-        ctx.strokeStyle =
-          shape.terrainKind === 'wood' ? '#69db7c' : shape.terrainKind === 'road' ? '#d6b98c' : '#e9ecef';
-        ctx.setLineDash(shape.closed ? [6, 4] : []);
-        ctx.stroke();
+        outline(ctx, colour, shape.closed ? 2 : 5, dash);
         break;
-      }
       case 'shadow':
         trace(ctx, css, true);
         ctx.fillStyle = 'rgba(10, 10, 20, 0.35)';
@@ -84,47 +123,26 @@ export function drawShapes(
         trace(ctx, css, true);
         ctx.fillStyle = 'rgba(116, 192, 252, 0.12)';
         ctx.fill();
-        ctx.lineWidth = 1.5;
-        ctx.strokeStyle = 'rgba(116, 192, 252, 0.8)';
-        ctx.setLineDash([4, 4]);
-        ctx.stroke();
+        outline(ctx, colour, 2, dash);
         break;
       case 'proximity':
         trace(ctx, css, true);
-        ctx.lineWidth = 2;
-        ctx.strokeStyle = 'rgba(255, 255, 255, 0.75)';
-        ctx.setLineDash([3, 5]);
-        ctx.stroke();
+        outline(ctx, colour, 2, dash);
         break;
       case 'range':
       case 'charge':
       case 'command':
         trace(ctx, css, true);
-        ctx.lineWidth = 5;
-        ctx.strokeStyle = 'rgba(0, 0, 0, 0.45)';
-        ctx.stroke();
-        ctx.lineWidth = 2.5;
-        ctx.strokeStyle = colour;
-        ctx.stroke();
+        outline(ctx, colour, 2.5, dash);
         break;
       case 'los':
         trace(ctx, css, false);
-        ctx.lineWidth = 1.5;
-        ctx.strokeStyle = colour;
-        ctx.globalAlpha = 0.85;
-        ctx.stroke();
+        outline(ctx, colour, 2, dash, 2);
         break;
-      case 'measure': {
+      case 'measure':
         trace(ctx, css, false);
-        ctx.lineCap = 'round';
-        ctx.lineWidth = 7;
-        ctx.strokeStyle = 'rgba(0, 0, 0, 0.6)';
-        ctx.stroke();
-        ctx.lineWidth = 3;
-        ctx.strokeStyle = colour;
-        ctx.stroke();
+        outline(ctx, colour, 3, dash, 4);
         break;
-      }
     }
     ctx.restore();
   }
@@ -152,7 +170,8 @@ const LABEL_ORDER: Record<OverlayKind, number> = {
 
 /**
  * Draws the shapes' labels, each moved out of the way of the labels in `taken` (and of each
- * other); the rectangles used are added to `taken`.
+ * other); the rectangles used are added to `taken`. A label with no free place near its shape is
+ * left out, except the verdict's distance.
  */
 export function drawShapeLabels(
   ctx: CanvasRenderingContext2D,
@@ -168,12 +187,13 @@ export function drawShapeLabels(
     const text = shape.label;
     const w = ctx.measureText(text).width + 12;
     const h = big ? 24 : 19;
-    const r = placeLabel(labelCss, w, h, taken, { above: false, width: area.width, height: area.height });
+    const r = placeLabel(labelCss, w, h, taken, { width: area.width, height: area.height, mustPlace: big });
+    if (!r) continue;
     ctx.beginPath();
     ctx.roundRect(r.x, r.y, w, h, h / 2);
-    ctx.fillStyle = 'rgba(15, 17, 20, 0.85)';
+    ctx.fillStyle = 'rgba(15, 17, 20, 0.9)';
     ctx.fill();
-    const colour = shape.kind === 'terrain' ? '#e9ecef' : TONE_COLOUR[shape.tone];
+    const colour = strokeOf(shape).colour;
     ctx.strokeStyle = colour;
     ctx.lineWidth = 1.5;
     ctx.stroke();

@@ -25,6 +25,8 @@ export interface TerrainPanel {
   readonly draft: TerrainDraft;
   /** A tap on the tactical view while drawing: adds a corner. */
   addPoint(p: Vec2): void;
+  /** The piece being drawn or sent ("Tranent Wood", "a wood"), or null: answers meanwhile do not count it. */
+  readonly editing: string | null;
 }
 
 export function mountTerrainPanel(
@@ -34,6 +36,7 @@ export function mountTerrainPanel(
 ): TerrainPanel {
   let points: Vec2[] = [];
   let active = false;
+  let sending = false;
   let file: ScenarioFile | null = null;
   const kind = h('select', { id: 'terrain-kind' }, ...TERRAIN_KINDS.map((k) => h('option', { value: k }, k)));
   const name = h('input', {
@@ -57,17 +60,24 @@ export function mountTerrainPanel(
     'Add piece',
   );
   const cancel = h('button', { type: 'button', id: 'terrain-cancel', disabled: true }, 'Cancel');
-  const status = h('p', { class: 'message', id: 'terrain-message' });
+  const status = h('p', { class: 'message', id: 'terrain-message', role: 'status' });
+  const progress = h('progress', {
+    id: 'terrain-progress',
+    hidden: true,
+    'aria-label': 'Adding the terrain piece',
+  });
+  const pieceName = () => name.value.trim() || `a ${kind.value}`;
   const list = h('ul', { class: 'list', id: 'terrain-list' });
   const linear = () => LINEAR_TERRAIN.includes(kind.value as TerrainKind);
 
   function refresh(): void {
     const need = linear() ? 2 : 3;
-    undo.disabled = !active || points.length === 0;
-    finish.disabled = !active || points.length < need;
-    cancel.disabled = !active;
-    start.disabled = active;
-    if (active)
+    undo.disabled = !active || points.length === 0 || sending;
+    finish.disabled = !active || points.length < need || sending;
+    cancel.disabled = !active || sending;
+    start.disabled = active || sending;
+    progress.hidden = !sending;
+    if (active && !sending)
       message(
         status,
         `${points.length} point${points.length === 1 ? '' : 's'} — tap the tactical view to add ${linear() ? 'the course' : 'corners'} (${need} at least).`,
@@ -94,6 +104,11 @@ export function mountTerrainPanel(
   finish.addEventListener('click', async () => {
     const k = kind.value as TerrainKind;
     const pts = points.map((p) => ({ x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 }));
+    const what = pieceName();
+    const t0 = performance.now();
+    sending = true;
+    message(status, `Adding ${what}…`);
+    refresh();
     try {
       const res = await api<{ scenario: ScenarioFile }>('POST', '/api/terrain', {
         kind: k,
@@ -103,9 +118,11 @@ export function mountTerrainPanel(
       });
       active = false;
       points = [];
-      message(status, `Added ${name.value.trim() || k}.`, 'ok');
+      sending = false;
+      message(status, `Added ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s).`, 'ok');
       onChanged(res.scenario);
     } catch (err) {
+      sending = false;
       message(status, (err as Error).message, 'error');
     }
     refresh();
@@ -121,6 +138,7 @@ export function mountTerrainPanel(
     h('label', { class: 'field' }, 'Name', name),
     h('div', { class: 'row' }, start, undo),
     h('div', { class: 'row' }, finish, cancel),
+    progress,
     status,
     h('div', { class: 'field' }, 'Terrain on the table', list),
   );
@@ -143,13 +161,25 @@ export function mountTerrainPanel(
             'li',
             {},
             h('span', {}, `${t.name ?? t.id} (${t.kind})`),
-            h('button', { type: 'button', 'data-delete': t.id, onclick: () => void remove(t.id) }, 'Delete'),
+            h(
+              'button',
+              {
+                type: 'button',
+                'data-delete': t.id,
+                'aria-label': `Delete ${t.name ?? t.id}`,
+                onclick: () => void remove(t.id),
+              },
+              'Delete',
+            ),
           ),
         ),
       );
     },
     get draft() {
       return { active, points, closed: !linear() };
+    },
+    get editing() {
+      return active || sending ? pieceName() : null;
     },
     addPoint(p) {
       if (!active) return;
