@@ -191,10 +191,12 @@ export class LiveRecording {
     valid: boolean;
   }): void {
     if (!this.recorder) return;
+    // The question in players' words: unit names, not ids (the ids stay in the ruling's inputs).
+    const name = (id: string) => this.ctx?.scenario().units.find((u) => u.id === id)?.name ?? id;
     const v = makeVerdict({
       ruleset: 'measure',
       question: 'distance',
-      asked: `distance from ${m.a} to ${m.b}`,
+      asked: `distance from ${name(m.a)} to ${name(m.b)}`,
       answer: m.valid ? 'yes' : 'borderline',
       value: m.distanceIn,
       unit: 'in',

@@ -43,6 +43,7 @@ import type { RouteContext } from './route-context.ts';
 import { scenarioRoutes } from './scenario-routes.ts';
 import { LiveRecording, type RecordOptions } from '../record/live-recording.ts';
 import { battleRoutes } from './battle-routes.ts';
+import { printRoutes } from './print-routes.ts';
 
 export interface ServerOptions {
   readonly port: number;
@@ -288,6 +289,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }),
   );
   app.use(calibrationRoutes(routeContext, { dir: options.calibrationDir ?? 'calibration' }));
+  app.use(printRoutes(routeContext, { calibrationDir }));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
   else

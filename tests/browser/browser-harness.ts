@@ -78,7 +78,7 @@ export function startWebServer(
 }
 
 /** Every page the web app builds (vite.config.ts). */
-export const WEB_PAGES = ['index.html', 'overlay.html', 'replay.html'] as const;
+export const WEB_PAGES = ['index.html', 'overlay.html', 'replay.html', 'print.html'] as const;
 
 /** Builds web/dist when any page or source is newer than the build (all three pages must be there). */
 export function ensureWebBuilt(): void {
