@@ -132,13 +132,13 @@ describe.skipIf(skipWithoutChromium('the long-replay browser test'))(
       );
       const box = (await slider.boundingBox())!;
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    const middle = { t: battle.startedAt + BATTLE_MS / 2, slack: BATTLE_MS * 0.03 };
-    await page.waitForFunction(
-      (m) => Math.abs((window.__vedetteReplay?.drawnAt ?? 0) - m.t) < m.slack,
-      middle,
-      WAIT,
-    );
-    expect(errors).toEqual([]);
+      const middle = { t: battle.startedAt + BATTLE_MS / 2, slack: BATTLE_MS * 0.03 };
+      await page.waitForFunction(
+        (m) => Math.abs((window.__vedetteReplay?.drawnAt ?? 0) - m.t) < m.slack,
+        middle,
+        WAIT,
+      );
+      expect(errors).toEqual([]);
     });
 
     it('shows every unit at 0:00:00, where the battle began', async () => {

@@ -113,7 +113,7 @@ describe('buildOverlay', () => {
     expect(buildOverlay(state(), ['a']).measurement).toBeNull();
     expect(buildOverlay(state(), ['a', 'c']).measurement).toBeNull();
     const m = buildOverlay(state(), ['b', 'a']).measurement!;
-    expect(m.label).toBe('edge to edge 14.17 in ± 0.04');
+    expect(m.label).toBe('edge to edge, nearest bases 14.17 in ± 0.04');
     const from = projectTablePoint(camera, pose, { x: 740, y: 420, z: 3 })!;
     expect(m.path[0]!.u).toBeCloseTo(from.u, 9);
     expect(m.path[0]!.v).toBeCloseTo(from.v, 9);

@@ -22,27 +22,49 @@ export function shortRulesetName(name: string): string {
   return cut > 0 ? words.slice(0, cut).join(' ') : bare;
 }
 
-/** "buildingsUnitsWoods" → "buildings, units, woods"; "leaderBase" → "leader base". */
-export function humanise(id: string): string {
+/**
+ * An identifier in words: "leaderBase" → "leader base", "enfiladeMinDepthIn" → "enfilade min
+ * depth (in)"; as a list of things when `list` ("buildingsUnitsWoods" → "buildings, units, woods").
+ */
+export function humanise(id: string, list = false): string {
   const words = id
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[\s_-]+/)
     .map((w) => (/^[A-Z0-9]+$/.test(w) && w.length > 1 ? w : w.toLowerCase()));
-  const joined = words.includes('and') || words.includes('or') || words.length < 3;
+  const last = words[words.length - 1];
+  if (words.length > 1 && last && ['in', 'mm', 'cm', 'deg'].includes(last)) {
+    words.pop();
+    return `${words.join(' ')} (${last})`;
+  }
+  const joined = !list || words.includes('and') || words.includes('or') || words.length < 3;
   return joined ? words.join(' ') : words.join(', ');
+}
+
+/**
+ * A rules sentence with any identifier left in it put into words ("when enfiladeCorridor =
+ * minimumDepth" → "when enfilade corridor is minimum depth"): the page never shows an identifier.
+ */
+export function inWords(text: string): string {
+  return text
+    .replace(
+      /\b([a-z]+(?:[A-Z][a-z0-9]*)+) = ([a-z]+(?:[A-Z][a-z0-9]*)*)\b/g,
+      (_m, a: string, b: string) => `${humanise(a)} is ${humanise(b)}`,
+    )
+    .replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (w) => humanise(w));
 }
 
 /** The option's label: the rules' sentence saying what it decides. */
 export function optionLabel(o: OptionInfo): string {
-  return o.summary.trim() || humanise(o.name);
+  return inWords(o.summary.trim()) || humanise(o.name);
 }
 
 /** What one value of an option means, in words. */
 export function choiceLabel(o: OptionInfo, value: OptionValue): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return String(value);
-  return o.meanings?.[value] ?? humanise(value);
+  const meaning = o.meanings?.[value];
+  return meaning ? inWords(meaning) : humanise(value, true);
 }
 
 /** The settings an answer consulted, in words, the ones changed from the default first. */

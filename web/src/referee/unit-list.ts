@@ -53,13 +53,19 @@ export function mountUnitList(root: HTMLElement, onPick: (unitId: string) => voi
                       class: 'unit-pick',
                       'data-unit': u.id,
                       'aria-pressed': String(at >= 0),
-                      'aria-label': `${u.name}${u.type === 'commander' ? ', commander' : ''}${role === 'A' ? ', picked as A (acts)' : role === 'B' ? ', picked as B (target)' : ''}${missing ? ', not seen by the camera' : ''}`,
                       onclick: () => onPick(u.id),
                     },
                     h('span', { class: 'unit-name' }, u.name),
                     u.type === 'commander' ? h('span', { class: 'muted' }, ' (commander)') : '',
                     missing ? h('span', { class: 'muted' }, ' · not seen') : '',
                     role ? h('span', { class: 'pick-role', 'aria-hidden': 'true' }, role) : '',
+                    role
+                      ? h(
+                          'span',
+                          { class: 'visually-hidden' },
+                          role === 'A' ? ', picked as A (acts)' : ', picked as B (target)',
+                        )
+                      : '',
                   ),
                 );
               }),

@@ -76,14 +76,14 @@ export function verdictCard(v: Verdict, ctx: CardContext = {}): VerdictCard {
   }
   if (v.limit !== undefined)
     numbers.push({ key: 'limit', label: LIMIT_NAME[v.question] ?? 'limit', value: fmt(v.limit) });
-  if (v.margin !== undefined && kind !== 'other') {
-    const spare = v.margin >= 0;
+  // The margin's sign depends on the question (within a range, beyond an arc…); the lean says
+  // which side of the limit the numbers fall, so it names the margin.
+  if (v.margin !== undefined && kind !== 'other')
     numbers.push({
       key: 'margin',
-      label: spare ? 'to spare' : 'short by',
+      label: v.lean === 'yes' ? 'to spare' : 'missed by',
       value: fmt(Math.abs(v.margin)),
     });
-  }
   if (v.epsilon !== undefined)
     numbers.push({ key: 'band', label: 'too close to call within', value: `± ${fmt(v.epsilon)}` });
   const notes: string[] = [];
