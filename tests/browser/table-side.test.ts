@@ -285,6 +285,8 @@ describe.skipIf(skip)('the table-side experience', { timeout: 600_000 }, () => {
 
   it('overlay outlines stand out 3:1 on the cloth the camera sees and on the tactical cloth', async () => {
     // The cloth as it comes out of the camera: the median colour of the middle of the picture.
+    await desk.goto(server!.url);
+    await waitForFrames(desk, WAIT);
     const cloth = await desk.evaluate(() => {
       const c = document.querySelector<HTMLCanvasElement>('#view')!;
       const d = c
