@@ -14,13 +14,14 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Three pages, all built: the live table (index.html), battle replay (replay.html, issue #7)
-    // and the streamer overlay (overlay.html, issue #6).
+    // Four pages, all built: the live table (index.html, the home page), battle replay
+    // (replay.html), the streamer overlay (overlay.html) and the printables (print.html).
     rolldownOptions: {
       input: {
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
         replay: fileURLToPath(new URL('./web/replay.html', import.meta.url)),
         overlay: fileURLToPath(new URL('./web/overlay.html', import.meta.url)),
+        print: fileURLToPath(new URL('./web/print.html', import.meta.url)),
       },
     },
   },

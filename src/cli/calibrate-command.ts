@@ -1,3 +1,4 @@
+import { requireFile } from './failure.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -49,6 +50,8 @@ export function registerCalibrateCommand(program: Command): void {
       `largest RMS reprojection error accepted, pixels (default ${DEFAULT_CALIBRATION_OPTIONS.maxRmsPx})`,
     )
     .action(async (images: string[], flags: CalibrateFlags) => {
+      requireFile(flags.board, '--board: board spec');
+      for (const path of images) requireFile(path, 'photo');
       const board = await loadBoardSpec(flags.board);
       const options: Partial<CalibrationOptions> = {
         ...(flags.name ? { profileName: flags.name } : {}),

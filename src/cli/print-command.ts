@@ -2,27 +2,56 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { BOARD_DICTIONARIES, type BoardDictionaryName } from '../camera/calibration-board.ts';
 import { loadBoardSpec } from '../camera/calibration-files.ts';
+import { DEFAULT_BOARD_SPEC } from '../camera/default-board.ts';
 import { baseLabel, COMMON_BASES, parseBase } from '../print/base-sizes.ts';
 import { parseIds } from '../print/layout.ts';
 import { PAPER_NAMES, parsePaper } from '../print/paper.ts';
 import { boardSheetPdf, markerSheetPdf, referenceSheetPdf } from '../print/sheets.ts';
 import { DEFAULT_FIELD_COLOUR, matSheetPdf } from '../print/mat-sheet.ts';
 import { matScenarioSnippet, parseLengthMm, parseTableSize } from '../print/mat.ts';
+import { CliError } from './failure.ts';
 import {
   DEFAULT_MARKER_DICTIONARY,
   MARKER_DICTIONARIES,
   type MarkerDictionaryName,
 } from '../table/scenario.ts';
 
-export const DEFAULT_BOARD_SPEC = 'calibration/boards/vedette-7x9.json';
-
 function dictionary(name: string): BoardDictionaryName {
   if (!(MARKER_DICTIONARIES as readonly string[]).includes(name)) {
-    throw new Error(`unknown marker dictionary "${name}"; use one of: ${MARKER_DICTIONARIES.join(', ')}`);
+    throw new CliError(`unknown marker dictionary "${name}": use one of ${MARKER_DICTIONARIES.join(', ')}`);
   }
   if (!(BOARD_DICTIONARIES as readonly string[]).includes(name))
-    throw new Error(`dictionary "${name}" cannot be printed`);
+    throw new CliError(`dictionary "${name}" cannot be printed: use one of ${BOARD_DICTIONARIES.join(', ')}`);
   return name as BoardDictionaryName;
+}
+
+/** Below this a base marker is too small for a camera over a whole table to read (docs/markers.md). */
+export const SMALLEST_READABLE_MARKER_MM = 15;
+/** The reference markers' ids when printed with the defaults (`print reference`). */
+export const DEFAULT_REFERENCE_IDS = [0, 1, 2, 3] as const;
+
+/** Warnings a player should see before printing a sheet they cannot use. */
+export function markerWarnings(ids: readonly number[], markerMm: number): string[] {
+  const out: string[] = [];
+  if (markerMm < SMALLEST_READABLE_MARKER_MM)
+    out.push(
+      `warning: ${markerMm} mm markers are too small for a camera over a whole table (at 1080p a 72 in table gives about 1 mm per pixel): use ${SMALLEST_READABLE_MARKER_MM} mm or more, see docs/markers.md`,
+    );
+  const reserved = ids.filter((id) => (DEFAULT_REFERENCE_IDS as readonly number[]).includes(id));
+  if (reserved.length)
+    out.push(
+      `warning: id${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')} ${reserved.length > 1 ? 'are' : 'is'} the reference markers' (vedette print reference): number base markers from ${DEFAULT_REFERENCE_IDS.length} up`,
+    );
+  return out;
+}
+
+/** A table size that says its unit: "6x4" alone would be read as millimetres. */
+function tableSize(text: string): { widthMm: number; depthMm: number } {
+  if (/^\s*\d+(?:\.\d+)?\s*[x×]\s*\d+(?:\.\d+)?\s*$/.test(text))
+    throw new CliError(
+      `--table ${text} has no unit: write ${text.trim()}ft, ${text.trim()}in or ${text.trim()}cm (or mm)`,
+    );
+  return parseTableSize(text);
 }
 
 /** A scenario marker dictionary that can also be printed (all four of them can). */
@@ -33,7 +62,7 @@ function scenarioDictionary(name: string): MarkerDictionaryName & BoardDictionar
 
 function positive(text: string, flag: string): number {
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number, got "${text}"`);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number, not "${text}"`);
   return n;
 }
 
@@ -90,6 +119,7 @@ export function registerPrintCommand(program: Command): void {
           paper: parsePaper(f.paper),
           ...(f.markerSize ? { markerMm: positive(f.markerSize, '--marker-size') } : {}),
         });
+        for (const w of markerWarnings(ids, r.markerMm)) console.warn(w);
         const pages = new Set(r.placed.map((p) => p.page)).size;
         const out = f.out ?? `vedette-markers-${f.base}-${ids[0]}-${ids.at(-1)}.pdf`;
         await save(
@@ -182,10 +212,10 @@ export function registerPrintCommand(program: Command): void {
       }) => {
         const firstId = Number(f.firstId);
         if (!Number.isInteger(firstId) || firstId < 0)
-          throw new Error(`--first-id must be a whole number ≥ 0, got "${f.firstId}"`);
+          throw new CliError(`--first-id must be a whole number ≥ 0, not "${f.firstId}"`);
         const dict = scenarioDictionary(f.dictionary);
         const r = await matSheetPdf({
-          table: parseTableSize(f.table),
+          table: tableSize(f.table),
           markerMm: parseLengthMm(f.markerSize, '--marker-size'),
           spacingMm: parseLengthMm(f.spacing, '--spacing'),
           ...(f.interior ? { interiorSpacingMm: parseLengthMm(f.interior, '--interior') } : {}),

@@ -6,7 +6,8 @@ import { startServer } from '../server/app.ts';
 import { isLoopback, newToken } from '../server/security.ts';
 import type { CameraChoice, SourceSpec } from '../vision/sources/create-source.ts';
 import type { FfmpegInput } from '../vision/sources/ffmpeg-source.ts';
-import { DEFAULT_CAMERA_PROFILE } from './measure-command.ts';
+import { assertPortFree, CliError, parsePort, requireFile } from './failure.ts';
+import { defaultCameraProfile } from './measure-command.ts';
 
 export const DEFAULT_SCENARIO = 'scenarios/prestonpans-demo.json';
 
@@ -38,7 +39,7 @@ interface ServeOptions {
 
 function parseSize(text: string): { width: number; height: number } {
   const m = /^(\d{2,5})x(\d{2,5})$/.exec(text);
-  if (!m) throw new Error(`--size must look like 1920x1080, not "${text}"`);
+  if (!m) throw new CliError(`--size must look like 1920x1080, not "${text}"`);
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 
@@ -48,7 +49,13 @@ export function sourceFromOptions(opts: ServeOptions): SourceSpec {
     (o) => o !== undefined && o !== false,
   );
   if (chosen.length > 1)
-    throw new Error('choose one camera: --images, --folder, --webcam, --url, --video or --browser-camera');
+    throw new CliError('choose one camera: --images, --folder, --webcam, --url, --video or --browser-camera');
+  // Files named on the command line must be there now: a camera made of missing files would
+  // only retry them for ever.
+  for (const path of opts.images ?? []) requireFile(path, '--images: image');
+  if (opts.video) requireFile(opts.video, '--video: video');
+  if (opts.folder) requireFile(opts.folder, '--folder:');
+  if (opts.camera) requireFile(opts.camera, '--camera: camera profile');
   const size = opts.size ? parseSize(opts.size) : undefined;
   const choice: CameraChoice = {
     ...(opts.camera ? { cameraPath: opts.camera } : {}),
@@ -56,9 +63,9 @@ export function sourceFromOptions(opts: ServeOptions): SourceSpec {
     ...(opts.hfov ? { hfovDeg: Number(opts.hfov) } : {}),
   };
   if (opts.images)
-    return { kind: 'images', paths: opts.images, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
+    return { kind: 'images', paths: opts.images, cameraPath: opts.camera ?? defaultCameraProfile() };
   if (opts.folder)
-    return { kind: 'folder', dir: opts.folder, cameraPath: opts.camera ?? DEFAULT_CAMERA_PROFILE };
+    return { kind: 'folder', dir: opts.folder, cameraPath: opts.camera ?? defaultCameraProfile() };
   let input: FfmpegInput | undefined;
   if (opts.webcam !== undefined && opts.webcam !== false) {
     input = {
@@ -143,9 +150,13 @@ export function registerServeCommand(program: Command): void {
     .option('--still', 'synthetic table: keep every unit still')
     .action(async (opts: ServeOptions) => {
       if (opts.transport && opts.transport !== 'raw' && opts.transport !== 'mjpeg')
-        throw new Error('--transport is raw or mjpeg');
+        throw new CliError(`--transport is raw or mjpeg, not "${opts.transport}"`);
+      const port = parsePort(opts.port);
+      requireFile(opts.scenario, '--scenario: scenario file');
       const source = sourceFromOptions(opts);
       const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
+      // Before the camera and the vision worker start: a taken port is said at once.
+      await assertPortFree(port, host);
       const open = !isLoopback(host);
       if (open && !opts.lan && opts.token === undefined)
         throw new Error(
@@ -155,7 +166,7 @@ export function registerServeCommand(program: Command): void {
       const player = opts.token ?? (open ? newToken() : undefined);
       const spectator = opts.spectatorToken ?? (open ? newToken() : undefined);
       if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))
-        throw new Error('--tls-cert and --tls-key go together');
+        throw new CliError('--tls-cert and --tls-key go together: give both');
       const tls =
         opts.tlsCert && opts.tlsKey
           ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey) }
@@ -166,7 +177,7 @@ export function registerServeCommand(program: Command): void {
         );
       }
       const server = await startServer({
-        port: Number(opts.port),
+        port,
         host,
         scenarioPath: opts.scenario,
         source,

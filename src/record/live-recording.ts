@@ -3,6 +3,7 @@ import type { CameraProfile } from '../camera/profile.ts';
 import type { TablePose } from '../camera/table-pose.ts';
 import { verdict as makeVerdict, type Verdict } from '../rules/engine/verdict.ts';
 import type { Scenario } from '../table/scenario.ts';
+import { terrainChanges } from '../table/scenario-change.ts';
 import { BattleRecorder, type RecorderOptions } from './recorder.ts';
 import { rosterOf } from './roster.ts';
 import { BattleStore, DEFAULT_DATA_DIR } from './store.ts';
@@ -171,6 +172,21 @@ export class LiveRecording {
     }
   }
 
+  /**
+   * The scenario was edited without changing the table the camera watches (terrain, names): the
+   * battle goes on, and each terrain change is noted in it where it happened.
+   */
+  scenarioEdited(before: Scenario, after: Scenario): void {
+    if (this.scenarioOfBattle === before) this.scenarioOfBattle = after;
+    const rec = this.recorder;
+    if (!rec) return;
+    try {
+      for (const c of terrainChanges(before, after)) rec.annotate(c.text, c.at, 'terrain editor', Date.now());
+    } catch (err) {
+      console.error(`recorder: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** The server answered a rules question: keep it with the battle. */
   ruling(
     verdict: Verdict,
@@ -191,10 +207,12 @@ export class LiveRecording {
     valid: boolean;
   }): void {
     if (!this.recorder) return;
+    // The question in players' words: unit names, not ids (the ids stay in the ruling's inputs).
+    const name = (id: string) => this.ctx?.scenario().units.find((u) => u.id === id)?.name ?? id;
     const v = makeVerdict({
       ruleset: 'measure',
       question: 'distance',
-      asked: `distance from ${m.a} to ${m.b}`,
+      asked: `distance from ${name(m.a)} to ${name(m.b)}`,
       answer: m.valid ? 'yes' : 'borderline',
       value: m.distanceIn,
       unit: 'in',

@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { loadCameraProfile } from '../camera/profile.ts';
 import { parseScenario, parseScenarioText, ScenarioError, type Scenario } from '../table/scenario.ts';
+import { sameForVision } from '../table/scenario-change.ts';
 import { UnknownNameError } from '../table/table-state.ts';
 import { BrowserCameraSource } from '../vision/sources/browser-camera.ts';
 import { createSource, type SourceSpec } from '../vision/sources/create-source.ts';
@@ -48,6 +49,7 @@ import { LiveRecording, recordingDefaults, type RecordOptions } from '../record/
 import { checkStoreFile } from '../record/store-check.ts';
 import { STORE_FILE } from '../record/store.ts';
 import { battleRoutes } from './battle-routes.ts';
+import { printRoutes } from './print-routes.ts';
 
 export interface ServerOptions {
   readonly port: number;
@@ -268,6 +270,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.json({ ok: true, scenario: scenario.name });
   });
   async function replaceScenario(next: Scenario): Promise<void> {
+    // Terrain and names: the camera and the vision worker stay (well under a second); anything
+    // the vision pipeline reads rebuilds them (seconds).
+    if (sameForVision(scenario, next)) {
+      const run = changing.then(() => {
+        const before = scenario;
+        loop.setScenario(next);
+        scenario = next;
+        recording.scenarioEdited(before, next);
+        broadcast(hello());
+      });
+      changing = run.catch(() => undefined);
+      return run;
+    }
     await replaceLive(next, sourceSpec);
   }
 
@@ -318,6 +333,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }),
   );
   app.use(calibrationRoutes(routeContext, { dir: options.calibrationDir ?? 'calibration' }));
+  app.use(printRoutes(routeContext, { calibrationDir }));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
   else

@@ -204,6 +204,15 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     if (wasRunning) this.start();
   }
 
+  /**
+   * Swaps the scenario only, between two frames: for changes the camera does not see (terrain,
+   * names), which need no new source or vision worker (see sameForVision). The next frame's
+   * snapshot is built against it.
+   */
+  setScenario(scenario: Scenario): void {
+    this.scenario = scenario;
+  }
+
   get sourceName(): string {
     return this.source.name;
   }

@@ -13,7 +13,7 @@ import { VisionPipeline, type PipelineResult } from '../../src/vision/pipeline.t
  * The Montrose sample map lying on a table with the counters of the second example of play,
  * rendered at 1080p by the synthetic camera, read back by the real vision pipeline, and every
  * counter snapped to a space from its measured position. The expected spaces are written here
- * by hand from the set-up (maps/montrose-demo.scenario.py), not computed.
+ * by hand from the set-up (maps/montrose-demo.scenario.ts), not computed.
  */
 const scenario = parseScenarioText(
   readFileSync('maps/montrose-demo.scenario.json', 'utf8'),

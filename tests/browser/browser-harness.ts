@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/app.ts';
 
 /** What the browser tests share: Debian's chromium, its flags, a built web app, error capture. */
@@ -53,8 +54,13 @@ export function prepareBrowserRun(): void {
   mkdirSync(ARTIFACTS, { recursive: true });
 }
 
-/** Debian's chromium, headless, with the shared flags. */
+/**
+ * The shared Chromium started by global-setup.ts (closing it only disconnects this file), or,
+ * when a test runs without that setup, Debian's chromium launched for this file alone.
+ */
 export function launchChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 }
 
@@ -71,6 +77,9 @@ export function startWebServer(
   });
 }
 
+/** Every page the web app builds (vite.config.ts). */
+export const WEB_PAGES = ['index.html', 'overlay.html', 'replay.html', 'print.html'] as const;
+
 /** Builds web/dist when any page or source is newer than the build (all three pages must be there). */
 export function ensureWebBuilt(): void {
   const built = join(ROOT, 'web/dist/index.html');
@@ -79,7 +88,7 @@ export function ensureWebBuilt(): void {
       const p = join(dir, e.name);
       return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
     }, 0);
-  const pages = ['index.html', 'overlay.html', 'replay.html'];
+  const pages = WEB_PAGES;
   const sourceTime = Math.max(
     newest(join(ROOT, 'web/src')),
     ...pages.map((p) => statSync(join(ROOT, 'web', p)).mtimeMs),

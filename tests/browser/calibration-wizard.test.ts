@@ -8,7 +8,7 @@ import type { RunningServer } from '../../src/server/app.ts';
 import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
 import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
-import type {} from '../../web/src/test-hook.ts';
+import type {} from '../../web/src/live/test-hook.ts';
 import {
   ARTIFACTS,
   launchChromium,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/app.ts';
-import type {} from '../../web/src/test-hook.ts';
+import type {} from '../../web/src/live/test-hook.ts';
 import {
   ARTIFACTS,
   launchChromium,
@@ -192,7 +192,7 @@ describe.skipIf(skip)('live page in chromium', { timeout: 300_000 }, () => {
     );
     expect(m.selection).toEqual(['lees', 'camerons']);
     expect([m.a, m.b].sort()).toEqual(['camerons', 'lees']);
-    expect(m.text).toMatch(/^edge to edge \d+\.\d\d in ± \d\.\d\d$/);
+    expect(m.text).toMatch(/^edge to edge, nearest bases \d+\.\d\d in ± \d\.\d\d$/);
     expect(Math.abs(m.distanceIn - truth)).toBeLessThanOrEqual(0.1);
 
     // Clicking empty space (the picture's corner, away from every unit) clears the selection.

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/app.ts';
 import { syntheticTableExtras } from '../../src/synth/table-extras.ts';
-import type {} from '../../web/src/test-hook.ts';
+import type {} from '../../web/src/live/test-hook.ts';
 import {
   ARTIFACTS,
   launchChromium,

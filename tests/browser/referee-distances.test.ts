@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/app.ts';
-import type {} from '../../web/src/test-hook.ts';
+import type {} from '../../web/src/live/test-hook.ts';
 import {
   ARTIFACTS,
   launchChromium,
@@ -67,7 +67,9 @@ describe.skipIf(skipWithoutChromium('the referee-distance browser test'))(
         undefined,
         WAIT,
       );
-      expect(await page.textContent('#measurement')).toMatch(/^edge to edge \d+\.\d\d in ± \d\.\d\d$/);
+      expect(await page.textContent('#measurement')).toMatch(
+        /^edge to edge, nearest bases \d+\.\d\d in ± \d\.\d\d$/,
+      );
 
       await page.click('button.ask[data-question="charge"]');
       await page.waitForFunction(
@@ -113,7 +115,8 @@ describe.skipIf(skipWithoutChromium('the referee-distance browser test'))(
         drawn: window.__vedette!.drawnMeasurement,
         footer: document.querySelector('#measurement')?.textContent ?? '',
         ruled: document.querySelector('#ruled-distance')?.textContent ?? '',
-        measuredFrom: document.querySelector('#verdict-measured-from')?.textContent ?? '',
+        measuredFrom: document.querySelector('#verdict dt')?.textContent ?? '',
+        asked: document.querySelector('#verdict .asked')?.textContent ?? '',
       }));
       await page.screenshot({ path: join(ARTIFACTS, 'distances-charge-declared.png') });
       console.log(`declared: ${JSON.stringify(shown)}`);
@@ -121,11 +124,13 @@ describe.skipIf(skipWithoutChromium('the referee-distance browser test'))(
       expect(shown.kinds).toContain('charge');
       // One line on the picture: the referee's; the plain one is in the footer, labelled.
       expect(shown.drawn).toBeNull();
-      expect(shown.footer).toMatch(/^edge to edge /);
+      expect(shown.footer).toMatch(/^edge to edge, nearest bases /);
       expect(shown.ruled).toMatch(
         /^Referee: [\d.]+ in (edge to edge, whole unit|from the front centre) \(Prestonpans\)$/,
       );
-      expect(shown.measuredFrom).toMatch(/Prestonpans/);
+      // The card names its number for what it is, and says under which ruleset.
+      expect(shown.measuredFrom).toMatch(/^distance, (edge to edge, whole unit|from the front centre)$/);
+      expect(shown.asked).toMatch(/Prestonpans/);
       expect(errors).toEqual([]);
     });
   },

@@ -8,7 +8,7 @@ import { frameTable } from '../../src/synth/camera.ts';
 import { buildScene, loadSceneBits } from '../../src/synth/scene.ts';
 import { sceneTruth } from '../../src/synth/truth.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
-import type {} from '../../web/src/test-hook.ts';
+import type {} from '../../web/src/live/test-hook.ts';
 import {
   ARTIFACTS,
   launchChromium,

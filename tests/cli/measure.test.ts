@@ -116,13 +116,12 @@ describe('vedette measure', () => {
     bad.units[0].bases[0].width = -40;
     const badPath = join(dir, 'bad.json');
     writeFileSync(badPath, JSON.stringify(bad));
-    const failure = await run('node', [
-      'bin/vedette.js',
-      'measure',
-      'missing.png',
-      '--scenario',
-      badPath,
-    ]).catch((e) => e);
+    // The image is there (a missing one is named first, see failures.test.ts); the scenario is bad.
+    const image = join(dir, 'table.png');
+    writeFileSync(image, await encodePng({ width: 8, height: 8, data: new Uint8Array(8 * 8 * 3) }));
+    const failure = await run('node', ['bin/vedette.js', 'measure', image, '--scenario', badPath]).catch(
+      (e) => e,
+    );
     expect(failure.code).toBe(2);
     expect(failure.stderr).toMatch(/units\.0\.bases\.0\.width: base width must be > 0/);
   });

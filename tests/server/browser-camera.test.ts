@@ -10,7 +10,7 @@ import { VisionPipeline } from '../../src/vision/pipeline.ts';
 import { DEMO, liveUrl, startTestServer, syntheticJpeg, until } from './server-harness.ts';
 
 /**
- * A browser's camera, as web/src/camera-sender.ts sends it: a `camera` message, then JPEG frames
+ * A browser's camera, as web/src/live/camera-sender.ts sends it: a `camera` message, then JPEG frames
  * as binary WebSocket messages. The server decodes them (sharp), watches the table through them,
  * and other browsers see the picture and measure on it; the sender is not sent its picture back.
  */

@@ -1,8 +1,10 @@
 import type { BattleSummary, ReplayData } from '../../../src/record/types.ts';
-import { buildOverlay } from '../overlay-model.ts';
-import { render } from '../render.ts';
-import { fitContain } from '../viewport.ts';
+import { buildOverlay } from '../core/overlay-model.ts';
+import { render } from '../render/picture.ts';
+import { fitContain } from '../core/viewport.ts';
 import { formatElapsed, ReplayModel, RULING_PAIR, type ReplayFrame } from './model.ts';
+import { withNames } from './names.ts';
+import { mountRulingList, type RulingList } from './ruling-list.ts';
 import { drawTactical } from './tactical.ts';
 import { installReplayHook } from './test-hook.ts';
 
@@ -35,7 +37,7 @@ const dom = {
   where: el('where', HTMLSpanElement),
   marks: el('marks', HTMLDivElement),
   scrub: el('scrub', HTMLInputElement),
-  rulings: el('rulings', HTMLOListElement),
+  rulings: el('rulings-box', HTMLElement),
   annotations: el('annotations', HTMLOListElement),
 };
 
@@ -49,8 +51,11 @@ let lastTick = 0;
 let drawn: ReplayFrame | null = null;
 let pictureDrawn = false;
 let rafPending = false;
+let rulingList: RulingList | null = null;
 const pictures = new Map<number, ImageBitmap | 'loading' | 'failed'>();
+/** Slider positions over the whole battle: a 4-hour battle moves 1.44 s per step. */
 const SCRUB_STEPS = 10_000;
+dom.scrub.max = String(SCRUB_STEPS);
 
 function notice(text: string): void {
   dom.notice.textContent = text;
@@ -66,10 +71,11 @@ async function getJson<T>(url: string): Promise<T> {
 
 async function showList(): Promise<void> {
   const list = await getJson<{ battles: BattleSummary[] }>('/api/battles');
-  dom.views.innerHTML = '';
+  document.body.classList.add('listing');
   const box = document.createElement('div');
   box.className = 'battles';
-  box.innerHTML = '<h2>Recorded battles</h2>';
+  const heading = document.createElement('h2');
+  heading.textContent = 'Recorded battles';
   const ol = document.createElement('ol');
   for (const b of [...list.battles].reverse()) {
     const li = document.createElement('li');
@@ -82,9 +88,11 @@ async function showList(): Promise<void> {
     );
     ol.append(li);
   }
-  if (list.battles.length === 0) box.append('No battles recorded yet.');
+  box.append(heading);
+  if (list.battles.length === 0)
+    box.append('No battles recorded yet: `vedette serve` records every battle it watches.');
   box.append(ol);
-  dom.views.append(box);
+  dom.views.replaceChildren(box);
 }
 
 function requestDraw(): void {
@@ -157,8 +165,8 @@ function draw(): void {
   dom.clock.textContent = `${formatElapsed(t - model.start)} / ${formatElapsed(model.end - model.start)}`;
   dom.where.textContent = [frame.turn?.label, frame.phase?.label].filter(Boolean).join(' · ');
   dom.scrub.value = String(Math.round(((t - model.start) / (model.end - model.start)) * SCRUB_STEPS));
-  for (const li of dom.rulings.children)
-    li.classList.toggle('current', Number((li as HTMLElement).dataset['id']) === frame.ruling?.id);
+  dom.scrub.setAttribute('aria-valuetext', dom.clock.textContent);
+  rulingList?.setCurrent(frame.ruling?.id ?? null);
 }
 
 function seek(next: number): void {
@@ -201,31 +209,22 @@ function buildTimeline(m: ReplayModel): void {
     const d = document.createElement('div');
     d.className = 'mark ruling';
     d.style.left = pos(r.t);
-    d.title = r.verdict.asked;
+    d.title = withNames(r.verdict.asked, m.data.battle.roster);
     dom.marks.append(d);
   }
-  dom.rulings.innerHTML = '';
-  for (const r of m.data.rulings) {
-    const li = document.createElement('li');
-    li.dataset['id'] = String(r.id);
-    const v = r.verdict;
-    const value = v.value !== undefined ? ` ${v.value.toFixed(2)}${v.unit ?? ''}` : '';
-    li.innerHTML = `<span class="t"></span> <span class="asked"></span> <b class="${v.answer}"></b>`;
-    li.querySelector('.t')!.textContent = formatElapsed(r.t - m.start);
-    li.querySelector('.asked')!.textContent = v.asked;
-    li.querySelector('b')!.textContent = `${v.answer}${value}`;
-    li.title = v.reasons.join('\n');
-    li.addEventListener('click', () => {
-      setPlaying(false);
-      seek(r.t);
-    });
-    dom.rulings.append(li);
-  }
+  rulingList = mountRulingList(dom.rulings, m.data.rulings, m.data.battle.roster, m.start, (at) => {
+    setPlaying(false);
+    seek(at);
+  });
   dom.annotations.innerHTML = '';
   for (const a of m.data.annotations) {
     const li = document.createElement('li');
-    li.textContent = `${formatElapsed(a.t - m.start)} ${a.author ? `${a.author}: ` : ''}${a.text}`;
-    li.addEventListener('click', () => seek(a.t));
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'ruling';
+    b.textContent = `${formatElapsed(a.t - m.start)} ${a.author ? `${a.author}: ` : ''}${a.text}`;
+    b.addEventListener('click', () => seek(a.t));
+    li.append(b);
     dom.annotations.append(li);
   }
 }
@@ -295,6 +294,12 @@ installReplayHook({
   },
   get pictureDrawn() {
     return pictureDrawn;
+  },
+  get clock() {
+    return dom.clock.textContent ?? '';
+  },
+  get listedRulings() {
+    return rulingList?.shown ?? [];
   },
   get trailPoints() {
     return drawn?.trails.reduce((s, tr) => s + tr.points.length, 0) ?? 0;

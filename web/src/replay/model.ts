@@ -17,6 +17,8 @@ import type {
 export const RULING_SHOWN_MS = 20_000;
 /** Settles closer together than this are one step (a unit's bases coming to rest). */
 export const STEP_GAP_MS = 500;
+/** Bases first recorded this soon after the start were on the table when the battle began. */
+export const OPENING_MS = 60_000;
 
 export interface ReplayFrame {
   readonly t: number;
@@ -40,6 +42,7 @@ export class ReplayModel {
   readonly steps: ReadonlyArray<{ start: number; end: number }>;
   private readonly colours: Map<string, string>;
   private readonly unitOfMarker = new Map<number, string>();
+  private readonly openingPoses = new Map<number, RecordedPose>();
 
   constructor(readonly data: ReplayData) {
     const b = data.battle;
@@ -49,6 +52,12 @@ export class ReplayModel {
     const sides = new Map(b.roster.sides.map((s) => [s.id, s.colour]));
     this.colours = new Map(b.roster.units.map((u) => [u.id, sides.get(u.side) ?? '#888888']));
     for (const u of b.roster.units) for (const base of u.bases) this.unitOfMarker.set(base.markerId, u.id);
+    for (const p of data.initial.t <= this.start + OPENING_MS ? data.initial.poses : [])
+      this.openingPoses.set(p.markerId, p);
+    for (const m of data.moves) {
+      if (m.t > this.start + OPENING_MS) break;
+      if (!this.openingPoses.has(m.markerId)) this.openingPoses.set(m.markerId, m);
+    }
   }
 
   clamp(t: number): number {
@@ -69,6 +78,9 @@ export class ReplayModel {
   frame(t: number): ReplayFrame {
     const poses = stateAt(this.data.initial, this.data.moves, t);
     const trails = trailsAt(this.data.initial, this.data.moves, t);
+    // A base is recorded once it has stood still for a few frames: at 0:00:00 the units that
+    // began the battle are shown where they first stood, not missing.
+    for (const [id, p] of this.openingPoses) if (!poses.has(id)) poses.set(id, p);
     const units: UnitView[] = [];
     const sideColour = new Map(this.data.battle.roster.sides.map((s) => [s.id, s.colour]));
     for (const u of this.data.battle.roster.units) {

@@ -1,4 +1,4 @@
-import { footprintCorners } from '../overlay-model.ts';
+import { footprintCorners } from '../core/overlay-model.ts';
 import type { ReplayFrame } from './model.ts';
 
 /**
@@ -141,7 +141,9 @@ export function drawTactical(
     ctx.lineWidth = 2.5;
     line(ctx, a, b);
     const r = frame.ruling.verdict;
-    const text = r.value !== undefined ? `${r.value.toFixed(2)}${r.unit ?? ''} — ${r.answer}` : r.answer;
+    const word = r.answer === 'borderline' ? 'too close to call' : r.answer;
+    const text =
+      r.value !== undefined ? `${r.value.toFixed(2)}${r.unit ? ` ${r.unit}` : ''} — ${word}` : word;
     ctx.font = `700 13px ${FONT}`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';

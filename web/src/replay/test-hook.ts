@@ -21,6 +21,10 @@ export interface ReplayTestHook {
   readonly shownSnapshot: number | null;
   readonly pictureDrawn: boolean;
   readonly trailPoints: number;
+  /** The clock as shown: "elapsed / length". */
+  readonly clock: string;
+  /** Rulings in the list now (after the unit and kind filters), by id. */
+  readonly listedRulings: readonly number[];
 }
 
 declare global {
