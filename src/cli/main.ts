@@ -8,6 +8,7 @@ import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSourcesCommand } from './sources-command.ts';
 import { registerBattlesCommands } from './battles-command.ts';
+import { registerHubCommand } from './hub-command.ts';
 
 const program = new Command();
 program.name('vedette').description('Watches a miniature-wargames table and answers rules questions');
@@ -19,6 +20,7 @@ registerCalibrateCommand(program);
 registerPrintCommand(program);
 registerSourcesCommand(program);
 registerBattlesCommands(program); // after serve: adds --data and serve's recording (issue #7)
+registerHubCommand(program); // the club or tournament hub (issue #17)
 
 try {
   await program.parseAsync(process.argv);
