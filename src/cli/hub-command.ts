@@ -31,7 +31,10 @@ function databaseOf(cmd: Command): string {
   return databaseUrl(cmd.optsWithGlobals<{ database?: string }>().database);
 }
 
-async function withPool<T>(cmd: Command, fn: (pool: ReturnType<typeof createPool>) => Promise<T>): Promise<T> {
+async function withPool<T>(
+  cmd: Command,
+  fn: (pool: ReturnType<typeof createPool>) => Promise<T>,
+): Promise<T> {
   const url = databaseOf(cmd);
   await migrateDatabase(url);
   const pool = createPool({ url, maxConnections: 2 });
@@ -71,8 +74,10 @@ export function registerHubCommand(program: Command): void {
     .option('--max-connections <n>', 'database connections of this process', '10')
     .action(async (opts: HubCliOptions, cmd: Command) => {
       const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${opts.port}"`);
-      if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together');
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port must be a port number, not "${opts.port}"`);
+      if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))
+        throw new Error('--tls-cert and --tls-key go together');
       const givenOrganiser = opts.organiserToken ?? process.env['VEDETTE_HUB_ORGANISER_TOKEN'];
       const organiser = givenOrganiser ?? newTableToken();
       const givenSpectator = opts.spectatorToken ?? process.env['VEDETTE_HUB_SPECTATOR_TOKEN'];
@@ -88,8 +93,13 @@ export function registerHubCommand(program: Command): void {
           : {}),
       });
       console.log(`Vedette hub ${running.instance} — board at ${running.url}/hub/`);
-      console.log(`Organiser link (add tables, everything):\n  ${running.url}/hub/?token=${encodeURIComponent(organiser)}`);
-      if (spectator) console.log(`Spectator link (watch only):\n  ${running.url}/hub/?token=${encodeURIComponent(spectator)}`);
+      console.log(
+        `Organiser link (add tables, everything):\n  ${running.url}/hub/?token=${encodeURIComponent(organiser)}`,
+      );
+      if (spectator)
+        console.log(
+          `Spectator link (watch only):\n  ${running.url}/hub/?token=${encodeURIComponent(spectator)}`,
+        );
       else console.log('Spectators need no token (--public).');
       if (!givenOrganiser || (!opts.public && !givenSpectator))
         console.log(
@@ -110,7 +120,9 @@ export function registerHubCommand(program: Command): void {
 
   hub
     .command('add-table')
-    .description('add a table and print its token (give it to the table: vedette serve --hub … --hub-token …)')
+    .description(
+      'add a table and print its token (give it to the table: vedette serve --hub … --hub-token …)',
+    )
     .argument('<id>', 'short id: lower-case letters, digits and "-", e.g. table-1')
     .option('--name <name>', 'name shown on the board')
     .option('--players <names>', 'who plays there, comma-separated')
@@ -140,6 +152,7 @@ export function registerHubCommand(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const tables = await withPool(cmd, (pool) => listTables(pool));
       if (tables.length === 0) console.log('No tables yet: vedette hub add-table table-1');
-      for (const t of tables) console.log(`${t.id}  ${t.name}${t.players.length ? `  (${t.players.join(', ')})` : ''}`);
+      for (const t of tables)
+        console.log(`${t.id}  ${t.name}${t.players.length ? `  (${t.players.join(', ')})` : ''}`);
     });
 }

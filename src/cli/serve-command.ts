@@ -7,7 +7,12 @@ import { isLoopback, newToken } from '../server/security.ts';
 import type { CameraChoice, SourceSpec } from '../vision/sources/create-source.ts';
 import type { FfmpegInput } from '../vision/sources/ffmpeg-source.ts';
 import { DEFAULT_CAMERA_PROFILE } from './measure-command.ts';
-import { addHubOptions, checkHubOptions, publishIfAsked, type HubServeOptions } from '../hub/publish/serve-option.ts';
+import {
+  addHubOptions,
+  checkHubOptions,
+  publishIfAsked,
+  type HubServeOptions,
+} from '../hub/publish/serve-option.ts';
 
 export const DEFAULT_SCENARIO = 'scenarios/prestonpans-demo.json';
 
@@ -188,8 +193,10 @@ export function registerServeCommand(program: Command): void {
       }
       const publisher = publishIfAsked(opts, server);
       const shutdown = () => {
-        void Promise.resolve(publisher?.stop())
-          .then(() => server.close())
+        // The battle ends with the server; the hub gets that end before the process goes.
+        void server
+          .close()
+          .then(() => publisher?.stop({ drainMs: 5000 }))
           .then(() => process.exit(0));
       };
       process.once('SIGINT', shutdown);

@@ -81,7 +81,9 @@ function runAs(): RunAs {
   return {
     uid: Number(id.stdout.trim()),
     run: (cmd, args) =>
-      void execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
+      void execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
   };
 }
 
@@ -96,7 +98,18 @@ export async function startPostgres(): Promise<TestPostgres> {
   const log = join(dir, 'postgres.log');
   const user = 'vedette';
   try {
-    as.run(join(bin, 'initdb'), ['-D', data, '-U', user, '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    as.run(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      user,
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? String(err)}`);

@@ -44,7 +44,10 @@ export function createPool(options: DatabaseOptions): pg.Pool {
 }
 
 /** Brings the schema up to date; returns the names of the migrations it ran. */
-export async function migrateDatabase(url: string, log: (line: string) => void = () => undefined): Promise<string[]> {
+export async function migrateDatabase(
+  url: string,
+  log: (line: string) => void = () => undefined,
+): Promise<string[]> {
   const ran = await runner({
     databaseUrl: url,
     dir: MIGRATIONS_DIR,

@@ -110,10 +110,10 @@ export class LiveService {
       if (this.uploads.get(tableId) !== ws) return;
       this.uploads.delete(tableId);
       void this.pool
-        .query('UPDATE table_live SET connected = false, updated_at = now() WHERE table_id = $1 AND instance = $2', [
-          tableId,
-          this.bus.instance,
-        ])
+        .query(
+          'UPDATE table_live SET connected = false, updated_at = now() WHERE table_id = $1 AND instance = $2',
+          [tableId, this.bus.instance],
+        )
         .then(() => this.bus.boardChanged(tableId))
         .catch(() => undefined);
       // Viewers here stay: the table may come back through another process.

@@ -228,7 +228,8 @@ export class PgBus {
           await this.fetch(tableId);
         } while (state.again && this.watchedHere.has(tableId));
       } catch (err) {
-        if (!this.closed) console.error(`hub: live stream of ${tableId} not fetched: ${(err as Error).message}`);
+        if (!this.closed)
+          console.error(`hub: live stream of ${tableId} not fetched: ${(err as Error).message}`);
       } finally {
         this.fetching.delete(tableId);
       }

@@ -10,7 +10,11 @@ import { z } from 'zod';
 
 const finite = z.number().finite();
 const int = z.number().int().safe();
-const seq = z.number().int().positive().max(2 ** 31 - 1);
+const seq = z
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
 const nullableFinite = finite.nullable();
 const text = (max: number) => z.string().max(max);
 
@@ -80,7 +84,10 @@ export const snapshotRowSchema = z.strictObject({
   height: int,
   poseJson: text(100_000).nullable(),
   /** The JPEG, base64. */
-  jpeg: z.string().max(8_000_000).regex(/^[A-Za-z0-9+/]*={0,2}$/),
+  jpeg: z
+    .string()
+    .max(8_000_000)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/),
 });
 
 export const EVENT_KINDS = ['moves', 'keyframes', 'marks', 'rulings', 'annotations', 'snapshots'] as const;

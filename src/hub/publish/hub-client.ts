@@ -53,7 +53,10 @@ export class HubClient {
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new HubRequestError(`hub not reached: ${cause?.code ?? cause?.message ?? (err as Error).message}`, null);
+      throw new HubRequestError(
+        `hub not reached: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+        null,
+      );
     }
     const text = await res.text();
     let parsed: unknown = null;
@@ -64,7 +67,10 @@ export class HubClient {
     }
     if (!res.ok) {
       const why = (parsed as { error?: unknown } | null)?.error;
-      throw new HubRequestError(`hub answered ${res.status}: ${typeof why === 'string' ? why : text.slice(0, 200)}`, res.status);
+      throw new HubRequestError(
+        `hub answered ${res.status}: ${typeof why === 'string' ? why : text.slice(0, 200)}`,
+        res.status,
+      );
     }
     return parsed as T;
   }

@@ -102,7 +102,9 @@ export class LiveUplink {
   }
 
   private connectHub(attempt: number): void {
-    const ws = new WebSocket(this.options.hubUrl, { headers: { Authorization: this.options.hubAuthorization } });
+    const ws = new WebSocket(this.options.hubUrl, {
+      headers: { Authorization: this.options.hubAuthorization },
+    });
     this.hub = ws;
     let opened = false;
     ws.on('open', () => {

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORE_FILE } from '../../record/store.ts';
-import { EVENT_KINDS, zeroCounts, type EventKind, type IngestBatch, type KindCounts } from '../protocol/ingest.ts';
+import {
+  EVENT_KINDS,
+  zeroCounts,
+  type EventKind,
+  type IngestBatch,
+  type KindCounts,
+} from '../protocol/ingest.ts';
 import type { HubClient } from './hub-client.ts';
 import { RecordReader, wireSize, type LocalBattle, type WireRow } from './record-reader.ts';
 
@@ -83,10 +89,34 @@ export class Outbox {
     this.loop = this.run();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops. With `drainMs`, first sends what is left (the end of the battle, when the table
+   * server closed it just before) for at most that long; what does not make it goes next time.
+   */
+  async stop(drainMs = 0): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
+    if (drainMs > 0) {
+      const deadline = Date.now() + drainMs;
+      this.running = true;
+      try {
+        while (Date.now() < deadline) {
+          const left = deadline - Date.now();
+          const more = await Promise.race([
+            this.round(),
+            new Promise<'late'>((r) => setTimeout(() => r('late'), left).unref()),
+          ]);
+          if (more !== true) break;
+        }
+      } catch (err) {
+        this.options.log?.(
+          `hub outbox: not all sent before stopping (${(err as Error).message}); the rest goes next time`,
+        );
+      } finally {
+        this.running = false;
+      }
+    }
     this.reader?.close();
     this.reader = null;
   }
@@ -162,7 +192,9 @@ export class Outbox {
     if (!this.hub) {
       this.state = 'connecting';
       const state = await this.options.client.state();
-      this.hub = new Map(state.battles.map((b) => [b.uid, { digest: b.digest, highWater: { ...b.highWater } }]));
+      this.hub = new Map(
+        state.battles.map((b) => [b.uid, { digest: b.digest, highWater: { ...b.highWater } }]),
+      );
       if (this.lastError) this.options.log?.('hub outbox: connected again');
       this.lastError = null;
     }

@@ -25,7 +25,8 @@ export interface PublisherOptions {
 export interface Publisher {
   readonly hub: string;
   status(): { readonly live: LiveUplinkStatus; readonly outbox: OutboxStatus | null };
-  stop(): Promise<void>;
+  /** Stops; with `drainMs`, the outbox first sends what is left, for at most that long. */
+  stop(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 export function startPublisher(options: PublisherOptions): Publisher {
@@ -54,8 +55,8 @@ export function startPublisher(options: PublisherOptions): Publisher {
   return {
     hub: client.base,
     status: () => ({ live: uplink.status(), outbox: outbox?.status() ?? null }),
-    async stop() {
-      await Promise.all([uplink.stop(), outbox?.stop()]);
+    async stop(stopOptions) {
+      await Promise.all([uplink.stop(), outbox?.stop(stopOptions?.drainMs ?? 0)]);
     },
   };
 }

@@ -33,7 +33,8 @@ export type WireRow = MoveRow | KeyframeRow | MarkRow | RulingRow | AnnotationRo
 export function wireSize(kind: EventKind, row: WireRow): number {
   if (kind === 'snapshots') return (row as SnapshotRow).jpeg.length + 200;
   if (kind === 'keyframes') return (row as KeyframeRow).posesJson.length + 50;
-  if (kind === 'rulings') return (row as RulingRow).verdictJson.length + (row as RulingRow).inputsJson.length + 200;
+  if (kind === 'rulings')
+    return (row as RulingRow).verdictJson.length + (row as RulingRow).inputsJson.length + 200;
   return 250;
 }
 
@@ -136,7 +137,9 @@ export class RecordReader {
   /** The open battle with the latest start, if any (the one being recorded). */
   openBattleStart(): number | null {
     const r = this.db
-      .prepare('SELECT started_at FROM battles WHERE imported_from IS NULL AND ended_at IS NULL ORDER BY id DESC LIMIT 1')
+      .prepare(
+        'SELECT started_at FROM battles WHERE imported_from IS NULL AND ended_at IS NULL ORDER BY id DESC LIMIT 1',
+      )
       .get() as { started_at: number } | undefined;
     return r ? n(r.started_at) : null;
   }

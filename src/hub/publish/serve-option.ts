@@ -34,7 +34,9 @@ function positive(text: string | undefined, name: string, allowZero: boolean): n
 export function checkHubOptions(opts: HubServeOptions): void {
   if (opts.hub === undefined) return;
   if (!(opts.hubToken ?? process.env['VEDETTE_HUB_TOKEN']))
-    throw new Error('--hub needs --hub-token (or $VEDETTE_HUB_TOKEN): the token the organiser made for this table');
+    throw new Error(
+      '--hub needs --hub-token (or $VEDETTE_HUB_TOKEN): the token the organiser made for this table',
+    );
   positive(opts.hubFps, '--hub-fps', false);
   positive(opts.hubPictureWidth, '--hub-picture-width', true);
   new URL(opts.hub);
@@ -43,7 +45,10 @@ export function checkHubOptions(opts: HubServeOptions): void {
 /** Starts publishing when `--hub` was given; null otherwise. */
 export function publishIfAsked(
   opts: HubServeOptions,
-  server: { readonly url: string; readonly tokens: { readonly player: string | null; readonly spectator: string | null } },
+  server: {
+    readonly url: string;
+    readonly tokens: { readonly player: string | null; readonly spectator: string | null };
+  },
 ): Publisher | null {
   if (opts.hub === undefined) return null;
   const record = recordingDefaults();

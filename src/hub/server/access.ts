@@ -124,7 +124,11 @@ export class HubAccess {
       this.resolve(req).then(
         (answer) => {
           if ('refuse' in answer) {
-            if (req.method === 'GET' && !req.path.includes('/api/') && req.accepts(['json', 'html']) === 'html')
+            if (
+              req.method === 'GET' &&
+              !req.path.includes('/api/') &&
+              req.accepts(['json', 'html']) === 'html'
+            )
               return void res
                 .status(answer.refuse)
                 .type('html')

@@ -68,8 +68,13 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   if (options.migrate !== false) await migrateDatabase(options.databaseUrl);
   const startedAt = Date.now();
   const loopbackOnly = ['127.0.0.1', '::1', 'localhost'].includes(options.host);
-  const security = options.security ?? localHubSecurity({ loopbackOnly, ...(options.guesses ? { guesses: options.guesses } : {}) });
-  const pool = createPool({ url: options.databaseUrl, ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}) });
+  const security =
+    options.security ??
+    localHubSecurity({ loopbackOnly, ...(options.guesses ? { guesses: options.guesses } : {}) });
+  const pool = createPool({
+    url: options.databaseUrl,
+    ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+  });
   const access = new HubAccess(pool, options.tokens, security);
   let live: LiveService | null = null;
   let invalidateBoard = () => undefined as void;
@@ -109,14 +114,23 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   app.get('/', (_req, res) => res.redirect(302, '/hub/'));
   const webRoot = resolve(options.webRoot ?? 'web/dist');
   if (existsSync(webRoot)) app.use(express.static(webRoot));
-  else app.get('/hub/', (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'));
+  else
+    app.get(
+      '/hub/',
+      (_req, res) => void res.status(503).send('The web app is not built: run `npm run build:web`.'),
+    );
   app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     const code = (err as { status?: number }).status ?? 500;
     res.status(code).json({ error: code === 500 ? 'the hub could not answer' : err.message });
   });
 
-  const http: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, app) : createServer(app);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxUploadMessageBytes ?? 4 * 1024 * 1024 });
+  const http: Server = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, app)
+    : createServer(app);
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxUploadMessageBytes ?? 4 * 1024 * 1024,
+  });
   const maxViewers = options.maxViewers ?? 5000;
   let viewers = 0;
   http.on('upgrade', (req: IncomingMessage, socket, head) => {
@@ -129,7 +143,14 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     void access.resolve(req).then(
       (answer) => {
         if ('refuse' in answer)
-          return refuse(answer.refuse, answer.refuse === 429 ? 'Too Many Requests' : answer.refuse === 401 ? 'Unauthorized' : 'Forbidden');
+          return refuse(
+            answer.refuse,
+            answer.refuse === 429
+              ? 'Too Many Requests'
+              : answer.refuse === 401
+                ? 'Unauthorized'
+                : 'Forbidden',
+          );
         if (path === '/hub/upload') {
           if (answer.role !== 'table' || !answer.table) return refuse(403, 'Forbidden');
           const table = answer.table;

@@ -120,7 +120,8 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
   router.get(
     '/hub/api/board',
     handle(async (_req, res) => {
-      if (!board || Date.now() - board.at > BOARD_CACHE_MS) board = { at: Date.now(), tables: boardTables(pool) };
+      if (!board || Date.now() - board.at > BOARD_CACHE_MS)
+        board = { at: Date.now(), tables: boardTables(pool) };
       const current = board;
       try {
         res.json({ at: current.at, tables: await current.tables });
@@ -156,7 +157,10 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
     '/hub/api/archive',
     handle(async (req, res) => void res.json({ battles: await searchBattles(pool, queryOf(req)) })),
   );
-  router.get('/hub/api/archive/facets', handle(async (_req, res) => void res.json(await archiveFacets(pool))));
+  router.get(
+    '/hub/api/archive/facets',
+    handle(async (_req, res) => void res.json(await archiveFacets(pool))),
+  );
   router.get(
     '/api/battles',
     handle(async (req, res) => {
@@ -164,7 +168,10 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
       res.json({ recording: null, dataDir: null, battles: battles.reverse() });
     }),
   );
-  router.get('/api/battles/:id', handle(async (req, res) => void res.json(await battleDetail(pool, battleIdOf(req)))));
+  router.get(
+    '/api/battles/:id',
+    handle(async (req, res) => void res.json(await battleDetail(pool, battleIdOf(req)))),
+  );
   router.get(
     '/api/battles/:id/replay',
     handle(async (req, res) => void res.json(await replayData(pool, battleIdOf(req)))),
@@ -190,7 +197,10 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
           try {
             const file = join(dir, `${stem}${BATTLE_FILE_EXTENSION}`);
             await exportHubBattle(pool, id, file);
-            res.attachment(`${stem}${BATTLE_FILE_EXTENSION}`).type('application/vnd.sqlite3').send(readFileSync(file));
+            res
+              .attachment(`${stem}${BATTLE_FILE_EXTENSION}`)
+              .type('application/vnd.sqlite3')
+              .send(readFileSync(file));
           } finally {
             rmSync(dir, { recursive: true, force: true });
           }
@@ -222,7 +232,9 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
             .type('text/csv')
             .send(rulingsCsv(battle, await battleRulings(pool, id)));
         default:
-          return void res.status(400).json({ error: `unknown format "${format}": battle, json, moves.csv or rulings.csv` });
+          return void res
+            .status(400)
+            .json({ error: `unknown format "${format}": battle, json, moves.csv or rulings.csv` });
       }
     }),
   );
@@ -256,14 +268,19 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
   );
 
   // The organiser's tables.
-  router.get('/hub/api/tables', only('organiser'), handle(async (_req, res) => void res.json({ tables: await listTables(pool) })));
+  router.get(
+    '/hub/api/tables',
+    only('organiser'),
+    handle(async (_req, res) => void res.json({ tables: await listTables(pool) })),
+  );
   router.post(
     '/hub/api/tables',
     only('organiser'),
     express.json({ limit: '64kb' }),
     handle(async (req, res) => {
       const body = tableInput.safeParse(req.body);
-      if (!body.success) return void res.status(400).json({ error: `bad table: ${body.error.issues[0]?.message}` });
+      if (!body.success)
+        return void res.status(400).json({ error: `bad table: ${body.error.issues[0]?.message}` });
       const made = await addTable(pool, body.data);
       invalidateBoard();
       res.status(201).json(made);
@@ -284,7 +301,8 @@ export function hubRoutes(deps: RouteDeps): { router: Router; invalidateBoard():
     express.json({ limit: '64kb' }),
     handle(async (req, res) => {
       const body = playersInput.safeParse(req.body);
-      if (!body.success) return void res.status(400).json({ error: `bad players: ${body.error.issues[0]?.message}` });
+      if (!body.success)
+        return void res.status(400).json({ error: `bad players: ${body.error.issues[0]?.message}` });
       const table = await setPlayers(pool, String(req.params['id']), body.data.players);
       invalidateBoard();
       res.json(table);

@@ -90,7 +90,8 @@ export async function searchBattles(pool: pg.Pool, q: ArchiveQuery): Promise<Hub
     params.push(value);
     where.push(sql(`$${params.length}`));
   };
-  if (q.player) add((p) => `EXISTS (SELECT 1 FROM unnest(b.players) AS pl WHERE pl ILIKE ${p})`, likeOf(q.player));
+  if (q.player)
+    add((p) => `EXISTS (SELECT 1 FROM unnest(b.players) AS pl WHERE pl ILIKE ${p})`, likeOf(q.player));
   if (q.ruleset) add((p) => `b.ruleset = ${p}`, q.ruleset);
   if (q.scenario) add((p) => `b.scenario ILIKE ${p}`, likeOf(q.scenario));
   if (q.table) add((p) => `b.table_id = ${p}`, q.table);
@@ -141,7 +142,9 @@ export function moveFromHubRow(r: Row): MoveRecord {
 }
 
 export async function battleMoves(pool: pg.Pool, id: number): Promise<MoveRecord[]> {
-  return (await rows(pool, 'SELECT * FROM moves WHERE battle_id = $1 ORDER BY t, seq', id)).map(moveFromHubRow);
+  return (await rows(pool, 'SELECT * FROM moves WHERE battle_id = $1 ORDER BY t, seq', id)).map(
+    moveFromHubRow,
+  );
 }
 
 export async function battleRulings(pool: pg.Pool, id: number): Promise<RulingRecord[]> {
@@ -154,9 +157,9 @@ export async function battleRulings(pool: pg.Pool, id: number): Promise<RulingRe
 }
 
 export async function battleKeyframes(pool: pg.Pool, id: number): Promise<KeyframeRecord[]> {
-  return (await rows(pool, 'SELECT t, poses_json FROM keyframes WHERE battle_id = $1 ORDER BY t, seq', id)).map(
-    (r) => ({ t: num(r['t']), poses: decodePoses(String(r['poses_json'])) }),
-  );
+  return (
+    await rows(pool, 'SELECT t, poses_json FROM keyframes WHERE battle_id = $1 ORDER BY t, seq', id)
+  ).map((r) => ({ t: num(r['t']), poses: decodePoses(String(r['poses_json'])) }));
 }
 
 /** Everything the replay page needs but the pictures (the same answer as a table's /api/battles/:id/replay). */
@@ -168,62 +171,68 @@ export async function replayData(pool: pg.Pool, id: number): Promise<ReplayData>
     rows(pool, 'SELECT * FROM marks WHERE battle_id = $1 ORDER BY t, seq', id),
     battleRulings(pool, id),
     rows(pool, 'SELECT * FROM annotations WHERE battle_id = $1 ORDER BY t, seq', id),
-    rows(pool, 'SELECT seq, t, width, height, pose_json FROM snapshots WHERE battle_id = $1 ORDER BY t, seq', id),
+    rows(
+      pool,
+      'SELECT seq, t, width, height, pose_json FROM snapshots WHERE battle_id = $1 ORDER BY t, seq',
+      id,
+    ),
   ]);
   const k = first[0];
   return {
     battle,
-    initial: k ? { t: num(k['t']), poses: decodePoses(String(k['poses_json'])) } : { t: battle.startedAt, poses: [] },
+    initial: k
+      ? { t: num(k['t']), poses: decodePoses(String(k['poses_json'])) }
+      : { t: battle.startedAt, poses: [] },
     moves,
-    marks: marks.map(
-      (r): MarkRecord => ({
-        id: num(r['seq']),
-        t: num(r['t']),
-        kind: r['kind'] === 'phase' ? 'phase' : 'turn',
-        turn: numOrNull(r['turn']),
-        phase: strOrNull(r['phase']),
-        side: strOrNull(r['side']),
-        source: r['source'] === 'player' ? 'player' : 'inferred',
-        label: String(r['label']),
-      }),
-    ),
+    marks: marks.map((r): MarkRecord => ({
+      id: num(r['seq']),
+      t: num(r['t']),
+      kind: r['kind'] === 'phase' ? 'phase' : 'turn',
+      turn: numOrNull(r['turn']),
+      phase: strOrNull(r['phase']),
+      side: strOrNull(r['side']),
+      source: r['source'] === 'player' ? 'player' : 'inferred',
+      label: String(r['label']),
+    })),
     rulings,
-    annotations: annotations.map(
-      (r): AnnotationRecord => ({
-        id: num(r['seq']),
-        t: num(r['t']),
-        text: String(r['text']),
-        at: r['x'] === null ? null : { x: num(r['x']), y: num(r['y']) },
-        author: strOrNull(r['author']),
-      }),
-    ),
-    snapshots: snapshots.map(
-      (r): SnapshotInfo => ({
-        id: num(r['seq']),
-        t: num(r['t']),
-        width: num(r['width']),
-        height: num(r['height']),
-        pose: r['pose_json'] === null ? null : (JSON.parse(String(r['pose_json'])) as TablePose),
-      }),
-    ),
+    annotations: annotations.map((r): AnnotationRecord => ({
+      id: num(r['seq']),
+      t: num(r['t']),
+      text: String(r['text']),
+      at: r['x'] === null ? null : { x: num(r['x']), y: num(r['y']) },
+      author: strOrNull(r['author']),
+    })),
+    snapshots: snapshots.map((r): SnapshotInfo => ({
+      id: num(r['seq']),
+      t: num(r['t']),
+      width: num(r['width']),
+      height: num(r['height']),
+      pose: r['pose_json'] === null ? null : (JSON.parse(String(r['pose_json'])) as TablePose),
+    })),
   };
 }
 
 export async function snapshotJpeg(pool: pg.Pool, battleId: number, seq: number): Promise<Buffer | null> {
   if (!Number.isSafeInteger(battleId) || !Number.isSafeInteger(seq)) return null;
-  const res = await pool.query<{ jpeg: Buffer }>('SELECT jpeg FROM snapshots WHERE battle_id = $1 AND seq = $2', [
-    battleId,
-    seq,
-  ]);
+  const res = await pool.query<{ jpeg: Buffer }>(
+    'SELECT jpeg FROM snapshots WHERE battle_id = $1 AND seq = $2',
+    [battleId, seq],
+  );
   return res.rows[0]?.jpeg ?? null;
 }
 
 /** Rulesets and scenarios present in the archive (for the search form). */
-export async function archiveFacets(pool: pg.Pool): Promise<{ rulesets: string[]; scenarios: string[]; tables: string[] }> {
+export async function archiveFacets(
+  pool: pg.Pool,
+): Promise<{ rulesets: string[]; scenarios: string[]; tables: string[] }> {
   const [r, s, t] = await Promise.all([
     pool.query<{ v: string }>('SELECT DISTINCT ruleset AS v FROM battles ORDER BY 1'),
     pool.query<{ v: string }>('SELECT DISTINCT scenario AS v FROM battles ORDER BY 1'),
     pool.query<{ v: string }>('SELECT id AS v FROM hub_tables ORDER BY 1'),
   ]);
-  return { rulesets: r.rows.map((x) => x.v), scenarios: s.rows.map((x) => x.v), tables: t.rows.map((x) => x.v) };
+  return {
+    rulesets: r.rows.map((x) => x.v),
+    scenarios: s.rows.map((x) => x.v),
+    tables: t.rows.map((x) => x.v),
+  };
 }

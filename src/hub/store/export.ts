@@ -38,11 +38,16 @@ const INTEGER = new Set(['t', 'moving_since', 'marker_id', 'turn', 'width', 'hei
 
 const CHUNK = 500;
 
-export async function exportHubBattle(pool: pg.Pool, battleId: number, outFile: string): Promise<{ bytes: number }> {
+export async function exportHubBattle(
+  pool: pg.Pool,
+  battleId: number,
+  outFile: string,
+): Promise<{ bytes: number }> {
   const b = (await pool.query('SELECT * FROM battles WHERE id = $1', [battleId])).rows[0] as
     Record<string, unknown> | undefined;
   if (!b) throw new HubBattleNotFoundError(`no battle #${battleId}`);
-  if (existsSync(outFile)) throw new BattleFileError(`${outFile} already exists: choose another name or remove it`);
+  if (existsSync(outFile))
+    throw new BattleFileError(`${outFile} already exists: choose another name or remove it`);
   const out = new Database(outFile);
   try {
     migrate(out, EXPORT_FORMAT);

@@ -41,7 +41,20 @@ const COLUMNS: Record<EventKind, readonly string[]> = {
 
 /** PostgreSQL types of the columns, for unnest() of one array per column. */
 const TYPES: Record<EventKind, readonly string[]> = {
-  moves: ['int8', 'int4', 'text', 'float8', 'float8', 'float8', 'float8', 'float8', 'float8', 'float8', 'float8', 'int8'],
+  moves: [
+    'int8',
+    'int4',
+    'text',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'int8',
+  ],
   keyframes: ['int8', 'text'],
   marks: ['int8', 'text', 'int4', 'text', 'text', 'text', 'text'],
   rulings: ['int8', 'text', 'text', 'text', 'text', 'text', 'text'],
@@ -104,7 +117,11 @@ function lastTime(batch: ParsedIngestBatch): number {
   return t;
 }
 
-export async function ingestBatch(pool: pg.Pool, tableId: string, batch: ParsedIngestBatch): Promise<IngestResult> {
+export async function ingestBatch(
+  pool: pg.Pool,
+  tableId: string,
+  batch: ParsedIngestBatch,
+): Promise<IngestResult> {
   for (const kind of EVENT_KINDS) {
     const seqs = batch[kind].map((r) => r.seq);
     if (new Set(seqs).size !== seqs.length) throw new IngestError(`${kind}: the same seq twice in one batch`);

@@ -18,7 +18,9 @@ function option(value: string): HTMLOptionElement {
 }
 
 async function facets(): Promise<void> {
-  const f = await getJson<{ rulesets: string[]; scenarios: string[]; tables: string[] }>('/hub/api/archive/facets');
+  const f = await getJson<{ rulesets: string[]; scenarios: string[]; tables: string[] }>(
+    '/hub/api/archive/facets',
+  );
   const ruleset = form.elements.namedItem('ruleset') as HTMLSelectElement;
   const table = form.elements.namedItem('table') as HTMLSelectElement;
   ruleset.append(...f.rulesets.map(option));
@@ -38,7 +40,11 @@ function row(b: HubBattleSummary): HTMLTableRowElement {
     'td',
     { className: 'links' },
     el('a', { href: `/replay.html?battle=${b.id}`, textContent: 'Replay' }),
-    el('a', { href: `/api/battles/${b.id}/export?format=battle`, textContent: 'Export', title: 'the .vedette-battle file' }),
+    el('a', {
+      href: `/api/battles/${b.id}/export?format=battle`,
+      textContent: 'Export',
+      title: 'the .vedette-battle file',
+    }),
     el('a', { href: `/api/battles/${b.id}/export?format=json`, textContent: 'JSON' }),
     el('a', { href: `/api/battles/${b.id}/export?format=moves.csv`, textContent: 'CSV' }),
   );
@@ -58,10 +64,13 @@ function row(b: HubBattleSummary): HTMLTableRowElement {
 
 async function search(): Promise<void> {
   const params = new URLSearchParams();
-  for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v.trim() !== '') params.set(k, v.trim());
+  for (const [k, v] of new FormData(form))
+    if (typeof v === 'string' && v.trim() !== '') params.set(k, v.trim());
   history.replaceState(null, '', `?${params.toString()}`);
   try {
-    const { battles } = await getJson<{ battles: HubBattleSummary[] }>(`/hub/api/archive?${params.toString()}`);
+    const { battles } = await getJson<{ battles: HubBattleSummary[] }>(
+      `/hub/api/archive?${params.toString()}`,
+    );
     results.replaceChildren(...battles.map(row));
     summary.textContent = `${battles.length} battle${battles.length === 1 ? '' : 's'}`;
   } catch (err) {

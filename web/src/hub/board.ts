@@ -22,7 +22,9 @@ function card(t: BoardTable, stamp: number): HTMLLIElement {
     const img = el('img');
     img.alt = `${t.name}: the table's camera`;
     img.src = `/hub/api/tables/${encodeURIComponent(t.id)}/thumbnail.jpg?at=${stamp}`;
-    img.addEventListener('error', () => img.replaceWith(el('span', { className: 'none', textContent: 'no picture yet' })));
+    img.addEventListener('error', () =>
+      img.replaceWith(el('span', { className: 'none', textContent: 'no picture yet' })),
+    );
     thumb.append(img);
   } else thumb.append(el('span', { className: 'none', textContent: 'no picture yet' }));
   const badge = el('span', { className: 'badge', textContent: text });
@@ -32,7 +34,10 @@ function card(t: BoardTable, stamp: number): HTMLLIElement {
     'div',
     { className: 'body' },
     el('h2', {}, el('span', { textContent: t.name }), badge),
-    el('span', { className: 'players', textContent: t.players.length ? t.players.join(' vs ') : 'players not set' }),
+    el('span', {
+      className: 'players',
+      textContent: t.players.length ? t.players.join(' vs ') : 'players not set',
+    }),
     el('span', { className: 'scenario', textContent: b?.scenario ?? t.liveScenario ?? 'no battle yet' }),
   );
   if (b) {
@@ -44,11 +49,21 @@ function card(t: BoardTable, stamp: number): HTMLLIElement {
     );
     const r = b.lastRuling;
     const ruling = el('span', { className: 'last-ruling' });
-    if (r) ruling.append('Last ruling: ', r.asked, ' — ', el('strong', { className: `answer-${r.answer}`, textContent: r.answer }));
+    if (r)
+      ruling.append(
+        'Last ruling: ',
+        r.asked,
+        ' — ',
+        el('strong', { className: `answer-${r.answer}`, textContent: r.answer }),
+      );
     else ruling.textContent = 'No ruling yet';
     body.append(ruling);
   }
-  const links = el('div', { className: 'links' }, el('a', { href: `/hub/table.html?table=${encodeURIComponent(t.id)}`, textContent: 'Watch live' }));
+  const links = el(
+    'div',
+    { className: 'links' },
+    el('a', { href: `/hub/table.html?table=${encodeURIComponent(t.id)}`, textContent: 'Watch live' }),
+  );
   if (b) links.append(el('a', { href: `/replay.html?battle=${b.id}`, textContent: 'Replay' }));
   body.append(links);
   li.append(thumb, body);

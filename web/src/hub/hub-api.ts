@@ -34,7 +34,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   ...children: Array<Node | string>
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) if (v !== undefined) (e as unknown as Record<string, string>)[k] = v;
+  for (const [k, v] of Object.entries(props))
+    if (v !== undefined) (e as unknown as Record<string, string>)[k] = v;
   e.append(...children);
   return e;
 }

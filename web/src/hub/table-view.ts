@@ -78,7 +78,8 @@ const frames = new FrameSync<ImageBitmap>(
 
 function showConnection(s: ConnectionStatus): void {
   connection.dataset['state'] = s.phase === 'open' ? 'live' : 'connecting';
-  connection.textContent = s.phase === 'open' ? 'watching' : s.phase === 'connecting' ? 'connecting…' : 'reconnecting…';
+  connection.textContent =
+    s.phase === 'open' ? 'watching' : s.phase === 'connecting' ? 'connecting…' : 'reconnecting…';
 }
 
 function fact(name: string, value: string): Node[] {
