@@ -112,7 +112,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? String(err)}`);
+    throw new Error(`initdb failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? String(err)}`, {
+      cause: err,
+    });
   }
   let port = 0;
   for (let attempt = 0; ; attempt++) {
@@ -125,7 +127,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       if (attempt >= 3) {
         const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
         rmSync(dir, { recursive: true, force: true });
-        throw new Error(`pg_ctl start failed: ${String(err)}\n${text}`);
+        throw new Error(`pg_ctl start failed: ${String(err)}\n${text}`, { cause: err });
       }
     }
   }

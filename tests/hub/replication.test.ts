@@ -90,7 +90,7 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
       children.push(c);
       return c;
     };
-    let hub1 = startHub(hub1Port, 'hub 1');
+    const hub1 = startHub(hub1Port, 'hub 1');
     startHub(hub2Port, 'hub 2');
     const hub1Url = `http://127.0.0.1:${hub1Port}`;
     const hub2Url = `http://127.0.0.1:${hub2Port}`;
@@ -130,7 +130,7 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
       return c;
     };
     startTable(tableAPort, dataA, `http://127.0.0.1:${proxyPort}`, tokenA, 'table A');
-    let tableB = startTable(tableBPort, dataB, hub2Url, tokenB, 'table B');
+    const tableB = startTable(tableBPort, dataB, hub2Url, tokenB, 'table B');
     const tableAUrl = `http://127.0.0.1:${tableAPort}`;
     const tableBUrl = `http://127.0.0.1:${tableBPort}`;
 
@@ -205,13 +205,13 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
     // 2. Table B is killed outright and started again on the same record.
     await tableB.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 1000));
-    tableB = startTable(tableBPort, dataB, hub2Url, tokenB, 'table B again');
+    startTable(tableBPort, dataB, hub2Url, tokenB, 'table B again');
     await until('table B back', () => answers(`${tableBUrl}/api/health`), 60_000, 200, logs);
 
     // 3. Hub 1 is killed and started again; table A and the spectator on hub 2 carry on.
     await hub1.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 1500));
-    hub1 = startHub(hub1Port, 'hub 1 again');
+    startHub(hub1Port, 'hub 1 again');
     await until('hub 1 back', () => answers(`${hub1Url}/hub/api/health`), 60_000, 200, logs);
     const framesAfterRestart = frames;
     await until(

@@ -59,7 +59,7 @@ export class HubClient {
       );
     }
     const text = await res.text();
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {

@@ -84,7 +84,11 @@ async function refresh(): Promise<void> {
       else list.append(next);
       cards.set(t.id, next);
     }
-    for (const [id, li] of cards) if (!seen.has(id)) (li.remove(), cards.delete(id));
+    for (const [id, li] of cards) {
+      if (seen.has(id)) continue;
+      li.remove();
+      cards.delete(id);
+    }
     const live = tables.filter((t) => t.live).length;
     summary.textContent = `${tables.length} tables, ${live} live`;
     if (tables.length === 0) {

@@ -7,7 +7,7 @@ export type { BoardTable };
 export async function getJson<T>(url: string): Promise<T> {
   const res = await fetch(url, { credentials: 'same-origin' });
   const text = await res.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
