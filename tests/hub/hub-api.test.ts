@@ -68,7 +68,7 @@ describe.skipIf(skip)('hub API', () => {
     if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
     const res = await fetch(`${hub.url}${path}`, { ...init, headers, redirect: 'manual' });
     const text = await res.text();
-    let json: unknown = null;
+    let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
