@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createPool, databaseUrl, migrateDatabase } from '../hub/db/database.ts';
+import { startLocalPostgres, stopLocalPostgres } from '../hub/db/local-postgres.ts';
 import { startHub } from '../hub/server/hub-server.ts';
 import { addTable, listTables, newTableToken, renewTableToken } from '../hub/store/tables.ts';
 
@@ -13,6 +14,7 @@ import { addTable, listTables, newTableToken, renewTableToken } from '../hub/sto
  *   vedette hub add-table <id> [--name] [--players "A, B"]   add a table; prints its token
  *   vedette hub new-token <id>                     a new token for a table (the old one stops)
  *   vedette hub tables                             list the tables
+ *   vedette hub local-db [--stop]                  a PostgreSQL of your own to try the hub with
  */
 
 interface HubCliOptions {
@@ -154,5 +156,32 @@ export function registerHubCommand(program: Command): void {
       if (tables.length === 0) console.log('No tables yet: vedette hub add-table table-1');
       for (const t of tables)
         console.log(`${t.id}  ${t.name}${t.players.length ? `  (${t.players.join(', ')})` : ''}`);
+    });
+
+  hub
+    .command('local-db')
+    .description(
+      "start a PostgreSQL of your own to try the hub (Debian's postgresql package; loopback only) and print its --database",
+    )
+    .option('--dir <dir>', 'folder of the database', '.vedette/postgres')
+    .option('--pg-port <n>', 'its port', '5433')
+    .option('--stop', 'stop it')
+    .action(async (opts: { dir: string; pgPort: string; stop?: boolean }) => {
+      if (opts.stop) {
+        stopLocalPostgres(opts.dir);
+        return void console.log(`PostgreSQL in ${opts.dir} stopped.`);
+      }
+      const port = Number(opts.pgPort);
+      if (!Number.isInteger(port) || port <= 0 || port > 65535)
+        throw new Error(`--pg-port must be a port number, not "${opts.pgPort}"`);
+      const db = await startLocalPostgres({ dir: opts.dir, port });
+      const url = await db.ensureDatabase('vedette');
+      console.log(
+        `PostgreSQL is running in ${opts.dir} on port ${port} (this machine only). Start the hub with:`,
+      );
+      console.log(`  vedette hub --database ${url}`);
+      console.log(
+        `Stop it with: vedette hub local-db --stop${opts.dir === '.vedette/postgres' ? '' : ` --dir ${opts.dir}`}`,
+      );
     });
 }
