@@ -75,7 +75,12 @@ export class SimTable {
   framesSent = 0;
 
   constructor(private readonly o: SimTableOptions) {
-    this.battleId = this.store.startBattle({ name: `bench ${o.id}`, roster, camera: null, startedAt: this.startedAt });
+    this.battleId = this.store.startBattle({
+      name: `bench ${o.id}`,
+      roster,
+      camera: null,
+      startedAt: this.startedAt,
+    });
     this.outbox = new Outbox({ dataDir: this.dir, client: new HubClient(o.hubUrl, o.token), pollMs: 500 });
   }
 
@@ -105,14 +110,29 @@ export class SimTable {
           this.store.addRuling(this.battleId, {
             t,
             inputs: { question: 'shoot lees camerons', poses: [] },
-            verdict: verdict({ ruleset: 'black-powder', question: 'shoot', asked: "can Lee's shoot Camerons?", answer: 'yes', value: 12.3, limit: 18, unit: 'in' }),
+            verdict: verdict({
+              ruleset: 'black-powder',
+              question: 'shoot',
+              asked: "can Lee's shoot Camerons?",
+              answer: 'yes',
+              value: 12.3,
+              limit: 18,
+              unit: 'in',
+            }),
           });
           this.written++;
         }
         if (n % (this.o.movesPerSecond * 10) === 0) {
           this.store.addKeyframe(this.battleId, {
             t,
-            poses: units.map((x, i) => ({ markerId: x.markerId, x: i * 40, y: 300, headingDeg: 0, sigmaMm: 0.4, sigmaHeadingDeg: 0.3 })),
+            poses: units.map((x, i) => ({
+              markerId: x.markerId,
+              x: i * 40,
+              y: 300,
+              headingDeg: 0,
+              sigmaMm: 0.4,
+              sigmaHeadingDeg: 0.3,
+            })),
           });
           this.store.addSnapshot(this.battleId, { t, width: 640, height: 360, pose: null }, this.o.snapshot);
           this.written += 2;
@@ -136,7 +156,16 @@ export class SimTable {
     const ws = new WebSocket(`${this.o.hubUrl.replace('http', 'ws')}/hub/upload`, {
       headers: { Authorization: `Bearer ${this.o.token}` },
     });
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', scenario: scenario.name, source: 'bench', sourceStatus: { state: 'live' } })));
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          scenario: scenario.name,
+          source: 'bench',
+          sourceStatus: { state: 'live' },
+        }),
+      ),
+    );
     ws.on('error', () => undefined);
     ws.on('close', () => {
       if (this.upload === ws && this.timers.length > 0) setTimeout(() => this.connect(), 500);
@@ -155,7 +184,13 @@ export class SimTable {
   localCount(): number {
     const kinds = ['moves', 'rulings', 'keyframes', 'snapshots', 'marks', 'annotations'];
     return kinds.reduce(
-      (s, k) => s + (this.store.db.prepare(`SELECT count(*) AS n FROM ${k} WHERE battle_id = ?`).get(this.battleId) as { n: number }).n,
+      (s, k) =>
+        s +
+        (
+          this.store.db.prepare(`SELECT count(*) AS n FROM ${k} WHERE battle_id = ?`).get(this.battleId) as {
+            n: number;
+          }
+        ).n,
       0,
     );
   }

@@ -26,6 +26,8 @@ export interface BusOptions {
   readonly keepMs: number;
   /** A watcher this far behind (rows) skips to the latest frame. */
   readonly maxBehind: number;
+  /** Database connections of the bus (writing the stream, fetching it). */
+  readonly connections: number;
 }
 
 export const DEFAULT_BUS_OPTIONS: BusOptions = {
@@ -33,6 +35,7 @@ export const DEFAULT_BUS_OPTIONS: BusOptions = {
   forgetAfterMs: 10_000,
   keepMs: 10_000,
   maxBehind: 24,
+  connections: 6,
 };
 
 export interface BusHandlers {
@@ -48,6 +51,21 @@ export interface BusStats {
   readonly notifications: number;
 }
 
+/**
+ * The bus's own small pool: its writes are the live stream, worth nothing after a crash, so its
+ * commits do not wait for the disk (`synchronous_commit = off`; the table is unlogged anyway).
+ */
+function busPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'vedette-hub-live',
+    options: '-c synchronous_commit=off',
+  });
+  pool.on('error', (err) => console.error(`hub live database: ${err.message}`));
+  return pool;
+}
+
 export class PgBus {
   /** This process, as other processes know it. */
   readonly instance = `${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -59,17 +77,19 @@ export class PgBus {
   private readonly fetching = new Map<string, { again: boolean }>();
   private readonly outbox = new Map<string, LiveMessage[]>();
   private readonly flushing = new Set<string>();
+  private readonly frameTimers = new Map<string, NodeJS.Timeout>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly options: BusOptions;
   private counts = { published: 0, fetched: 0, notifications: 0 };
+  private readonly pool: pg.Pool;
 
   constructor(
-    private readonly pool: pg.Pool,
     private readonly url: string,
     private readonly handlers: BusHandlers,
     options: Partial<BusOptions> = {},
   ) {
     this.options = { ...DEFAULT_BUS_OPTIONS, ...options };
+    this.pool = busPool(url, this.options.connections);
   }
 
   get stats(): BusStats {
@@ -183,6 +203,23 @@ export class PgBus {
       const kept = queue.filter((m, i) => i >= lastFrame || m.kind === 'hello' || m.kind === 'other');
       queue.splice(0, queue.length, ...kept);
     }
+    // A frame waits (briefly) for the state that follows it: one write and one notification for both.
+    if (message.kind === 'frame') {
+      if (!this.frameTimers.has(tableId))
+        this.frameTimers.set(
+          tableId,
+          setTimeout(() => {
+            this.frameTimers.delete(tableId);
+            void this.flush(tableId);
+          }, 30),
+        );
+      return;
+    }
+    const timer = this.frameTimers.get(tableId);
+    if (timer) {
+      clearTimeout(timer);
+      this.frameTimers.delete(tableId);
+    }
     void this.flush(tableId);
   }
 
@@ -279,9 +316,11 @@ export class PgBus {
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
+    for (const t of this.frameTimers.values()) clearTimeout(t);
     await this.announce('bye');
     const l = this.listener;
     this.listener = null;
     await l?.end().catch(() => undefined);
+    await this.pool.end().catch(() => undefined);
   }
 }

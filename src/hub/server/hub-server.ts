@@ -79,7 +79,6 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   let live: LiveService | null = null;
   let invalidateBoard = () => undefined as void;
   const bus = new PgBus(
-    pool,
     options.databaseUrl,
     {
       messages: (table, messages) => live?.fromBus(table, messages),
