@@ -81,6 +81,15 @@ export class LiveService {
     for (const m of messages) c.deliver(m);
   }
 
+  /** Another process started watching tables: those uploaded here are sent as they look now. */
+  watchersJoined(tableIds: readonly string[]): void {
+    for (const table of tableIds) {
+      const c = this.channels.get(table);
+      if (!c || !this.uploads.has(table)) continue;
+      for (const m of c.current()) this.bus.publish(table, m);
+    }
+  }
+
   /** A table's upload connection (already authenticated as that table). */
   attachUpload(tableId: string, ws: WebSocket): void {
     const previous = this.uploads.get(tableId);

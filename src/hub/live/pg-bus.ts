@@ -7,10 +7,12 @@ import { classify, type LiveMessage } from './live-message.ts';
  * process (the one its connection reached); viewers may be on any. Each process says which
  * tables it has viewers for (`NOTIFY vedette_watch`, again every few seconds), and the process
  * holding a table's upload writes that table's messages to the unlogged `live_messages` table
- * only while another process watches it, then `NOTIFY vedette_live` with the last row's number.
- * A notification carries at most 8000 bytes, so it carries the row's number, not the picture;
- * the watching processes fetch the new rows and hand them to their viewers unchanged. Rows older
- * than a few seconds are deleted.
+ * only while another process watches it, then `NOTIFY vedette_live` with the rows' numbers. A
+ * notification carries at most 8000 bytes, so it carries numbers, not pictures; the watching
+ * processes fetch the new rows and hand them to their viewers unchanged. Each process writes
+ * every table's waiting messages in one statement, one at a time, and fetches every watched
+ * table's new rows of one writer in one query: under load, batches grow instead of queues.
+ * Rows older than a few seconds are deleted.
  */
 
 const LIVE = 'vedette_live';
@@ -43,12 +45,29 @@ export interface BusHandlers {
   messages(tableId: string, messages: readonly LiveMessage[]): void;
   /** A table's record or state changed (new battle events, connected, gone). */
   boardChanged?(tableId: string): void;
+  /** Another process has started watching these tables (send it what they look like now). */
+  watchersJoined?(tableIds: readonly string[]): void;
 }
 
 export interface BusStats {
   readonly published: number;
   readonly fetched: number;
   readonly notifications: number;
+}
+
+/**
+ * Drops what a slow reader or writer cannot catch up with: for each table, everything before its
+ * latest frame except `hello` and unknown messages (which describe the table, not a moment).
+ */
+function skipBehind<T extends { tableId: string; message: LiveMessage }>(items: readonly T[]): T[] {
+  const lastFrame = new Map<string, number>();
+  items.forEach((x, i) => {
+    if (x.message.kind === 'frame') lastFrame.set(x.tableId, i);
+  });
+  return items.filter(
+    (x, i) =>
+      i >= (lastFrame.get(x.tableId) ?? 0) || x.message.kind === 'hello' || x.message.kind === 'other',
+  );
 }
 
 /**
@@ -73,11 +92,11 @@ export class PgBus {
   private closed = false;
   private readonly watchedHere = new Set<string>();
   private readonly watchers = new Map<string, { tables: Set<string>; seen: number }>();
-  private readonly lastSeq = new Map<string, number>();
-  private readonly fetching = new Map<string, { again: boolean }>();
-  private readonly outbox = new Map<string, LiveMessage[]>();
-  private readonly flushing = new Set<string>();
-  private readonly frameTimers = new Map<string, NodeJS.Timeout>();
+  /** Per writing process: the last row read here and the last row it said it wrote. */
+  private readonly origins = new Map<string, { read: number; notified: number; fetching: boolean }>();
+  private readonly outbox: Array<{ tableId: string; message: LiveMessage }> = [];
+  private flushing = false;
+  private flushTimer: NodeJS.Timeout | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly options: BusOptions;
   private counts = { published: 0, fetched: 0, notifications: 0 };
@@ -125,8 +144,7 @@ export class PgBus {
     if (this.closed || this.listener) return;
     try {
       await this.listen();
-      // Whatever was said while deaf: catch up on every table watched here.
-      for (const table of this.watchedHere) this.scheduleFetch(table);
+      // Whatever was said while deaf is lost with its notifications; the next ones carry on.
     } catch {
       setTimeout(() => void this.reconnect(), 2000).unref();
     }
@@ -135,9 +153,11 @@ export class PgBus {
   private onNotification(channel: string, payload: string): void {
     this.counts.notifications++;
     if (channel === LIVE) {
-      const [table, , instance] = payload.split('\t');
-      if (!table || instance === this.instance || !this.watchedHere.has(table)) return;
-      this.scheduleFetch(table);
+      const [origin, min, max] = payload.split('\t');
+      if (!origin || origin === this.instance) return;
+      const lo = Number(min);
+      const hi = Number(max);
+      if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi)) this.noteRows(origin, lo, hi);
     } else if (channel === WATCH) {
       let said: { i?: unknown; t?: unknown; ask?: unknown };
       try {
@@ -146,8 +166,14 @@ export class PgBus {
         return;
       }
       if (typeof said.i !== 'string' || said.i === this.instance || !Array.isArray(said.t)) return;
+      const before = this.watchers.get(said.i)?.tables ?? new Set<string>();
       if (said.t.length === 0 && said.ask === 'bye') this.watchers.delete(said.i);
-      else this.watchers.set(said.i, { tables: new Set(said.t.map(String)), seen: Date.now() });
+      else {
+        const tables = new Set(said.t.map(String));
+        this.watchers.set(said.i, { tables, seen: Date.now() });
+        const joined = [...tables].filter((t) => !before.has(t));
+        if (joined.length > 0) this.handlers.watchersJoined?.(joined);
+      }
       if (said.ask === true) void this.announce(false);
     } else if (channel === BOARD) {
       this.handlers.boardChanged?.(payload);
@@ -169,12 +195,10 @@ export class PgBus {
     if (this.watchedHere.has(tableId)) return;
     this.watchedHere.add(tableId);
     void this.announce(false);
-    this.scheduleFetch(tableId);
   }
 
   unwatch(tableId: string): void {
     if (!this.watchedHere.delete(tableId)) return;
-    this.lastSeq.delete(tableId);
     void this.announce(false);
   }
 
@@ -194,108 +218,94 @@ export class PgBus {
   /** A message uploaded here: passed on to the processes watching its table. */
   publish(tableId: string, message: LiveMessage): void {
     if (!this.watchedElsewhere(tableId)) return;
-    let queue = this.outbox.get(tableId);
-    if (!queue) this.outbox.set(tableId, (queue = []));
-    queue.push(message);
-    if (queue.length > this.options.maxBehind) {
-      // The database is slower than the table: keep hellos and the latest frame onwards.
-      const lastFrame = queue.map((m) => m.kind).lastIndexOf('frame');
-      const kept = queue.filter((m, i) => i >= lastFrame || m.kind === 'hello' || m.kind === 'other');
-      queue.splice(0, queue.length, ...kept);
+    this.outbox.push({ tableId, message });
+    if (this.outbox.length > this.options.maxBehind * 50) {
+      // The database is slower than the tables: per table, keep hellos and the latest frame onwards.
+      this.outbox.splice(0, this.outbox.length, ...skipBehind(this.outbox));
     }
-    // A frame waits (briefly) for the state that follows it: one write and one notification for both.
-    if (message.kind === 'frame') {
-      if (!this.frameTimers.has(tableId))
-        this.frameTimers.set(
-          tableId,
-          setTimeout(() => {
-            this.frameTimers.delete(tableId);
-            void this.flush(tableId);
-          }, 30),
-        );
-      return;
-    }
-    const timer = this.frameTimers.get(tableId);
-    if (timer) {
-      clearTimeout(timer);
-      this.frameTimers.delete(tableId);
-    }
-    void this.flush(tableId);
+    // A short wait gathers a frame with the state that follows it, and other tables' messages.
+    if (!this.flushTimer && !this.flushing)
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = null;
+        void this.flush();
+      }, 10);
   }
 
-  private async flush(tableId: string): Promise<void> {
-    if (this.flushing.has(tableId)) return;
-    this.flushing.add(tableId);
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
     try {
-      for (;;) {
-        const queue = this.outbox.get(tableId);
-        if (!queue || queue.length === 0) break;
-        const batch = queue.splice(0);
+      while (this.outbox.length > 0 && !this.closed) {
+        const batch = this.outbox.splice(0);
         try {
           await this.pool.query(
             `WITH ins AS (
-               INSERT INTO live_messages (table_id, is_binary, payload)
-               SELECT $1, * FROM unnest($2::bool[], $3::bytea[]) RETURNING seq)
-             SELECT pg_notify('${LIVE}', $1 || E'\\t' || max(seq) || E'\\t' || $4) FROM ins`,
-            [tableId, batch.map((m) => m.binary), batch.map((m) => m.data), this.instance],
+               INSERT INTO live_messages (origin, table_id, is_binary, payload)
+               SELECT $1, * FROM unnest($2::text[], $3::bool[], $4::bytea[]) RETURNING seq)
+             SELECT pg_notify('${LIVE}', $1 || E'\t' || min(seq) || E'\t' || max(seq)) FROM ins`,
+            [
+              this.instance,
+              batch.map((b) => b.tableId),
+              batch.map((b) => b.message.binary),
+              batch.map((b) => b.message.data),
+            ],
           );
           this.counts.published += batch.length;
         } catch (err) {
-          console.error(`hub: live stream of ${tableId} not passed on: ${(err as Error).message}`);
+          if (!this.closed) console.error(`hub: live stream not passed on: ${(err as Error).message}`);
           break;
         }
       }
     } finally {
-      this.flushing.delete(tableId);
+      this.flushing = false;
     }
   }
 
-  private scheduleFetch(tableId: string): void {
-    const running = this.fetching.get(tableId);
-    if (running) {
-      running.again = true;
+  /** A writer said it wrote rows `min..max`: fetch them (one query at a time per writer). */
+  private noteRows(origin: string, min: number, max: number): void {
+    const known = this.origins.get(origin);
+    if (!known) this.origins.set(origin, { read: min - 1, notified: max, fetching: false });
+    else known.notified = Math.max(known.notified, max);
+    void this.fetch(origin);
+  }
+
+  private async fetch(origin: string): Promise<void> {
+    const o = this.origins.get(origin);
+    if (!o || o.fetching) return;
+    if (this.watchedHere.size === 0) {
+      o.read = o.notified; // nothing watched here: nothing to fetch
       return;
     }
-    const state = { again: false };
-    this.fetching.set(tableId, state);
-    void (async () => {
-      try {
-        do {
-          state.again = false;
-          await this.fetch(tableId);
-        } while (state.again && this.watchedHere.has(tableId));
-      } catch (err) {
-        if (!this.closed)
-          console.error(`hub: live stream of ${tableId} not fetched: ${(err as Error).message}`);
-      } finally {
-        this.fetching.delete(tableId);
+    o.fetching = true;
+    try {
+      while (o.notified > o.read && this.watchedHere.size > 0 && !this.closed) {
+        const upTo = o.notified;
+        const res = await this.pool.query<{ table_id: string; is_binary: boolean; payload: Buffer }>(
+          `SELECT table_id, is_binary, payload FROM live_messages
+           WHERE origin = $1 AND seq > $2 AND seq <= $3 AND table_id = ANY($4) ORDER BY seq`,
+          [origin, o.read, upTo, [...this.watchedHere]],
+        );
+        o.read = upTo;
+        const byTable = new Map<string, LiveMessage[]>();
+        for (const r of res.rows) {
+          let list = byTable.get(r.table_id);
+          if (!list) byTable.set(r.table_id, (list = []));
+          list.push(classify(r.payload, r.is_binary));
+        }
+        for (const [table, messages] of byTable) {
+          const kept =
+            messages.length > this.options.maxBehind
+              ? skipBehind(messages.map((message) => ({ tableId: table, message }))).map((x) => x.message)
+              : messages;
+          this.counts.fetched += kept.length;
+          if (this.watchedHere.has(table)) this.handlers.messages(table, kept);
+        }
       }
-    })();
-  }
-
-  private async fetch(tableId: string): Promise<void> {
-    const after = this.lastSeq.get(tableId);
-    const res =
-      after === undefined
-        ? await this.pool.query<{ seq: string; is_binary: boolean; payload: Buffer }>(
-            `SELECT seq, is_binary, payload FROM live_messages WHERE table_id = $1 AND seq >=
-               coalesce((SELECT max(seq) FROM live_messages WHERE table_id = $1 AND is_binary), 0)
-             ORDER BY seq`,
-            [tableId],
-          )
-        : await this.pool.query<{ seq: string; is_binary: boolean; payload: Buffer }>(
-            'SELECT seq, is_binary, payload FROM live_messages WHERE table_id = $1 AND seq > $2 ORDER BY seq LIMIT 500',
-            [tableId, after],
-          );
-    if (res.rows.length === 0) return;
-    this.lastSeq.set(tableId, Number(res.rows[res.rows.length - 1]!.seq));
-    let messages = res.rows.map((r) => classify(r.payload, r.is_binary));
-    if (messages.length > this.options.maxBehind) {
-      const lastFrame = messages.map((m) => m.kind).lastIndexOf('frame');
-      messages = messages.filter((m, i) => i >= lastFrame || m.kind === 'hello' || m.kind === 'other');
+    } catch (err) {
+      if (!this.closed) console.error(`hub: live stream not fetched: ${(err as Error).message}`);
+    } finally {
+      o.fetching = false;
     }
-    this.counts.fetched += messages.length;
-    if (this.watchedHere.has(tableId)) this.handlers.messages(tableId, messages);
   }
 
   /** Tells every process that a table's board line changed. */
@@ -316,7 +326,7 @@ export class PgBus {
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
-    for (const t of this.frameTimers.values()) clearTimeout(t);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     await this.announce('bye');
     const l = this.listener;
     this.listener = null;

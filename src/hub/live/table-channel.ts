@@ -52,6 +52,14 @@ export class TableChannel {
     this.viewers.delete(ws);
   }
 
+  /** What a newcomer needs to see the table now: its hello, its latest frame and that frame's state. */
+  current(): LiveMessage[] {
+    return [
+      ...(this.hello ? [this.hello] : []),
+      ...(this.frame && this.frameState ? [this.frame, this.frameState] : []),
+    ];
+  }
+
   /** Remembers a `hello` known from elsewhere (the database) without sending it. */
   primeHello(data: Buffer): void {
     if (!this.hello) this.hello = { kind: 'hello', binary: false, data };

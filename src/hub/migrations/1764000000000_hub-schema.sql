@@ -123,16 +123,19 @@ CREATE TABLE table_live (
 
 -- The live stream between hub processes: each message a table uploads, kept for a few seconds so
 -- the processes that do not hold the upload can fetch it when NOTIFY says it is there (a
--- notification carries at most 8000 bytes; a picture does not fit). Unlogged: nothing here is
+-- notification carries at most 8000 bytes; a picture does not fit). `origin` is the hub process
+-- that wrote the row; each process writes one batch at a time, so its rows commit in `seq` order
+-- and a reader can go on from the last `seq` it read of that origin. Unlogged: nothing here is
 -- worth a crash-safe write.
 CREATE UNLOGGED TABLE live_messages (
+  seq bigserial PRIMARY KEY,
+  origin text NOT NULL,
   table_id text NOT NULL,
-  seq bigserial NOT NULL,
   is_binary boolean NOT NULL,
   payload bytea NOT NULL,
-  at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (table_id, seq)
+  at timestamptz NOT NULL DEFAULT now()
 );
+CREATE INDEX live_messages_by_origin ON live_messages (origin, seq);
 ALTER TABLE live_messages ALTER COLUMN payload SET STORAGE EXTERNAL;
 
 -- Down Migration

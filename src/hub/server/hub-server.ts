@@ -83,6 +83,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     {
       messages: (table, messages) => live?.fromBus(table, messages),
       boardChanged: () => invalidateBoard(),
+      watchersJoined: (tables) => live?.watchersJoined(tables),
     },
     options.bus,
   );
