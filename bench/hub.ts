@@ -32,10 +32,6 @@ const ORGANISER = 'bench-organiser-token-0123456789';
 const EVENT_TABLES = ['battles', 'moves', 'rulings', 'keyframes', 'snapshots', 'marks', 'annotations'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const q = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : NaN;
-};
 
 /** CPU seconds used so far by a process (user + system, from /proc). */
 function cpuSeconds(pid: number): number {
