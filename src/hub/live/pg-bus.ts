@@ -236,19 +236,21 @@ export class PgBus {
     this.flushing = true;
     try {
       while (this.outbox.length > 0 && !this.closed) {
-        const batch = this.outbox.splice(0);
+        const batch = this.outbox.splice(0, 2000);
         try {
+          // One parameter per picture: node-postgres sends a Buffer as binary, where an array of
+          // them would travel as hex text (twice the bytes, and parsed on both sides).
+          const values: unknown[] = [this.instance];
+          const rows = batch.map((b) => {
+            values.push(b.tableId, b.message.binary, b.message.data);
+            const n = values.length;
+            return `($1, $${n - 2}, $${n - 1}, $${n})`;
+          });
           await this.pool.query(
             `WITH ins AS (
-               INSERT INTO live_messages (origin, table_id, is_binary, payload)
-               SELECT $1, * FROM unnest($2::text[], $3::bool[], $4::bytea[]) RETURNING seq)
-             SELECT pg_notify('${LIVE}', $1 || E'\t' || min(seq) || E'\t' || max(seq)) FROM ins`,
-            [
-              this.instance,
-              batch.map((b) => b.tableId),
-              batch.map((b) => b.message.binary),
-              batch.map((b) => b.message.data),
-            ],
+               INSERT INTO live_messages (origin, table_id, is_binary, payload) VALUES ${rows.join(', ')} RETURNING seq)
+             SELECT pg_notify('${LIVE}', $1 || E'\\t' || min(seq) || E'\\t' || max(seq)) FROM ins`,
+            values,
           );
           this.counts.published += batch.length;
         } catch (err) {
