@@ -49,7 +49,7 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('stores every event once, with nothing lost', { timeout: 240_000 }, async () => {
+  it('stores every event once, with nothing lost', { timeout: 480_000 }, async () => {
     const logs = () => children.map((c) => c.output()).join('\n');
     // Tables and their tokens, made with the CLI.
     const tokenOf = (out: string) => /shown once\):\s+(\S+)/.exec(out)?.[1] ?? '';
