@@ -22,6 +22,10 @@ export default defineConfig({
         replay: fileURLToPath(new URL('./web/replay.html', import.meta.url)),
         overlay: fileURLToPath(new URL('./web/overlay.html', import.meta.url)),
         print: fileURLToPath(new URL('./web/print.html', import.meta.url)),
+        // The club or tournament hub's pages (issue #17), served by `vedette hub`.
+        'hub/index': fileURLToPath(new URL('./web/hub/index.html', import.meta.url)),
+        'hub/table': fileURLToPath(new URL('./web/hub/table.html', import.meta.url)),
+        'hub/archive': fileURLToPath(new URL('./web/hub/archive.html', import.meta.url)),
       },
     },
   },
@@ -31,6 +35,8 @@ export default defineConfig({
     proxy: {
       '/live': { target: server, ws: true, changeOrigin: true, headers: { origin: server } },
       '/api': { target: server, changeOrigin: true, headers: { origin: server } },
+      '/hub/api': { target: 'http://127.0.0.1:8090', changeOrigin: true },
+      '/hub/live': { target: 'http://127.0.0.1:8090', ws: true, changeOrigin: true },
     },
   },
 });

@@ -8,6 +8,7 @@ import { registerRulesCommand } from './rules-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerSourcesCommand } from './sources-command.ts';
 import { registerBattlesCommands } from './battles-command.ts';
+import { registerHubCommand } from './hub-command.ts';
 
 const program = new Command();
 program
@@ -22,6 +23,7 @@ registerCalibrateCommand(program);
 registerPrintCommand(program);
 registerSourcesCommand(program);
 registerBattlesCommands(program); // after serve: adds --data and serve's recording (issue #7)
+registerHubCommand(program); // the club or tournament hub (issue #17)
 
 const debug = process.argv.includes('--debug');
 

@@ -8,10 +8,16 @@ import type { CameraChoice, SourceSpec } from '../vision/sources/create-source.t
 import type { FfmpegInput } from '../vision/sources/ffmpeg-source.ts';
 import { assertPortFree, CliError, parsePort, requireFile } from './failure.ts';
 import { defaultCameraProfile } from './measure-command.ts';
+import {
+  addHubOptions,
+  checkHubOptions,
+  publishIfAsked,
+  type HubServeOptions,
+} from '../hub/publish/serve-option.ts';
 
 export const DEFAULT_SCENARIO = 'scenarios/prestonpans-demo.json';
 
-interface ServeOptions {
+interface ServeOptions extends HubServeOptions {
   port: string;
   host?: string;
   lan?: boolean;
@@ -95,7 +101,7 @@ function lanAddress(): string {
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('watch the table and serve the live page (default: the built-in synthetic table)')
     .option('--port <n>', 'HTTP port', '8080')
@@ -147,8 +153,10 @@ export function registerServeCommand(program: Command): void {
       'camera profile (from `vedette calibrate`); without one a real camera is estimated and flagged as such',
     )
     .option('--hfov <degrees>', 'horizontal field of view of the estimated camera (no --camera)', '60')
-    .option('--still', 'synthetic table: keep every unit still')
+    .option('--still', 'synthetic table: keep every unit still');
+  addHubOptions(serve) // issue #17: publish to a club or tournament hub
     .action(async (opts: ServeOptions) => {
+      checkHubOptions(opts);
       if (opts.transport && opts.transport !== 'raw' && opts.transport !== 'mjpeg')
         throw new CliError(`--transport is raw or mjpeg, not "${opts.transport}"`);
       const port = parsePort(opts.port);
@@ -199,8 +207,13 @@ export function registerServeCommand(program: Command): void {
         }
         console.log('Anyone with the player link can change the table: share the spectator link instead.');
       }
+      const publisher = publishIfAsked(opts, server);
       const shutdown = () => {
-        void server.close().then(() => process.exit(0));
+        // The battle ends with the server; the hub gets that end before the process goes.
+        void server
+          .close()
+          .then(() => publisher?.stop({ drainMs: 5000 }))
+          .then(() => process.exit(0));
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);

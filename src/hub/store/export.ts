@@ -1,0 +1,104 @@
+import { existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { BattleFileError, EXPORT_FORMAT, migrate } from '../../record/schema.ts';
+import { EVENT_KINDS } from '../protocol/ingest.ts';
+import { HubBattleNotFoundError } from './archive.ts';
+
+/**
+ * A hub battle out as the same `.vedette-battle` file a table exports (src/record/transfer.ts):
+ * an SQLite database with the record's schema and format marker, holding one battle whose rows
+ * carry the table's own ids. `vedette import` and the replay of any table read it.
+ */
+
+const SQLITE_COLUMNS: Record<(typeof EVENT_KINDS)[number], readonly string[]> = {
+  moves: [
+    't',
+    'marker_id',
+    'unit_id',
+    'x',
+    'y',
+    'heading_deg',
+    'sigma_mm',
+    'sigma_heading_deg',
+    'from_x',
+    'from_y',
+    'from_heading_deg',
+    'moving_since',
+  ],
+  keyframes: ['t', 'poses_json'],
+  marks: ['t', 'kind', 'turn', 'phase', 'side', 'source', 'label'],
+  rulings: ['t', 'ruleset', 'question', 'asked', 'answer', 'inputs_json', 'verdict_json'],
+  annotations: ['t', 'text', 'x', 'y', 'author'],
+  snapshots: ['t', 'width', 'height', 'pose_json', 'jpeg'],
+};
+
+/** Integer columns come from PostgreSQL's int8 as strings: SQLite must get integers back. */
+const INTEGER = new Set(['t', 'moving_since', 'marker_id', 'turn', 'width', 'height']);
+
+const CHUNK = 500;
+
+export async function exportHubBattle(
+  pool: pg.Pool,
+  battleId: number,
+  outFile: string,
+): Promise<{ bytes: number }> {
+  const b = (await pool.query('SELECT * FROM battles WHERE id = $1', [battleId])).rows[0] as
+    Record<string, unknown> | undefined;
+  if (!b) throw new HubBattleNotFoundError(`no battle #${battleId}`);
+  if (existsSync(outFile))
+    throw new BattleFileError(`${outFile} already exists: choose another name or remove it`);
+  const out = new Database(outFile);
+  try {
+    migrate(out, EXPORT_FORMAT);
+    const localId = Number(b['local_id']);
+    out
+      .prepare(
+        `INSERT INTO battles (id, uid, name, scenario, ruleset, roster_json, camera_json, started_at, ended_at, imported_from)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+      )
+      .run(
+        localId,
+        b['uid'],
+        b['name'],
+        b['scenario'],
+        b['ruleset'],
+        b['roster_json'],
+        b['camera_json'],
+        Number(b['started_at']),
+        b['ended_at'] === null ? null : Number(b['ended_at']),
+      );
+    for (const kind of EVENT_KINDS) {
+      const cols = SQLITE_COLUMNS[kind];
+      const insert = out.prepare(
+        `INSERT INTO ${kind} (id, battle_id, ${cols.join(', ')}) VALUES (?, ?, ${cols.map(() => '?').join(', ')})`,
+      );
+      const many = out.transaction((rows: Array<Record<string, unknown>>) => {
+        for (const r of rows)
+          insert.run(
+            Number(r['seq']),
+            localId,
+            ...cols.map((c) => {
+              const v = r[c];
+              return v === null || v === undefined ? null : INTEGER.has(c) ? Number(v) : v;
+            }),
+          );
+      });
+      let after = 0;
+      for (;;) {
+        const rows = (
+          await pool.query(
+            `SELECT seq, ${cols.join(', ')} FROM ${kind} WHERE battle_id = $1 AND seq > $2 ORDER BY seq LIMIT ${CHUNK}`,
+            [battleId, after],
+          )
+        ).rows as Array<Record<string, unknown>>;
+        if (rows.length === 0) break;
+        many(rows);
+        after = Number(rows[rows.length - 1]!['seq']);
+      }
+    }
+  } finally {
+    out.close();
+  }
+  return { bytes: statSync(outFile).size };
+}
