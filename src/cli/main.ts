@@ -50,13 +50,15 @@ process.on('unhandledRejection', (err) => {
  * 0 for `vedette nonsense --help`, and suggests nothing for a word it cannot match.
  */
 function checkCommand(argv: readonly string[]): void {
-  const valueOptions = new Set(program.options.filter((o) => o.required || o.optional).map((o) => o.long));
+  // Options that take a value (`hub --database <url>`): their value is not a command name.
+  const valueOptions = (c: Command) =>
+    new Set([program, c].flatMap((x) => x.options.filter((o) => o.required || o.optional).map((o) => o.long)));
   let cmd: Command = program;
   const path: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a.startsWith('-')) {
-      if (cmd === program && valueOptions.has(a)) i++;
+      if (!a.includes('=') && valueOptions(cmd).has(a)) i++;
       continue;
     }
     if (cmd.commands.length === 0) return;

@@ -92,7 +92,7 @@ describe('the command explains its failures', { timeout: 200_000 }, () => {
     expect(r.code).toBe(2);
     expect(oneLine(r)).toBe('vedette: unknown command "serv": did you mean "vedette serve"?');
     const t = await vedette('tabel');
-    expect(oneLine(t)).toBe('vedette: unknown command "tabel": did you mean "vedette print mat --table …"?');
+    expect(oneLine(t)).toBe('vedette: unknown command "tabel": did you mean "vedette hub tables"?');
     expect(editDistance('tabel', 'table')).toBe(1);
   });
 

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { BattleFileError, EXPORT_FORMAT, migrate } from '../../record/schema.ts';
+import { battleContentHash, CONTENT_HASH_KEY } from '../../record/content-hash.ts';
+import { BattleFileError, EXPORT_FORMAT, migrate, SCHEMA_VERSION } from '../../record/schema.ts';
 import { EVENT_KINDS } from '../protocol/ingest.ts';
 import { HubBattleNotFoundError } from './archive.ts';
 
@@ -97,6 +98,9 @@ export async function exportHubBattle(
         after = Number(rows[rows.length - 1]!['seq']);
       }
     }
+    // The same content hash a table's export carries, so `vedette import` can verify the file.
+    const hash = battleContentHash(out, EXPORT_FORMAT, SCHEMA_VERSION);
+    out.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(CONTENT_HASH_KEY, hash);
   } finally {
     out.close();
   }
