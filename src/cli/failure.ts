@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { ScenarioError } from '../table/scenario.ts';
+import { StoreDamagedError } from '../record/store-check.ts';
 
 /**
  * How the `vedette` command fails: one line that names the thing and what to do, a non-zero exit
@@ -31,6 +32,8 @@ interface SystemError extends Error {
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
   if (err instanceof ScenarioError) return { message: err.message, exitCode: 2 };
+  // A damaged store's message is the one failure that lists steps: it is shown whole.
+  if (err instanceof StoreDamagedError) return { message: err.message, exitCode: 2 };
   const e = err instanceof Error ? (err as SystemError) : null;
   if (e?.code === 'EADDRINUSE')
     return {

@@ -79,14 +79,20 @@ describe('camera choices', () => {
       },
       size: { width: 1280, height: 720 },
     });
-    expect(sourceFromOptions({ port: '1', scenario: 's', video: 'v.mkv', realtime: true })).toMatchObject({
+    // A video named on the command line must exist (checked before anything starts).
+    const video = join(mkdtempSync(join(tmpdir(), 'vedette-video-')), 'v.mkv');
+    expect(() => sourceFromOptions({ port: '1', scenario: 's', video, realtime: true })).toThrow(/not found/);
+    writeFileSync(video, '');
+    expect(sourceFromOptions({ port: '1', scenario: 's', video, realtime: true })).toMatchObject({
       kind: 'ffmpeg',
       transport: 'raw',
-      input: { kind: 'file', path: 'v.mkv', realtime: true, loop: false },
+      input: { kind: 'file', path: video, realtime: true, loop: false },
     });
-    expect(sourceFromOptions({ port: '1', scenario: 's', browserCamera: true, camera: 'c.json' })).toEqual({
+    const camera = join(video, '..', 'c.json');
+    writeFileSync(camera, '{}');
+    expect(sourceFromOptions({ port: '1', scenario: 's', browserCamera: true, camera })).toEqual({
       kind: 'browser',
-      cameraPath: 'c.json',
+      cameraPath: camera,
     });
     expect(() => sourceFromOptions({ port: '1', scenario: 's', webcam: true, url: 'rtsp://x' })).toThrow(
       /choose one camera/,
