@@ -63,7 +63,7 @@ export interface LiveLoopOptions {
 }
 
 export const DEFAULT_LIVE_LOOP_OPTIONS: LiveLoopOptions = {
-  minIntervalMs: 100,
+  minIntervalMs: 33, // camera rate (30 fps); change-driven detection makes still frames cheap
   jpegQuality: 80,
   retryBaseMs: 250,
   maxRetryMs: 2000,

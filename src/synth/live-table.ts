@@ -10,7 +10,7 @@ import {
 } from './charuco-board.ts';
 import { looseSceneBases, type LooseBase } from './loose-bases.ts';
 import type { MarkerBits } from './marker-bits.ts';
-import { blurRgb, gaussianKernel, Prng, quantiseWithNoise, type Rect } from './noise.ts';
+import { blurRgb, gaussianKernel, NoiseBank, Prng, quantiseWithNoise, type Rect } from './noise.ts';
 import { RENDER_DEFAULTS, type RenderOptions, type SynthFrame } from './render.ts';
 import {
   buildScene,
@@ -37,6 +37,11 @@ export interface LiveTableOptions extends Omit<RenderOptions, 'poses'> {
   readonly looseBases?: readonly LooseBase[];
   /** A ChArUco board held over the table; pass its pose to `frameWithPoses` (see charuco-board.ts). */
   readonly calibrationBoard?: CalibrationBoardShow;
+  /**
+   * Sensor noise from a bank drawn once (noise.ts NoiseBank): the live demo's camera rate. Off by
+   * default: renders that tests and benchmarks score draw every sample afresh.
+   */
+  readonly noiseBank?: boolean;
 }
 
 /**
@@ -54,6 +59,7 @@ export class LiveSyntheticTable {
   private readonly tmp: Float32Array;
   private readonly kernel: Float32Array;
   private readonly mask: Uint8Array;
+  private readonly noiseBank: NoiseBank | null;
   private readonly o: Required<Pick<LiveTableOptions, 'seed' | 'noiseSigma' | 'advanceMm' | 'periodMs'>>;
   private readonly movingUnitId: string | undefined;
   private readonly start: ReadonlyMap<number, BasePose>;
@@ -99,6 +105,7 @@ export class LiveSyntheticTable {
     this.tmp = new Float32Array(n);
     blurRgb(this.clean, this.blurred, this.tmp, camera.width, camera.height, this.kernel);
     this.mask = new Uint8Array(this.shader.tileCount());
+    this.noiseBank = options.noiseBank && this.o.noiseSigma > 0 ? new NoiseBank(this.o.noiseSigma, this.o.seed) : null;
   }
 
   static async create(
@@ -205,12 +212,10 @@ export class LiveSyntheticTable {
     }
     const data = new Uint8Array(this.blurred.length);
     if (dirty && this.boardCache) this.boardCache = { ...this.boardCache, key: '' };
-    quantiseWithNoise(
-      boardPose && this.boardImage ? this.withBoard(this.boardImage, boardPose) : this.blurred,
-      data,
-      this.o.noiseSigma,
-      new Prng((this.o.seed * 1_000_003 + noiseKey) | 0),
-    );
+    const picture = boardPose && this.boardImage ? this.withBoard(this.boardImage, boardPose) : this.blurred;
+    const key = (this.o.seed * 1_000_003 + noiseKey) | 0;
+    if (this.noiseBank) this.noiseBank.apply(picture, data, key);
+    else quantiseWithNoise(picture, data, this.o.noiseSigma, new Prng(key));
     return { image: { width, height, data }, truth: sceneTruth(this.camera, scene) };
   }
 

@@ -49,6 +49,9 @@ function defaultMovingUnit(scenario: Scenario): string | undefined {
 
 const WORKER_URL = new URL('./synthetic-worker.ts', import.meta.url);
 
+/** A frame rendered ahead is handed out only this soon after it was asked for (ms). */
+const MAX_AHEAD_AGE_MS = 200;
+
 /**
  * The built-in synthetic table as a camera: every frame rendered with known truth
  * (LiveSyntheticTable), in its own worker thread so rendering never blocks the server.
@@ -66,6 +69,8 @@ export class SyntheticSource implements FrameSource {
   private closed: Error | null = null;
   /** Version of the table extras the worker has already been sent. */
   private extrasVersion = -1;
+  /** The frame being rendered ahead of the caller's next request. */
+  private ahead: { readonly requestedAt: number; readonly frame: Promise<Frame> } | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -118,7 +123,26 @@ export class SyntheticSource implements FrameSource {
     return new SyntheticSource(worker, profile, options.moving);
   }
 
+  /**
+   * The next frame. While the caller works on one frame the worker already renders the next
+   * (render and detection overlap on two cores); a frame rendered too long ago is not handed out.
+   */
   async next(): Promise<Frame> {
+    if (this.closed) throw this.closed;
+    const ahead = this.ahead;
+    this.ahead = null;
+    let frame: Frame | null = null;
+    if (ahead && Date.now() - ahead.requestedAt <= MAX_AHEAD_AGE_MS) frame = await ahead.frame;
+    frame ??= await this.render();
+    if (!this.closed) {
+      const next = { requestedAt: Date.now(), frame: this.render() };
+      next.frame.catch(() => undefined); // a failure is reported by the call that takes it
+      this.ahead = next;
+    }
+    return frame;
+  }
+
+  private async render(): Promise<Frame> {
     if (this.closed) throw this.closed;
     const capturedAt = Date.now();
     const sequence = this.sequence++;

@@ -20,7 +20,8 @@ try {
   table = await LiveSyntheticTable.create(
     init.scenario,
     camera,
-    init.movingUnitId ? { movingUnitId: init.movingUnitId } : {},
+    // The demo camera runs at camera rate: sensor noise from a bank drawn once.
+    { noiseBank: true, ...(init.movingUnitId ? { movingUnitId: init.movingUnitId } : {}) },
   );
   post({ type: 'ready', profile: table.profile });
 } catch (err) {
