@@ -10,11 +10,8 @@ import { boardSheetPdf, markerSheetPdf, referenceSheetPdf } from '../print/sheet
 import { DEFAULT_FIELD_COLOUR, matSheetPdf } from '../print/mat-sheet.ts';
 import { matScenarioSnippet, parseLengthMm, parseTableSize } from '../print/mat.ts';
 import { CliError } from './failure.ts';
-import {
-  DEFAULT_MARKER_DICTIONARY,
-  MARKER_DICTIONARIES,
-  type MarkerDictionaryName,
-} from '../table/scenario.ts';
+import { MARKER_DICTIONARIES, type MarkerDictionaryName } from '../table/scenario.ts';
+import { chooseDictionary, DICTIONARY_HELP, SCENARIO_HELP } from './print-dictionary.ts';
 
 function dictionary(name: string): BoardDictionaryName {
   if (!(MARKER_DICTIONARIES as readonly string[]).includes(name)) {
@@ -60,6 +57,14 @@ function scenarioDictionary(name: string): MarkerDictionaryName & BoardDictionar
   return d as MarkerDictionaryName & BoardDictionaryName;
 }
 
+/** The family to print in (print-dictionary.ts), said on the console with where it came from. */
+function familyFor(f: { dictionary?: string; scenario?: string }): string {
+  const chosen = chooseDictionary(f);
+  if (chosen.warning) console.warn(chosen.warning);
+  console.log(`Marker family: ${chosen.name} (${chosen.from}).`);
+  return chosen.name;
+}
+
 function positive(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} must be a positive number, not "${text}"`);
@@ -90,11 +95,8 @@ export function registerPrintCommand(program: Command): void {
     )
     .requiredOption('--base <size>', 'base size in mm: WIDTHxDEPTH (40x20) or DIAMETERround (60round)')
     .requiredOption('--ids <list>', 'marker ids, e.g. 10-69 or 0-3,7,12-15')
-    .option(
-      '--dictionary <name>',
-      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
-      DEFAULT_MARKER_DICTIONARY,
-    )
+    .option('--dictionary <name>', DICTIONARY_HELP)
+    .option('--scenario <file>', SCENARIO_HELP)
     .option(
       '--marker-size <mm>',
       'marker side, black edge to black edge (default: largest that keeps the white quiet zone)',
@@ -105,15 +107,17 @@ export function registerPrintCommand(program: Command): void {
       async (f: {
         base: string;
         ids: string;
-        dictionary: string;
+        dictionary?: string;
+        scenario?: string;
         markerSize?: string;
         paper: string;
         out?: string;
       }) => {
         const base = parseBase(f.base);
         const ids = parseIds(f.ids);
+        const family = familyFor(f);
         const r = await markerSheetPdf({
-          dictionary: dictionary(f.dictionary),
+          dictionary: dictionary(family),
           ids,
           base,
           paper: parsePaper(f.paper),
@@ -125,7 +129,7 @@ export function registerPrintCommand(program: Command): void {
         await save(
           out,
           r.pdf,
-          `${ids.length} ${f.dictionary} markers of ${r.markerMm} mm for ${baseLabel(base)} bases on ${pages} page(s)`,
+          `${ids.length} ${family} markers of ${r.markerMm} mm for ${baseLabel(base)} bases on ${pages} page(s)`,
         );
       },
     );
@@ -136,11 +140,8 @@ export function registerPrintCommand(program: Command): void {
     .option('--ids <list>', 'marker ids', '0-3')
     .option('--size <mm>', 'marker side, black edge to black edge', '80')
     .option('--per-page <n>', 'at most this many per page (default: as many as fit)')
-    .option(
-      '--dictionary <name>',
-      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
-      DEFAULT_MARKER_DICTIONARY,
-    )
+    .option('--dictionary <name>', DICTIONARY_HELP)
+    .option('--scenario <file>', SCENARIO_HELP)
     .option('--paper <name>', `paper: ${PAPER_NAMES.join(', ')}`, 'a4')
     .option('-o, --out <file.pdf>', 'output file', 'vedette-reference-markers.pdf')
     .action(
@@ -148,21 +149,27 @@ export function registerPrintCommand(program: Command): void {
         ids: string;
         size: string;
         perPage?: string;
-        dictionary: string;
+        dictionary?: string;
+        scenario?: string;
         paper: string;
         out: string;
       }) => {
         const ids = parseIds(f.ids);
         const sizeMm = positive(f.size, '--size');
+        const family = familyFor(f);
         const r = await referenceSheetPdf({
-          dictionary: dictionary(f.dictionary),
+          dictionary: dictionary(family),
           ids,
           sizeMm,
           paper: parsePaper(f.paper),
           ...(f.perPage ? { perPage: Math.floor(positive(f.perPage, '--per-page')) } : {}),
         });
         const pages = new Set(r.placed.map((p) => p.page)).size;
-        await save(f.out, r.pdf, `${ids.length} reference markers of ${sizeMm} mm on ${pages} page(s)`);
+        await save(
+          f.out,
+          r.pdf,
+          `${ids.length} ${family} reference markers of ${sizeMm} mm on ${pages} page(s)`,
+        );
       },
     );
 
@@ -182,11 +189,8 @@ export function registerPrintCommand(program: Command): void {
       '--interior <length>',
       'also a sparse grid of markers inside the border at this spacing (default none)',
     )
-    .option(
-      '--dictionary <name>',
-      `marker dictionary (${MARKER_DICTIONARIES.join(', ')})`,
-      DEFAULT_MARKER_DICTIONARY,
-    )
+    .option('--dictionary <name>', DICTIONARY_HELP)
+    .option('--scenario <file>', SCENARIO_HELP)
     .option(
       '--first-id <n>',
       'id of the first mat marker (the origin corner); the rest count up from it',
@@ -204,7 +208,8 @@ export function registerPrintCommand(program: Command): void {
         markerSize: string;
         spacing: string;
         interior?: string;
-        dictionary: string;
+        dictionary?: string;
+        scenario?: string;
         firstId: string;
         field: string;
         out: string;
@@ -213,7 +218,7 @@ export function registerPrintCommand(program: Command): void {
         const firstId = Number(f.firstId);
         if (!Number.isInteger(firstId) || firstId < 0)
           throw new CliError(`--first-id must be a whole number ≥ 0, not "${f.firstId}"`);
-        const dict = scenarioDictionary(f.dictionary);
+        const dict = scenarioDictionary(familyFor(f));
         const r = await matSheetPdf({
           table: tableSize(f.table),
           markerMm: parseLengthMm(f.markerSize, '--marker-size'),
@@ -227,7 +232,7 @@ export function registerPrintCommand(program: Command): void {
         const { widthMm: W, depthMm: D } = r.layout.table;
         await writeFile(f.out, r.pdf);
         console.log(
-          `Wrote ${f.out}: one ${W.toFixed(1)} × ${D.toFixed(1)} mm page, ${ids.length} ${f.dictionary} reference markers ` +
+          `Wrote ${f.out}: one ${W.toFixed(1)} × ${D.toFixed(1)} mm page, ${ids.length} ${dict} reference markers ` +
             `of ${r.layout.markerMm} mm, ids ${ids[0]}–${ids.at(-1)}.`,
         );
         console.log(

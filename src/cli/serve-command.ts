@@ -6,6 +6,7 @@ import { startServer } from '../server/app.ts';
 import { isLoopback, newToken } from '../server/security.ts';
 import type { CameraChoice, SourceSpec } from '../vision/sources/create-source.ts';
 import type { FfmpegInput } from '../vision/sources/ffmpeg-source.ts';
+import { DEFAULT_SCENARIO } from './default-scenario.ts';
 import { assertPortFree, CliError, parsePort, requireFile } from './failure.ts';
 import { defaultCameraProfile } from './measure-command.ts';
 import {
@@ -15,7 +16,7 @@ import {
   type HubServeOptions,
 } from '../hub/publish/serve-option.ts';
 
-export const DEFAULT_SCENARIO = 'scenarios/prestonpans-demo.json';
+export { DEFAULT_SCENARIO };
 
 interface ServeOptions extends HubServeOptions {
   port: string;

@@ -1,3 +1,4 @@
+// One file at ~400 lines on purpose: export and its validating import are the two sides of one file format.
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import Database from 'better-sqlite3';

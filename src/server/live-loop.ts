@@ -1,3 +1,4 @@
+// One file over ~400 lines on purpose: the capture and process loops share one frame slot, its timing and its retry state.
 import { EventEmitter } from 'node:events';
 import sharp from 'sharp';
 import type { Scenario } from '../table/scenario.ts';

@@ -1,3 +1,4 @@
+// One file over ~400 lines on purpose: a single ray caster (per-pixel hit, texture and light), whose parts share hot inner-loop state.
 import { cameraCentre, projectPoint, type SynthCamera } from './camera.ts';
 import { undistort } from './lens.ts';
 import type { Rect } from './noise.ts';
