@@ -113,18 +113,20 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
   const dirs = [across, along] as const;
-  return {
-    region,
-    sigmaMm,
-    shareAt: (k, offsetMm) =>
-      offsetMm === 0
-        ? region.share * 100
-        : seenShareGiven(
-            moved(target, { x: dirs[k].x * offsetMm, y: dirs[k].y * offsetMm }),
-            hidden,
-            targetArea,
-          ) * 100,
+  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets.
+  const memo = new Map<string, number>();
+  const shareAt = (k: 0 | 1, offsetMm: number): number => {
+    if (offsetMm === 0) return region.share * 100;
+    const key = `${k}:${offsetMm}`;
+    let v = memo.get(key);
+    if (v === undefined) {
+      const d = dirs[k];
+      v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
+      memo.set(key, v);
+    }
+    return v;
   };
+  return { region, sigmaMm, shareAt };
 }
 
 /**
