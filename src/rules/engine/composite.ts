@@ -9,13 +9,24 @@ export function measuredBy(
   check: Verdict | undefined,
 ): Pick<
   VerdictInit,
-  'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between' | 'moveMm' | 'bandMm' | 'measured'
+  | 'value'
+  | 'limit'
+  | 'margin'
+  | 'epsilon'
+  | 'unit'
+  | 'between'
+  | 'moveMm'
+  | 'bandMm'
+  | 'measured'
+  | 'marginLean'
 > {
   if (!check || check.value === undefined) return {};
   return {
     value: check.value,
     ...(check.limit !== undefined ? { limit: check.limit } : {}),
-    ...(check.margin !== undefined ? { margin: check.margin } : {}),
+    ...(check.margin !== undefined
+      ? { margin: check.margin, marginLean: check.marginLean ?? check.lean }
+      : {}),
     ...(check.epsilon !== undefined ? { epsilon: check.epsilon } : {}),
     ...(check.unit !== undefined ? { unit: check.unit } : {}),
     ...(check.moveMm !== undefined ? { moveMm: check.moveMm } : {}),

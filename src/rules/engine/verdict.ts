@@ -36,6 +36,12 @@ export interface Verdict {
    * policy's floor, or its multiple of the one-sigma pose error of the bases involved).
    */
   readonly bandMm?: number;
+  /**
+   * Which side of its own limit the measurement falls, when the answer is decided by other checks
+   * too ("can S shoot T?" shows the range, which may be 10 in to spare while the answer is no):
+   * what "to spare" or "short" says. The lean when absent.
+   */
+  readonly marginLean?: 'yes' | 'no';
   /** The two points the measurement was taken between (table mm). */
   readonly between?: readonly [Vec2, Vec2];
   /** The two measuring points in words ("Lee's front-left corner", "Camerons' nearest edge"). */
@@ -75,6 +81,7 @@ export interface VerdictInit {
   readonly unit?: string;
   readonly moveMm?: number;
   readonly bandMm?: number;
+  readonly marginLean?: 'yes' | 'no';
   readonly between?: readonly [Vec2, Vec2];
   readonly measured?: { readonly from: string; readonly to: string };
   readonly role?: 'modifier';

@@ -43,13 +43,13 @@ function moveUnit(v: Pick<Verdict, 'unit'>, lengthUnit: 'mm' | 'cm' | 'in'): 'mm
  * would have to move ("1.2° to spare, a move of 0.21 in"). Empty when the verdict has no margin.
  */
 export function marginWords(
-  v: Pick<Verdict, 'margin' | 'lean' | 'unit' | 'moveMm'>,
+  v: Pick<Verdict, 'margin' | 'lean' | 'unit' | 'moveMm' | 'marginLean'>,
   lengthUnit: 'mm' | 'cm' | 'in' = 'in',
 ): string {
   if (v.margin === undefined) return '';
   const m = Math.abs(v.margin);
   if (m < 5e-3 && (v.moveMm === undefined || v.moveMm < 0.05)) return 'exactly at the limit';
-  const word = v.lean === 'yes' ? 'to spare' : 'short';
+  const word = (v.marginLean ?? v.lean) === 'yes' ? 'to spare' : 'short';
   const base = `${quantityStr(m, v.unit)} ${word}`;
   if (isLengthUnit(v.unit) || v.moveMm === undefined || !Number.isFinite(v.moveMm)) return base;
   const move = lengthWords(v.moveMm, moveUnit(v, lengthUnit));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { marginWords, possessive } from '../../../src/rules/engine/words.ts';
 import { parseQuestion, QuestionError } from '../../../src/rules/engine/question.ts';
 import { compareLength } from '../../../src/rules/engine/threshold.ts';
 import { OptionError, resolveOptions } from '../../../src/rules/engine/options.ts';
@@ -82,5 +83,22 @@ describe('options', () => {
   });
   it('Black Powder is registered', () => {
     expect(getRuleset('black-powder').unit).toBe('in');
+  });
+});
+
+describe("players' words", () => {
+  it('margins say to spare or short, by the side of their own limit', () => {
+    expect(marginWords({ margin: -0.29, lean: 'yes', unit: 'in' })).toBe('0.29 in to spare');
+    expect(marginWords({ margin: 0.12, lean: 'no', unit: 'in' })).toBe('0.12 in short');
+    // A composite (can S shoot T?) that is no for another reason still has its range to spare.
+    expect(marginWords({ margin: -10.8, lean: 'no', marginLean: 'yes', unit: 'in' })).toBe(
+      '10.80 in to spare',
+    );
+    expect(marginWords({ margin: 1.5, lean: 'yes', unit: 'cm' })).toBe('1.50 cm to spare');
+  });
+  it('possessives read right', () => {
+    expect(possessive("Lee's")).toBe("Lee's");
+    expect(possessive('Camerons')).toBe("Camerons'");
+    expect(possessive('Gardiner')).toBe("Gardiner's");
   });
 });

@@ -87,7 +87,7 @@ export function verdictCard(v: Verdict, ctx: CardContext = {}): VerdictCard {
   if (v.margin !== undefined && kind !== 'other')
     numbers.push({
       key: 'margin',
-      label: v.lean === 'yes' ? 'to spare' : 'short',
+      label: (v.marginLean ?? v.lean) === 'yes' ? 'to spare' : 'short',
       value: fmt(Math.abs(v.margin)),
     });
   if (v.bandMm !== undefined || v.epsilon !== undefined)
