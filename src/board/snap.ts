@@ -11,7 +11,19 @@ export interface SnapOptions {
 
 export const DEFAULT_SNAP: SnapOptions = { toleranceIn: 0.25, routeBandIn: 0.3 };
 
-export type SnapResult =
+/**
+ * The nearest place where the answer changes (the edge of a circle grown by the tolerance, or of
+ * a route's band), how far the counter centre is from it, and a point just across it: where the
+ * counter would be if it had moved there.
+ */
+export interface SnapBoundary {
+  readonly distanceIn: number;
+  readonly across: Vec2;
+  /** What lies there, in words ("the edge of Perth's circle"). */
+  readonly what: string;
+}
+
+export type SnapResult = (
   | {
       readonly status: 'placed';
       readonly space: Space;
@@ -29,7 +41,8 @@ export type SnapResult =
       readonly nearest?: Space;
       readonly distanceIn: number;
       readonly why: string;
-    };
+    }
+) & { readonly boundary?: SnapBoundary };
 
 /**
  * Which space a counter centre (map inches) is in. Inside one circle (grown by the tolerance) and
@@ -37,6 +50,54 @@ export type SnapResult =
  * between two spaces: unclear, naming both. Otherwise: not on any space.
  */
 export function snapToSpace(map: BoardMap, p: Vec2, opts: SnapOptions = DEFAULT_SNAP): SnapResult {
+  const r = snapStatus(map, p, opts);
+  const boundary = nearestBoundary(map, p, opts);
+  return boundary ? { ...r, boundary } : r;
+}
+
+/** The nearest circle edge (grown by the tolerance) or route-band edge to a point. */
+export function nearestBoundary(
+  map: BoardMap,
+  p: Vec2,
+  opts: SnapOptions = DEFAULT_SNAP,
+): SnapBoundary | undefined {
+  const nudge = 1e-6;
+  let best: SnapBoundary | undefined;
+  for (const s of map.spaces) {
+    const d = mapDistance(s, p);
+    const edge = s.radius + opts.toleranceIn;
+    const dist = Math.abs(d - edge);
+    if (best && dist >= best.distanceIn) continue;
+    const ux = d === 0 ? 1 : (p.x - s.x) / d;
+    const uy = d === 0 ? 0 : (p.y - s.y) / d;
+    const to = d <= edge ? edge + nudge : edge - nudge;
+    best = {
+      distanceIn: dist,
+      across: { x: s.x + ux * to, y: s.y + uy * to },
+      what: `the edge of ${spaceLabel(s)}'s circle`,
+    };
+  }
+  for (const r of map.routes) {
+    const a = map.byId.get(r.from) as Space;
+    const b = map.byId.get(r.to) as Space;
+    const q = closestPointOnSegment(p, a, b);
+    if (mapDistance(q, a) <= a.radius || mapDistance(q, b) <= b.radius) continue;
+    const d = Math.hypot(q.x - p.x, q.y - p.y);
+    const dist = Math.abs(d - opts.routeBandIn);
+    if (best && dist >= best.distanceIn) continue;
+    const ux = d === 0 ? 0 : (p.x - q.x) / d;
+    const uy = d === 0 ? 1 : (p.y - q.y) / d;
+    const to = d <= opts.routeBandIn ? opts.routeBandIn + nudge : opts.routeBandIn - nudge;
+    best = {
+      distanceIn: dist,
+      across: { x: q.x + ux * to, y: q.y + uy * to },
+      what: `the edge of the band along the route ${spaceLabel(a)}–${spaceLabel(b)}`,
+    };
+  }
+  return best;
+}
+
+function snapStatus(map: BoardMap, p: Vec2, opts: SnapOptions): SnapResult {
   // Ranked by how far outside each circle the point lies.
   const ranked = map.spaces
     .map((s) => ({ s, d: mapDistance(s, p) }))

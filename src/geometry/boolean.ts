@@ -1,24 +1,75 @@
-import { difference, intersection, union, type Geom } from 'polyclip-ts';
+import { difference, intersection, setPrecision, union, type Geom } from 'polyclip-ts';
 import { signedArea, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
  * Polygon boolean work, delegated to polyclip-ts (a maintained Martinez-style sweep line).
  * Shapes here are lists of simple polygons; their union is meant (a unit is a set of bases).
+ *
+ * Robust input: a sweep line fails ("Unable to complete output ring") when two vertices or a
+ * vertex and an edge differ only by float noise — a base corner computed to lie exactly on a
+ * quarter's 45° ray comes out 2.794000000000004 on one side and 2.793999999999997 on the other.
+ * So every coordinate is snapped to a grid of SNAP_MM (a nanometre: far below anything a camera
+ * measures) and duplicate or collinear-degenerate vertices are dropped before the library sees
+ * them; should it still refuse, the operation is retried with the library's own epsilon
+ * snapping on (slower), and only then does the error propagate.
  */
 export type Region = readonly Polygon[];
 
 type Ring = [number, number][];
 
-function toRing(poly: Polygon): Ring {
-  const ring: Ring = poly.map((p) => [p.x, p.y]);
-  const first = ring[0];
-  if (first) ring.push([first[0], first[1]]);
-  return ring;
+/** Snapping grid, mm. */
+export const SNAP_MM = 1e-6;
+/** Epsilon for the library's own snapping on the retry, mm. */
+const RETRY_EPSILON = 1e-7;
+
+const snap = (v: number): number => Math.round(v / SNAP_MM) * SNAP_MM;
+
+/** A closed ring on the snapping grid, with repeated vertices and zero-area spikes removed. */
+function toRing(poly: Polygon): Ring | undefined {
+  const pts: [number, number][] = [];
+  for (const p of poly) {
+    const q: [number, number] = [snap(p.x), snap(p.y)];
+    const last = pts[pts.length - 1];
+    if (!last || last[0] !== q[0] || last[1] !== q[1]) pts.push(q);
+  }
+  while (pts.length > 1) {
+    const a = pts[0] as [number, number];
+    const b = pts[pts.length - 1] as [number, number];
+    if (a[0] === b[0] && a[1] === b[1]) pts.pop();
+    else break;
+  }
+  if (pts.length < 3) return undefined;
+  const area = signedArea(pts.map(([x, y]) => ({ x, y })));
+  if (Math.abs(area) < SNAP_MM * SNAP_MM) return undefined;
+  const first = pts[0] as [number, number];
+  pts.push([first[0], first[1]]);
+  return pts;
 }
 
-function toGeom(region: Region): Geom {
-  return region.filter((p) => p.length >= 3).map((p) => [toRing(p)]);
+function toGeom(region: Region): Ring[][] {
+  const out: Ring[][] = [];
+  for (const p of region) {
+    const r = toRing(p);
+    if (r) out.push([r]);
+  }
+  return out;
+}
+
+/** Runs a polyclip operation, retrying once with the library's epsilon snapping on. */
+function robust<T>(op: () => T): T {
+  try {
+    return op();
+  } catch (first) {
+    setPrecision(RETRY_EPSILON);
+    try {
+      return op();
+    } catch {
+      throw first;
+    } finally {
+      setPrecision();
+    }
+  }
 }
 
 /** Area of a multipolygon as polyclip returns it (outer ring minus holes). */
@@ -41,35 +92,47 @@ function fromMultiPoly(mp: Ring[][]): Polygon[] {
 
 /** Area of the union of the region's polygons (overlaps counted once). */
 export function regionArea(region: Region): number {
-  const valid = region.filter((p) => p.length >= 3);
-  if (valid.length === 0) return 0;
-  if (valid.length === 1) return Math.abs(signedArea(valid[0] as Polygon));
-  const [first, ...rest] = toGeom(valid) as Ring[][];
-  return multiPolyArea(union(first as Ring[], ...rest));
+  const geoms = toGeom(region);
+  if (geoms.length === 0) return 0;
+  if (geoms.length === 1) return multiPolyArea(geoms);
+  const [first, ...rest] = geoms as [Ring[], ...Ring[][]];
+  return multiPolyArea(robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]);
 }
 
 /** Area of (union of a) ∩ (union of b). */
 export function intersectionArea(a: Region, b: Region): number {
   const ga = toGeom(a);
   const gb = toGeom(b);
-  if ((ga as unknown[]).length === 0 || (gb as unknown[]).length === 0) return 0;
-  return multiPolyArea(intersection(ga, gb));
+  if (ga.length === 0 || gb.length === 0) return 0;
+  return multiPolyArea(robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][]);
 }
 
 /** The union of a region's polygons as outer outlines. */
 export function regionUnion(region: Region): Polygon[] {
-  const geoms = toGeom(region) as Ring[][];
+  const geoms = toGeom(region);
   const [first, ...rest] = geoms;
   if (!first) return [];
-  return fromMultiPoly(union(first, ...rest));
+  return fromMultiPoly(robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]);
 }
 
 /** Outlines of (union of a) ∩ (union of b). */
 export function regionIntersection(a: Region, b: Region): Polygon[] {
   const ga = toGeom(a);
   const gb = toGeom(b);
-  if ((ga as unknown[]).length === 0 || (gb as unknown[]).length === 0) return [];
-  return fromMultiPoly(intersection(ga, gb));
+  if (ga.length === 0 || gb.length === 0) return [];
+  return fromMultiPoly(robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][]);
+}
+
+/** (union of a) minus (union of b), as polyclip gives it: outer rings with their holes. */
+function differenceGeom(a: Region, b: Region): Ring[][] {
+  const ga = toGeom(a);
+  if (ga.length === 0) return [];
+  const gb = toGeom(b);
+  if (gb.length === 0) {
+    const [first, ...rest] = ga as [Ring[], ...Ring[][]];
+    return robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][];
+  }
+  return robust(() => difference(ga as Geom, ...(gb as Geom[]))) as Ring[][];
 }
 
 /**
@@ -77,9 +140,16 @@ export function regionIntersection(a: Region, b: Region): Polygon[] {
  * from outside the result, where holes never hold the nearest point.
  */
 export function regionDifference(a: Region, b: Region): Polygon[] {
-  const ga = toGeom(a);
-  if ((ga as unknown[]).length === 0) return [];
-  const gb = toGeom(b);
-  if ((gb as unknown[]).length === 0) return fromMultiPoly(union(...(ga as [Ring[], ...Ring[][]])));
-  return fromMultiPoly(difference(ga, ...(gb as Ring[][])));
+  return fromMultiPoly(differenceGeom(a, b));
+}
+
+/** Area of (union of a) minus (union of b), holes counted. */
+export function regionDifferenceArea(a: Region, b: Region): number {
+  return multiPolyArea(differenceGeom(a, b));
+}
+
+/** (union of a) minus (union of b): its outlines (holes dropped) and its exact area (holes counted). */
+export function regionDifferenceWithArea(a: Region, b: Region): { polygons: Polygon[]; area: number } {
+  const g = differenceGeom(a, b);
+  return { polygons: fromMultiPoly(g), area: multiPolyArea(g) };
 }

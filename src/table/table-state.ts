@@ -33,6 +33,12 @@ export interface TableState {
   readonly terrain: readonly TerrainPiece[];
   /** Scenario units and commanders that could not be placed, and why. */
   readonly missing: ReadonlyArray<{ readonly id: string; readonly name: string; readonly reason: string }>;
+  /**
+   * The table as it stood at the start of the current turn, from the recorded pose history (the
+   * poses at the last turn mark), when there is one: Black Powder's charge face is decided by where
+   * the charger's leader stood then.
+   */
+  readonly turnStart?: TableState;
 }
 
 export interface BuildOptions {
@@ -41,6 +47,11 @@ export interface BuildOptions {
   readonly filePoseSigmaHeadingDeg?: number;
   /** Use file poses for bases the camera has not located (default true). */
   readonly fallBackToFilePoses?: boolean;
+  /**
+   * Poses of the bases at the start of the current turn (the recorded pose history at the last
+   * turn mark): builds `turnStart`. Bases not in it are left out of that table.
+   */
+  readonly turnStartPoses?: ReadonlyMap<number, BasePose>;
 }
 
 /**
@@ -103,12 +114,16 @@ export function buildTableState(
       });
     } else units.push(buildTableUnit(spec, bases));
   }
+  const turnStart = options.turnStartPoses
+    ? buildTableState(scenario, options.turnStartPoses, { fallBackToFilePoses: false })
+    : undefined;
   return {
     table: scenario.table,
     units,
     commanders,
     terrain: (scenario.terrain ?? []).map(terrainPiece),
     missing,
+    ...(turnStart ? { turnStart } : {}),
   };
 }
 

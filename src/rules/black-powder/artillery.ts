@@ -1,13 +1,14 @@
-import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
-import { bearingDeg, conePolygon, coneTouchesPolygon, type Cone } from '../../geometry/cone.ts';
+import { bearingDeg, conePolygon, type Cone } from '../../geometry/cone.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
+import { zoneReading } from '../../geometry/zone.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { compare } from '../engine/threshold.ts';
+import { pointName } from '../engine/parts.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { bpVerdict, inches, inStr, mmOf, type BpContext, poss } from './context.ts';
+import { bpVerdict, inStr, lengthVerdict, mmOf, type BpContext, poss } from './context.ts';
 import { groundHeight, unitsCrossed } from './sight.ts';
 import { cannonBand, DEAD_GROUND, type CannonBand, type Weapon } from './tables.ts';
+import type { Measured } from './context.ts';
 
 /** Guns, howitzers, machine guns and rockets fire into a cone 45° either side of the barrel. */
 export const ARC_HALF_ANGLE_DEG = 45;
@@ -17,17 +18,12 @@ export function gunCone(gun: TableUnit): Cone | undefined {
   return { apex: gun.barrel.tip, axis: gun.barrel.axis, halfAngleDeg: ARC_HALF_ANGLE_DEG };
 }
 
-/** Whether any part of the target is in the gun's arc, and the share of it that is. */
+/** Whether any part of the target is in the gun's arc, and the share of it that is (exact: convex clipping). */
 export function arcShare(gun: TableUnit, target: TableUnit): { any: boolean; share: number } {
   const cone = gunCone(gun);
   if (!cone) return { any: false, share: 0 };
-  const any = target.bodyPolygons.some((p) => coneTouchesPolygon(cone, p));
-  if (!any) return { any, share: 0 };
-  const total = regionArea(target.bodyPolygons);
-  return {
-    any,
-    share: total === 0 ? 0 : Math.min(1, intersectionArea(target.bodyPolygons, [conePolygon(cone)]) / total),
-  };
+  const r = zoneReading(target.bodyPolygons, conePolygon(cone));
+  return { any: r.share > 0 || r.anyMoveMm === 0, share: r.share };
 }
 
 /** Bearing of a point off the barrel axis, degrees. */
@@ -39,39 +35,20 @@ export function bandOf(weapon: Weapon, rangeIn: number): CannonBand {
 }
 
 /** Howitzers, mortars and rockets may not shoot at targets nearer than 6". */
-export function minimumRangeVerdict(
-  ctx: BpContext,
-  weapon: Weapon,
-  rangeMm: number,
-  sigmaMm: number,
-  between: readonly [Vec2, Vec2],
-): Verdict | undefined {
+export function minimumRangeVerdict(ctx: BpContext, weapon: Weapon, range: Measured): Verdict | undefined {
   if (weapon.min === undefined) return undefined;
-  const r = compare(
-    inches(rangeMm),
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'minimumRange',
+      asked: `is the target beyond the ${poss(weapon.name)} ${weapon.min}" minimum range?`,
+      reasons: [`${inStr(range.mm)} against the ${weapon.min}" minimum`],
+      options: { howitzerCloseAtSix: ctx.options.howitzerCloseAtSix },
+    },
+    range,
     ctx.options.howitzerCloseAtSix ? 'atLeast' : 'moreThan',
     weapon.min,
-    inches(sigmaMm),
-    ctx.policy,
   );
-  return bpVerdict({
-    question: 'minimumRange',
-    asked: `is the target beyond the ${poss(weapon.name)} ${weapon.min}" minimum range?`,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(rangeMm),
-    limit: weapon.min,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    between,
-    reasons: [
-      r.lean === 'yes'
-        ? `${inStr(rangeMm)} is not under the ${weapon.min}" minimum`
-        : `${inStr(rangeMm)} is under the ${weapon.min}" minimum range`,
-    ],
-    options: { howitzerCloseAtSix: ctx.options.howitzerCloseAtSix },
-  });
 }
 
 /**
@@ -106,27 +83,27 @@ export function overheadVerdict(
       ['target', target],
     ] as const) {
       const sep = polygonSetSeparation(u.bodyPolygons, other.bodyPolygons);
-      const sigma = inches(Math.hypot(u.sigmaMm, other.sigmaMm));
-      const r = compare(inches(sep.distance), 'moreThan', DEAD_GROUND, sigma, ctx.policy);
-      if (r.answer === 'no') ok = false;
-      if (r.answer === 'borderline') borderline = true;
-      checks.push(
-        bpVerdict({
+      const r = lengthVerdict(
+        ctx,
+        {
           question: 'deadGround',
           asked: `is ${u.name} more than 6" from the ${what}?`,
-          answer: r.answer,
-          lean: r.lean,
-          value: inches(sep.distance),
-          limit: DEAD_GROUND,
-          margin: r.margin,
-          epsilon: r.epsilon,
-          unit: 'in',
-          between: [sep.onA, sep.onB],
-          reasons: [
-            `${u.name} is ${inStr(sep.distance)} from the ${what} (${r.lean === 'yes' ? 'outside' : 'inside'} the 6" dead ground)`,
-          ],
-        }),
+          reasons: [`${u.name} is ${inStr(sep.distance)} from the ${what}`],
+        },
+        {
+          mm: sep.distance,
+          sigmaMm: Math.hypot(u.sigmaMm, other.sigmaMm),
+          from: sep.onA,
+          to: sep.onB,
+          fromName: pointName(u, sep.onA),
+          toName: pointName(other, sep.onB),
+        },
+        'moreThan',
+        DEAD_GROUND,
       );
+      if (r.answer === 'no') ok = false;
+      if (r.answer === 'borderline') borderline = true;
+      checks.push(r);
       if (r.lean === 'no')
         reasons.push(`${u.name} is only ${inStr(sep.distance)} from the ${what}: inside the 6" dead ground`);
     }

@@ -1,34 +1,35 @@
+import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { withAlternatives } from '../engine/alternatives.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
+import { quarterQuantity } from '../engine/quarter-call.ts';
+import { leaderAtTurnStart, turnStartWords } from '../engine/turn-start.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { pointToUnit, unitSeparation } from '../unit-distance.ts';
 import {
+  BP,
   bpVerdict,
   inStr,
   isSkirmish,
   lengthVerdict,
+  mmOf,
   moveOf,
   type BpContext,
   type Measured,
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { inBuilding } from './shooting.ts';
-import { visibleShare } from './sight.ts';
+import { measureFrom, otherLeaderBases } from './range.ts';
+import { inBuildingCheck, visibilityChecks } from './shot-checks.ts';
+import { eyeSigma } from './shooting.ts';
+import { seen } from './sight.ts';
 import { CAVALRY_SQUARE_HALT, OBSTACLE_COST } from './tables.ts';
 
-/** Distance a charge is measured over: from the charger's leader base (option rangeFrom) to the target. */
+/** Distance a charge is measured over: from the charger's leader base (option rangeFrom) to the target, both ends named. */
 export function chargeDistance(ctx: BpContext, charger: TableUnit, target: TableUnit): Measured {
-  const mode = ctx.options.rangeFrom;
-  if (mode === 'leaderPoint') {
-    const s = pointToUnit(charger.leader, charger.sigmaMm, target.body);
-    return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
-  }
-  const s = unitSeparation(mode === 'leaderBase' ? [charger.leaderBase] : charger.body, target.body);
-  return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
+  return measureFrom(ctx, charger, false, target);
 }
 
 /** The obstacle (hedge, wall…) the charge line crosses, if any. */
@@ -38,40 +39,74 @@ export function obstacleOnLine(ctx: BpContext, a: Vec2, b: Vec2): string | undef
   )?.label;
 }
 
+/**
+ * How far the charge line a → b is from changing whether it crosses an obstacle: the gap to the
+ * nearest obstacle when it crosses none, else the least sideways shift that takes it clear.
+ */
+function obstacleMargin(ctx: BpContext, a: Vec2, b: Vec2): { crosses?: string; mm: number } {
+  const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const n = { x: -(b.y - a.y) / len, y: (b.x - a.x) / len };
+  let crosses: string | undefined;
+  let mm = Infinity;
+  for (const t of ctx.state.terrain) {
+    if (t.kind !== 'obstacle' || !t.polygon) continue;
+    if (segmentInsidePolygon(a, b, t.polygon).length > 0) {
+      const side = t.polygon.map((p) => (p.x - a.x) * n.x + (p.y - a.y) * n.y);
+      const shift = Math.min(Math.max(...side), -Math.min(...side));
+      if (!crosses || shift < mm) {
+        crosses = t.label;
+        mm = shift;
+      }
+    } else if (!crosses) mm = Math.min(mm, polygonSetSeparation([t.polygon], [[a, b]]).distance);
+  }
+  return { ...(crosses ? { crosses } : {}), mm };
+}
+
 /** Which face of the target a charge strikes: the target quarter holding the charger's leader at the start of the turn. */
 export function chargeFaceVerdict(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
-  const from =
-    ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart
-      ? charger.leaderAtTurnStart
-      : charger.leader;
+  const start = leaderAtTurnStart(ctx.state, charger);
+  const then = ctx.options.chargeFaceFrom === 'turnStart' ? start : undefined;
+  const from = then?.point ?? charger.leader;
+  const when = then ? turnStartWords(then) : 'now';
   const q = bpQuarterOfPoint(ctx, target, from);
-  const eps = Math.max(
-    ctx.policy.floor,
-    ctx.policy.sigmas * (Math.hypot(charger.sigmaMm, target.sigmaMm) / 25.4),
-  );
-  const distIn = q.rayDistance / 25.4;
-  const close = eps > 0 && distIn < eps && !q.allRoundFront;
-  const exactlyOn = q.onBoundary || distIn < 1e-9;
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
-  const when =
-    ctx.options.chargeFaceFrom === 'turnStart' && charger.leaderAtTurnStart
-      ? 'at the start of the turn'
-      : 'now';
+  const asked = `which face of ${target.name} does ${charger.name} charge?`;
+  const options = pick(ctx.options, 'quarterReading', 'chargeFaceFrom');
+  const facts = {
+    face,
+    across: q.across,
+    leaderX: from.x,
+    leaderY: from.y,
+    leaderFrom: then?.from ?? 'now',
+  };
+  if (q.allRoundFront)
+    return bpVerdict({
+      question: 'chargeFace',
+      asked,
+      answer: 'yes',
+      reasons: [`${target.name} has no flanks or rear: every face is a front`],
+      options,
+      facts,
+    });
+  const quantity = quarterQuantity(q, 25.4, 'in', then?.sigmaMm ?? charger.sigmaMm, target, from);
+  const j = BP.judge(ctx, quantity, 'moreThan', 0);
+  const exactlyOn = q.onBoundary || quantity.value < 1e-9;
   return bpVerdict({
     question: 'chargeFace',
-    asked: `which face of ${target.name} does ${charger.name} charge?`,
-    answer: close || exactlyOn ? 'borderline' : 'yes',
-    value: distIn,
+    asked,
+    answer: j.answer === 'borderline' || exactlyOn ? 'borderline' : 'yes',
+    value: quantity.value,
     unit: 'in',
+    moveMm: j.moveMm,
+    bandMm: j.bandMm,
+    epsilon: j.epsilon,
     reasons: [
-      q.allRoundFront
-        ? `${target.name} has no flanks or rear: every face is a front`
-        : exactlyOn
-          ? `${poss(charger.name)} leader stands on the line between ${poss(target.name)} ${face} and ${q.across} quarters: roll a D6 (1–3 ${face}, 4–6 ${q.across})`
-          : `${poss(charger.name)} leader ${when} is in ${poss(target.name)} ${face} quarter${close ? ` (only ${distIn.toFixed(2)} in from the ${q.across} quarter: too close to call)` : ''}`,
+      exactlyOn
+        ? `${poss(charger.name)} leader stands on the line between ${poss(target.name)} ${face} and ${q.across} quarters: roll a D6 (1–3 ${face}, 4–6 ${q.across})`
+        : `${poss(charger.name)} leader ${when} is in ${poss(target.name)} ${face} quarter, ${inStr(q.rayDistance)} from its ${q.across} quarter${j.answer === 'borderline' ? ': too close to call (roll a D6)' : ''}`,
     ],
-    options: pick(ctx.options, 'quarterReading', 'chargeFaceFrom'),
-    facts: { face, across: q.across, leaderX: from.x, leaderY: from.y },
+    options,
+    facts,
   });
 }
 
@@ -91,6 +126,7 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
   if (charger.type === 'artillery') forbidden.push('artillery never charges');
   if (charger.formationInUse === 'square') forbidden.push(`${C} is in square`);
   const face = chargeFaceVerdict(ctx, charger, target);
+  let faceDoubt = false;
   if (isSkirmish(charger)) {
     const formed =
       ['line', 'attackColumn', 'warband', 'mixed', 'square'].includes(target.formationInUse) &&
@@ -100,55 +136,77 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
       forbidden.push(
         `skirmishers may not charge a formed ${target.formationInUse} (only its flank or rear when it is already engaged to its front)`,
       );
+    // Whether it is the flank that is struck may itself be too close to call.
+    faceDoubt = formed && target.engaged === true && face.answer === 'borderline';
   }
   checks.push(
     bpVerdict({
       question: 'mayCharge',
       asked: `may ${C} charge ${T}?`,
-      answer: forbidden.length ? 'no' : 'yes',
-      reasons: forbidden.length ? forbidden : [`${C} may charge`],
+      answer: faceDoubt ? 'borderline' : forbidden.length ? 'no' : 'yes',
+      lean: forbidden.length ? 'no' : 'yes',
+      reasons: [
+        ...(forbidden.length ? forbidden : [`${C} may charge`]),
+        ...(faceDoubt ? ['which face it strikes is too close to call'] : []),
+      ],
     }),
   );
 
-  const seen = visibleShare(ctx, charger.leader, charger, target);
-  checks.push(
-    bpVerdict({
-      question: 'visible',
-      asked: `can ${poss(C)} leader see ${T}?`,
-      answer: seen.fraction > 0 ? 'yes' : 'no',
-      reasons: [
-        seen.fraction > 0
-          ? `${(seen.fraction * 100).toFixed(0)}% of ${T} can be seen from ${poss(C)} leader`
-          : `${poss(C)} leader cannot see ${T}`,
-      ],
-      options: pick(ctx.options, 'chargeSightAt'),
-    }),
-  );
+  const view = seen(ctx, charger.leader, eyeSigma(charger), target, {
+    exclude: new Set([charger.id, target.id]),
+  });
+  const sight = visibilityChecks(ctx, view, `${poss(C)} leader`, target);
+  checks.push({ ...sight.any, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
 
   const m = chargeDistance(ctx, charger, target);
   const move = moveOf(charger);
-  const obstacle = obstacleOnLine(ctx, m.from, m.to);
-  const building = inBuilding(ctx, target);
-  const limit = obstacle || building ? move - OBSTACLE_COST : move;
-  const why = obstacle
-    ? ` (${T} is behind ${obstacle}: 6" must be spare)`
-    : building
-      ? ` (${T} is in ${building}: 6" must be spare)`
+  const bandMm = BP.bandMm(ctx, m.sigmaMm);
+  const obstacle = obstacleMargin(ctx, m.from, m.to);
+  const building = inBuildingCheck(ctx, target);
+  const behind = obstacle.crosses !== undefined || building?.lean === 'yes';
+  const limit = behind ? move - OBSTACLE_COST : move;
+  const why = obstacle.crosses
+    ? ` (${T} is behind ${obstacle.crosses}: 6" must be spare)`
+    : building?.lean === 'yes'
+      ? ` (${T} is in ${String(building.facts.building)}: 6" must be spare)`
       : '';
+  const reach = lengthVerdict(
+    ctx,
+    {
+      question: 'reach',
+      asked: `can ${C} reach ${T} in one move?`,
+      reasons: [`${inStr(m.mm)} from ${m.fromName} to ${m.toName}; one move is ${move}"${why}`],
+      options: pick(ctx.options, 'rangeFrom'),
+    },
+    m,
+    'atMost',
+    limit,
+  );
+  const otherLimit = behind ? move : move - OBSTACLE_COST;
+  const leanAt = (mm: number, lim: number): 'yes' | 'no' => (mm <= mmOf(lim) + 1e-9 ? 'yes' : 'no');
+  const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
   checks.push(
-    lengthVerdict(
-      ctx,
-      {
-        question: 'reach',
-        asked: `can ${C} reach ${T} in one move?`,
-        reasons: [
-          `${inStr(m.mm)} from ${poss(C)} leader base to the nearest part of ${T}; one move is ${move}"${why}`,
-        ],
-        options: pick(ctx.options, 'rangeFrom'),
-      },
-      m,
-      'atMost',
-      limit,
+    withAlternatives(
+      reach,
+      [
+        {
+          lean: leanAt(m.mm, otherLimit),
+          switchMm: doubt,
+          why: behind
+            ? `whether ${T} stands behind cover is close`
+            : `${T} is close to standing behind cover`,
+        },
+        ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
+          lean: leanAt(
+            measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
+            limit,
+          ),
+          switchMm: o.mm,
+          why: `${poss(C)} leader stands where two bases meet`,
+        })),
+      ],
+      bandMm,
+      'in',
     ),
   );
   let halted = false;
@@ -172,15 +230,17 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     );
   }
   const { answer, lean } = allOf(checks);
-  const reach = checks.find((c) => c.question === 'reach') as Verdict;
+  const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
   return bpVerdict({
     question: 'charge',
     asked: `can ${C} charge ${T}?`,
     answer,
     lean,
-    ...measuredBy(reach),
+    ...measuredBy(reachCheck),
     reasons: [
-      ...(answer === 'yes' ? [`${C} can charge ${T}`] : failingReasons(checks, 'notYes')),
+      ...(answer === 'yes'
+        ? [`${C} can charge ${T}`, reachCheck.reasons[0] as string]
+        : failingReasons(checks, 'notYes')),
       ...face.reasons,
     ],
     options: pick(ctx.options, 'rangeFrom', 'quarterReading', 'chargeFaceFrom'),

@@ -1,8 +1,17 @@
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { Commander } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { compare } from '../engine/threshold.ts';
-import { bpVerdict, inches, inStr, type BpContext, poss } from './context.ts';
+import { pointName } from '../engine/parts.ts';
+import {
+  BP,
+  bpVerdict,
+  inches,
+  inStr,
+  lengthVerdict,
+  thresholdVerdict,
+  type BpContext,
+  poss,
+} from './context.ts';
 import { pointToUnit, unitSeparation } from '../unit-distance.ts';
 import { enemyWithin12Verdict } from './proximity.ts';
 import { BRIGADE_SPREAD, COMMAND_STEP, STAFF_MAX, STAFF_MIN } from './tables.ts';
@@ -47,11 +56,35 @@ export function orderVerdict(
   }
   const dIn = far ? inches(far.mm) : 0;
   const distance = marauders ? 0 : -commandPenalty(dIn, ctx.options.commandDistance);
-  // Borderline when the distance is within the band of a 12" step.
-  const step = Math.round(dIn / COMMAND_STEP) * COMMAND_STEP;
+  // The penalty steps at every 12": the step nearest the distance, as a check of its own.
+  const step = Math.max(COMMAND_STEP, Math.round(dIn / COMMAND_STEP) * COMMAND_STEP);
+  const strictFirst = ctx.options.commandDistance === 'moreThan12' && step === COMMAND_STEP;
   const nearStep =
-    far && step > 0 ? compare(dIn, 'moreThan', step, inches(far.sigmaMm), ctx.policy) : undefined;
-  const enemyChecks = units.map((u) => enemyWithin12Verdict(ctx, u));
+    far && !marauders
+      ? lengthVerdict(
+          ctx,
+          {
+            question: 'commandStep',
+            asked: `is ${far.u.name} ${strictFirst ? 'more than' : 'at least'} ${step}" from ${k.name}?`,
+            role: 'modifier',
+            reasons: [
+              `${inStr(far.mm)} from ${poss(k.name)} head to ${pointName(far.u, far.to)}; the penalty steps at ${step}"`,
+            ],
+            options: { commandDistance: ctx.options.commandDistance },
+          },
+          {
+            mm: far.mm,
+            sigmaMm: far.sigmaMm,
+            from: far.from,
+            to: far.to,
+            fromName: `${poss(k.name)} head`,
+            toName: pointName(far.u, far.to),
+          },
+          strictFirst ? 'moreThan' : 'atLeast',
+          step,
+        )
+      : undefined;
+  const enemyChecks = units.map((u) => ({ ...enemyWithin12Verdict(ctx, u), role: 'modifier' as const }));
   const enemyClose = enemyChecks.some((c) => c.lean === 'yes') ? -1 : 0;
   const allIn = (...fs: string[]) => units.every((u) => fs.includes(u.formationInUse));
   let column = 0;
@@ -93,7 +126,7 @@ export function orderVerdict(
       staffRating: rating,
       effectiveStaff: staff,
     },
-    checks: enemyChecks,
+    checks: [...(nearStep ? [nearStep] : []), ...enemyChecks],
   });
 }
 
@@ -135,24 +168,29 @@ export function brigadeCohesionVerdict(ctx: BpContext, units: readonly TableUnit
     }
   }
   const sigma = Math.max(0, ...sig.flat());
-  const r = compare(value, 'atMost', BRIGADE_SPREAD, sigma, ctx.policy);
-  return bpVerdict({
-    question: 'brigadeCohesion',
-    asked,
-    answer: n < 2 ? 'yes' : r.answer,
-    lean: n < 2 ? 'yes' : r.lean,
-    value,
-    limit: BRIGADE_SPREAD,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    reasons: [
-      ctx.options.brigadeCohesion === 'pairwise'
-        ? `the widest pair is ${value.toFixed(2)} in apart`
-        : `the longest link needed to join the group is ${value.toFixed(2)} in`,
-    ],
-    options: { brigadeCohesion: ctx.options.brigadeCohesion },
-  });
+  if (n < 2)
+    return bpVerdict({
+      question: 'brigadeCohesion',
+      asked,
+      answer: 'yes',
+      reasons: ['a single unit holds together'],
+    });
+  return thresholdVerdict(
+    ctx,
+    {
+      question: 'brigadeCohesion',
+      asked,
+      reasons: [
+        ctx.options.brigadeCohesion === 'pairwise'
+          ? `the widest pair is ${value.toFixed(2)} in apart; no more than ${BRIGADE_SPREAD}" is allowed`
+          : `the longest link needed to join the group is ${value.toFixed(2)} in; no more than ${BRIGADE_SPREAD}" is allowed`,
+      ],
+      options: { brigadeCohesion: ctx.options.brigadeCohesion },
+    },
+    BP.length(value, sigma),
+    'atMost',
+    BRIGADE_SPREAD,
+  );
 }
 
 /** Follow Me / Rally: the unit must be within 12" of the commander (Rally: and have 2+ casualties). */
@@ -163,18 +201,24 @@ export function withinCommanderReach(
   what: 'follow me' | 'rally',
 ): Verdict {
   const s = pointToUnit(k.head, k.sigmaMm, u.bases);
-  const r = compare(inches(s.distance), 'atMost', COMMAND_STEP, inches(s.sigmaMm), ctx.policy);
-  return bpVerdict({
-    question: what === 'rally' ? 'rally' : 'followMe',
-    asked: `can ${k.name} ${what === 'rally' ? 'rally' : 'lead ("Follow Me")'} ${u.name}?`,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(s.distance),
-    limit: COMMAND_STEP,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    between: [s.onA, s.onB],
-    reasons: [`${u.name} is ${inStr(s.distance)} from ${k.name}`],
-  });
+  return lengthVerdict(
+    ctx,
+    {
+      question: what === 'rally' ? 'rally' : 'followMe',
+      asked: `can ${k.name} ${what === 'rally' ? 'rally' : 'lead ("Follow Me")'} ${u.name}?`,
+      reasons: [
+        `${inStr(s.distance)} from ${poss(k.name)} head to ${pointName(u, s.onB)}; the limit is ${COMMAND_STEP}"`,
+      ],
+    },
+    {
+      mm: s.distance,
+      sigmaMm: s.sigmaMm,
+      from: s.onA,
+      to: s.onB,
+      fromName: `${poss(k.name)} head`,
+      toName: pointName(u, s.onB),
+    },
+    'atMost',
+    COMMAND_STEP,
+  );
 }

@@ -1,9 +1,8 @@
 import { contactInterval, faceLength, FACE_NAMES, type FaceName } from '../../geometry/face-contact.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { compare } from '../engine/threshold.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { chargeFaceVerdict, coveredLength } from './charge.ts';
-import { bpVerdict, inches, inStr, mmOf, type BpContext, poss } from './context.ts';
+import { BP, bpVerdict, inches, inStr, mmOf, thresholdVerdict, type BpContext, poss } from './context.ts';
 import { quarterBox } from './quarters.ts';
 
 /** Another unit touching one face of a unit, found from the measured footprints. */
@@ -104,41 +103,37 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
     });
   const taken = others.flatMap((c) => c.intervals);
   const free = len - coveredLength(len, taken);
-  const open = compare(inches(free), 'atLeast', inches(len / 2), sigma, ctx.policy);
   // In place: the part of its contact not shared with the others; else the longest open stretch.
   const contact = mine
     ? coveredLength(len, [...mine.intervals, ...taken]) - coveredLength(len, taken)
     : Math.min(charger.frontage, longestFreeRun(len, taken));
-  const reach = compare(inches(contact), 'atLeast', inches(charger.frontage / 2), sigma, ctx.policy);
   const checks = [
-    bpVerdict({
-      question: 'faceOpen',
-      asked: `is at least half of ${poss(target.name)} ${face} still open?`,
-      answer: open.answer,
-      lean: open.lean,
-      value: inches(free),
-      limit: inches(len / 2),
-      margin: open.margin,
-      epsilon: open.epsilon,
-      unit: 'in',
-      reasons: [
-        `${inStr(free)} of the ${inStr(len)} ${face} is open (${others.map((c) => `${c.unit.name} covers ${inStr(c.length)}`).join(', ')})`,
-      ],
-    }),
-    bpVerdict({
-      question: 'chargerContact',
-      asked: `can at least half of ${poss(charger.name)} frontage make contact?`,
-      answer: reach.answer,
-      lean: reach.lean,
-      value: inches(contact),
-      limit: inches(charger.frontage / 2),
-      margin: reach.margin,
-      epsilon: reach.epsilon,
-      unit: 'in',
-      reasons: [
-        `${inStr(contact)} of ${poss(charger.name)} ${inStr(charger.frontage)} frontage ${mine ? 'touches' : 'can touch'} the open part of the face`,
-      ],
-    }),
+    thresholdVerdict(
+      ctx,
+      {
+        question: 'faceOpen',
+        asked: `is at least half of ${poss(target.name)} ${face} still open?`,
+        reasons: [
+          `${inStr(free)} of the ${inStr(len)} ${face} is open (${others.map((c) => `${c.unit.name} covers ${inStr(c.length)}`).join(', ')})`,
+        ],
+      },
+      BP.length(inches(free), sigma),
+      'atLeast',
+      inches(len / 2),
+    ),
+    thresholdVerdict(
+      ctx,
+      {
+        question: 'chargerContact',
+        asked: `can at least half of ${poss(charger.name)} frontage make contact?`,
+        reasons: [
+          `${inStr(contact)} of ${poss(charger.name)} ${inStr(charger.frontage)} frontage ${mine ? 'touches' : 'can touch'} the open part of the face`,
+        ],
+      },
+      BP.length(inches(contact), sigma),
+      'atLeast',
+      inches(charger.frontage / 2),
+    ),
   ];
   const no = checks.some((c) => c.answer === 'no');
   const borderline = checks.some((c) => c.answer === 'borderline');
@@ -180,30 +175,28 @@ export function adjacentEngagedVerdict(ctx: BpContext, charger: TableUnit, adjac
     b.length / faceLength(box, b.face) > a.length / faceLength(box, a.face) ? b : a,
   );
   const len = faceLength(box, c.face);
-  const r = compare(
-    inches(c.length),
+  const r = BP.judge(
+    ctx,
+    BP.length(inches(c.length), inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm))),
     'atLeast',
     inches(len / 2),
-    inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm)),
-    ctx.policy,
   );
-  return bpVerdict({
-    question: 'adjacentEngaged',
-    asked,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(c.length),
-    limit: inches(len / 2),
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    reasons: [
-      `${charger.name} covers ${inStr(c.length)} of ${poss(adjacent.name)} ${inStr(len)} ${c.face}`,
-      r.lean === 'yes'
-        ? `${adjacent.name} is engaged`
-        : `${adjacent.name} is not engaged: move it back about 1" (it may still support)`,
-    ],
-    options: { contactToleranceIn: ctx.options.contactToleranceIn },
-    facts: { face: c.face },
-  });
+  return thresholdVerdict(
+    ctx,
+    {
+      question: 'adjacentEngaged',
+      asked,
+      reasons: [
+        `${charger.name} covers ${inStr(c.length)} of ${poss(adjacent.name)} ${inStr(len)} ${c.face}`,
+        r.lean === 'yes'
+          ? `${adjacent.name} is engaged`
+          : `${adjacent.name} is not engaged: move it back about 1" (it may still support)`,
+      ],
+      options: { contactToleranceIn: ctx.options.contactToleranceIn },
+      facts: { face: c.face },
+    },
+    BP.length(inches(c.length), inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm))),
+    'atLeast',
+    inches(len / 2),
+  );
 }

@@ -24,6 +24,7 @@ export const {
   context: bpContext,
   verdict: bpVerdict,
   lengthVerdict,
+  thresholdVerdict,
   toUnit: inches,
   toMm: mmOf,
   lengthStr: inStr,
@@ -51,5 +52,5 @@ export const isDeployedArtillery = (u: TableUnit): boolean =>
   u.type === 'artillery' && u.formationInUse !== 'limbered';
 export const unitWord = (u: TableUnit): string => u.name;
 
-/** Possessive of a name: names ending in a lower-case s take a bare apostrophe ("Camerons'"). */
-export const poss = (name: string): string => (/s$/.test(name) ? `${name}'` : `${name}'s`);
+/** Possessive of a name ("Camerons'", "Gardiner's", and "Lee's" stays "Lee's"). */
+export { possessive as poss } from '../engine/words.ts';

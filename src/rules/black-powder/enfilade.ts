@@ -2,7 +2,17 @@ import { inCorridor, type Corridor } from '../../geometry/corridor.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { bpVerdict, inches, isSkirmish, mmOf, type BpContext, poss } from './context.ts';
+import { degToRad } from '../../geometry/angle.ts';
+import {
+  BP,
+  bpVerdict,
+  inches,
+  isSkirmish,
+  mmOf,
+  thresholdVerdict,
+  type BpContext,
+  poss,
+} from './context.ts';
 import { quarterBox } from './quarters.ts';
 import type { Weapon } from './tables.ts';
 
@@ -57,7 +67,14 @@ export function enfiladeVerdict(
   const eye: Vec2 = shooter.barrel?.tip ?? shooter.leader;
   const asked = `is ${target.name} enfiladed by ${shooter.name}?`;
   const not = (why: string) =>
-    bpVerdict({ question: 'enfilade', asked, answer: 'no', reasons: [why], facts: { enfiladed: false } });
+    bpVerdict({
+      question: 'enfilade',
+      asked,
+      answer: 'no',
+      role: 'modifier',
+      reasons: [why],
+      facts: { enfiladed: false },
+    });
   if (!weapon || !weapon.direct) return not(`${weapon?.name ?? 'no weapon'} does not fire directly`);
   if (isSkirmish(shooter)) return not('skirmishers never enfilade');
   if (overhead) return not('overhead fire never enfilades');
@@ -72,28 +89,30 @@ export function enfiladeVerdict(
       best = { side, inside: false, d: t.boundaryDistance };
   }
   const b = best as { side: string; inside: boolean; d: number };
-  const eps = Math.max(
-    ctx.policy.floor,
-    ctx.policy.sigmas * inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)),
+  // The corridors turn with the target: its heading error swings them by the range as lever.
+  const lever =
+    Math.hypot(eye.x - target.leader.x, eye.y - target.leader.y) * degToRad(target.sigmaHeadingDeg);
+  const signed = b.inside ? b.d : -b.d;
+  return thresholdVerdict(
+    ctx,
+    {
+      question: 'enfilade',
+      asked,
+      role: 'modifier',
+      reasons: [
+        b.inside
+          ? `${poss(shooter.name)} leader is inside the ${b.side} enfilade corridor of ${target.name}: double dice`
+          : `${poss(shooter.name)} leader is outside the nearest (${b.side}) enfilade corridor of ${target.name}`,
+      ],
+      options: { enfiladeCorridor: ctx.options.enfiladeCorridor },
+      facts: { enfiladed: b.inside, side: b.side },
+    },
+    {
+      ...BP.length(inches(signed), 0),
+      sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm, lever),
+      moveMm: b.d,
+    },
+    'atLeast',
+    0,
   );
-  const dIn = inches(b.d);
-  const answer = eps > 0 && dIn < eps ? 'borderline' : b.inside ? 'yes' : 'no';
-  return bpVerdict({
-    question: 'enfilade',
-    asked,
-    answer,
-    lean: b.inside ? 'yes' : 'no',
-    value: b.inside ? dIn : -dIn,
-    limit: 0,
-    margin: b.inside ? dIn : -dIn,
-    epsilon: eps,
-    unit: 'in',
-    reasons: [
-      b.inside
-        ? `${poss(shooter.name)} leader is inside the ${b.side} enfilade corridor of ${target.name} (${dIn.toFixed(2)} in from its edge): double dice`
-        : `${poss(shooter.name)} leader is ${dIn.toFixed(2)} in outside the nearest (${b.side}) enfilade corridor`,
-    ],
-    options: { enfiladeCorridor: ctx.options.enfiladeCorridor },
-    facts: { enfiladed: b.inside, side: b.side },
-  });
 }

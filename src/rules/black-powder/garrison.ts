@@ -9,7 +9,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { bpVerdict, inStr, lengthVerdict, weaponOf, type BpContext, poss } from './context.ts';
 import { shareInZone } from './quarters.ts';
-import { sightBlocker, visiblePart, visibleShare } from './sight.ts';
+import { seen } from './sight.ts';
 
 /** One facing of a building: its own box (front = outward), the centre it measures from, and a name. */
 export interface BuildingFacing {
@@ -85,14 +85,11 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
   const opts = { exclude: new Set([garrison.id, target.id]) };
   const tried = buildingFacings(building).map((f) => {
     const share = shareInZone(ctx, target, quarterPolygon(f.box, 'front', ctx.options.quarterReading));
-    const seen = share > 0 ? visibleShare(ctx, f.centre, garrison, target).fraction : 0;
-    let to = pointToPolygonSet(f.centre, target.bodyPolygons).onB;
-    if (seen > 0 && sightBlocker(ctx, f.centre, to, opts)) {
-      const part = visiblePart(ctx, f.centre, target.bodyPolygons, opts);
-      if (part.polygons.length > 0) to = pointToPolygonSet(f.centre, part.polygons).onB;
-    }
+    const view = share > 0 ? seen(ctx, f.centre, garrison.sigmaMm, target, opts).region : undefined;
+    const seenShare = view?.share ?? 0;
+    const to = view?.nearest ?? pointToPolygonSet(f.centre, target.bodyPolygons).onB;
     const mm = Math.hypot(to.x - f.centre.x, to.y - f.centre.y);
-    return { f, share, seen, to, mm };
+    return { f, share, seen: seenShare, to, mm };
   });
   const able = tried.filter((t) => t.share > 0 && t.seen > 0).sort((a, b) => a.mm - b.mm);
   const pick = able[0];
@@ -123,7 +120,14 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
       facts: { facing: pick.f.name, frontShare: pick.share, visibleShare: pick.seen, dicePerFacing: 2 },
       options: { quarterReading: ctx.options.quarterReading },
     },
-    { mm: pick.mm, sigmaMm: Math.hypot(garrison.sigmaMm, target.sigmaMm), from: pick.f.centre, to: pick.to },
+    {
+      mm: pick.mm,
+      sigmaMm: Math.hypot(garrison.sigmaMm, target.sigmaMm),
+      from: pick.f.centre,
+      to: pick.to,
+      fromName: `the centre of the ${pick.f.name} of ${building.label}`,
+      toName: `the nearest seen part of ${target.name}`,
+    },
     'atMost',
     weapon.max,
   );

@@ -1,7 +1,6 @@
+import { closedRanks } from '../engine/closed-ranks.ts';
 import { BlockerIndex } from '../../geometry/blocker-index.ts';
-import { regionDifference } from '../../geometry/boolean.ts';
-import { boxOf, type Box, segmentTouchesBox } from '../../geometry/box.ts';
-import { shadowPieces } from '../../geometry/shadow.ts';
+import { segmentTouchesBox } from '../../geometry/box.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { makeBlocker, sightObstructions, type Blocker } from '../../geometry/line-of-sight.ts';
@@ -11,12 +10,14 @@ import {
   segmentInsidePolygon,
   type MutableInterval,
 } from '../../geometry/segment-clip.ts';
-import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
+import type { Hider } from '../../geometry/visibility.ts';
+import { sightScreen, type SightScreen, type VisibleRegion } from '../../geometry/visible-region.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TerrainPiece } from '../../table/terrain.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { inches, mmOf, type BpContext } from './context.ts';
+import { seenShare, type SeenShare } from '../engine/sight-share.ts';
+import { BP, inches, mmOf, type BpContext } from './context.ts';
 
 type UnitBlocker = Blocker & { readonly unitId: string; readonly side: string };
 
@@ -27,6 +28,14 @@ interface SightCache {
   readonly solid: readonly { piece: TerrainPiece; blocker: Blocker }[];
   readonly woods: readonly { piece: TerrainPiece; blocker: Blocker }[];
   readonly hills: readonly { piece: TerrainPiece; blocker: Blocker }[];
+  /** The same unit bases as solid sight screens (nothing seen through or under them). */
+  readonly unitScreens: ReadonlyArray<{
+    readonly unitId: string;
+    readonly side: string;
+    readonly screen: SightScreen;
+  }>;
+  /** Buildings, other sight-blocking terrain and hills: they hide what lies behind, not what stands on them. */
+  readonly terrainScreens: readonly SightScreen[];
 }
 
 const caches = new WeakMap<TableState, SightCache>();
@@ -44,20 +53,28 @@ function cacheFor(state: TableState): SightCache {
   const areas = state.terrain.filter((t) => t.polygon && t.kind !== 'obstacle' && t.kind !== 'road');
   // Skirmishers block as a body (no seeing between the spread-out models).
   const unitBlockers: UnitBlocker[] = state.units.flatMap((u) =>
-    (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : u.bases.map((b) => b.polygon)).map(
-      (poly) => ({
-        ...makeBlocker(u.id, u.name, poly),
-        unitId: u.id,
-        side: u.side,
-      }),
-    ),
+    (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : closedRanks(u.bases)).map((poly) => ({
+      ...makeBlocker(u.id, u.name, poly),
+      unitId: u.id,
+      side: u.side,
+    })),
   );
+  const solid = areas.filter((t) => t.blocksSight && t.kind !== 'wood').map(pieceBlocker);
+  const hills = areas.filter((t) => t.kind === 'hill').map(pieceBlocker);
   c = {
     unitBlockers,
     unitIndex: new BlockerIndex(unitBlockers.map((b) => b.box)),
-    solid: areas.filter((t) => t.blocksSight && t.kind !== 'wood').map(pieceBlocker),
+    solid,
     woods: areas.filter((t) => t.blocksSight && t.kind === 'wood').map(pieceBlocker),
-    hills: areas.filter((t) => t.kind === 'hill').map(pieceBlocker),
+    hills,
+    unitScreens: unitBlockers.map((b) => ({
+      unitId: b.unitId,
+      side: b.side,
+      screen: { id: b.unitId, label: b.label, polygon: b.polygon, box: b.box, kind: 'solid' as const },
+    })),
+    terrainScreens: [...solid, ...hills].map(({ piece, blocker }) =>
+      sightScreen(piece.id, piece.label, blocker.polygon, 'screen'),
+    ),
   };
   caches.set(state, c);
   return c;
@@ -171,72 +188,48 @@ function terrainBlocker(ctx: BpContext, cache: SightCache, eye: Vec2, p: Vec2): 
   return undefined;
 }
 
-export interface VisiblePart {
-  /** Outer outlines of the part of the target seen from the eye (empty: none). */
-  readonly polygons: Polygon[];
-  /**
-   * A wood lies near the sight lines: its hidden part depends on how deep a line runs into it
-   * (woodsSightDepthIn), which no polygon captures, so points in `polygons` must be checked.
-   */
-  readonly woodsNear: boolean;
+/** Terrain and units as sight screens for the exact visible part (units solid, woods by depth). */
+export function sightScreens(ctx: BpContext, opts: SightOptions): SightScreen[] {
+  const cache = cacheFor(ctx.state);
+  const out: SightScreen[] = [];
+  if (!opts.ignoreUnits)
+    for (const b of cache.unitScreens)
+      if (!opts.exclude.has(b.unitId) && b.side !== opts.overSide) out.push(b.screen);
+  out.push(...cache.terrainScreens);
+  const depth = mmOf(ctx.options.woodsSightDepthIn);
+  for (const { piece, blocker } of cache.woods)
+    out.push(sightScreen(piece.id, piece.label, blocker.polygon, 'wood', depth));
+  return out;
 }
 
-const overlaps = (a: Box, b: Box): boolean =>
-  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+/** The one-sigma position error of a screen: a unit's, or none for terrain. */
+export function screenSigma(ctx: BpContext): (s: SightScreen) => number {
+  const units = new Map(ctx.state.units.map((u) => [u.id, u.sigmaMm]));
+  return (s) => units.get(s.id) ?? 0;
+}
 
 /**
- * The part of `target` (polygons) seen from `eye`, exactly, by cutting away the shadows of other
- * units' bases (and the bases themselves), of buildings and of hills lying between (a piece the
- * eye stands in hides nothing; the inside of a piece is not hidden by it). Polygon boolean work
- * is done by polyclip-ts.
+ * What the eye sees of a target, exactly (`seenShare`): the seen part's outlines and share, and
+ * the share with the target moved, for how far it is from an answer changing.
  */
-export function visiblePart(
+export function seen(
   ctx: BpContext,
   eye: Vec2,
-  target: readonly Polygon[],
-  opts: SightOptions,
-): VisiblePart {
-  const cache = cacheFor(ctx.state);
-  const tb = boxOf(target.flat());
-  const window: Box = {
-    minX: Math.min(tb.minX, eye.x) - 1,
-    minY: Math.min(tb.minY, eye.y) - 1,
-    maxX: Math.max(tb.maxX, eye.x) + 1,
-    maxY: Math.max(tb.maxY, eye.y) + 1,
-  };
-  const hidden: Polygon[] = [];
-  if (!opts.ignoreUnits)
-    for (const b of cache.unitBlockers) {
-      if (opts.exclude.has(b.unitId) || b.side === opts.overSide || !overlaps(b.box, window)) continue;
-      if (containsPoint(b.polygon, eye)) return { polygons: [], woodsNear: false };
-      hidden.push(b.polygon, ...shadowPieces(eye, b.polygon, window));
-    }
-  const pieces: Polygon[] = [];
-  for (const { blocker } of [...cache.solid, ...cache.hills]) {
-    if (!overlaps(blocker.box, window) || containsPoint(blocker.polygon, eye)) continue;
-    const shadow = shadowPieces(eye, blocker.polygon, window);
-    // Points inside the piece itself are not hidden by it.
-    if (shadow.length > 0) pieces.push(...regionDifference(shadow, [blocker.polygon]));
-  }
-  hidden.push(...pieces);
-  const polygons = hidden.length === 0 ? target.map((p) => [...p]) : regionDifference(target, hidden);
-  return { polygons, woodsNear: cache.woods.some(({ blocker }) => overlaps(blocker.box, window)) };
-}
-
-/** Share of `target` seen from `eye`, with what hides the rest. */
-export function visibleShare(
-  ctx: BpContext,
-  eye: Vec2,
-  looker: TableUnit,
+  eyeSigmaMm: number,
   target: TableUnit,
-  extra: Partial<SightOptions> = {},
-): VisibilityResult {
-  const opts: SightOptions = { exclude: new Set([looker.id, target.id]), ...extra };
-  return visibleFractionBy(
-    eye,
-    target.bodyPolygons,
-    (e, p) => sightBlocker(ctx, e, p, opts),
-    ctx.options.samplesPerSide,
+  opts: SightOptions,
+  polygons: readonly Polygon[] = target.bodyPolygons,
+): SeenShare {
+  return seenShare(
+    {
+      eye,
+      eyeSigmaMm,
+      target: polygons,
+      targetSigmaMm: target.sigmaMm,
+      screens: sightScreens(ctx, opts),
+      screenSigmaMm: screenSigma(ctx),
+    },
+    (sigmaMm) => BP.bandMm(ctx, sigmaMm),
   );
 }
 
@@ -245,6 +238,10 @@ export function hiderWords(h: Hider): string {
   if (h.fromMm === undefined || h.toMm === undefined) return `blocked by ${h.label}`;
   return `blocked by ${h.label} between ${inches(h.fromMm).toFixed(1)} in and ${inches(h.toMm).toFixed(1)} in`;
 }
+
+/** "40% hidden by Tranent Wood; 10% by Lee's" */
+export const hiddenWords = (hiddenBy: VisibleRegion['hiddenBy']): string[] =>
+  hiddenBy.map((h) => `${(h.share * 100).toFixed(0)}% hidden by ${h.label}`);
 
 /** Ground height under a point (the highest hill it stands on), mm. */
 export function groundHeight(state: TableState, p: Vec2): number {

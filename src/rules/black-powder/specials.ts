@@ -3,11 +3,20 @@ import { toLocal } from '../../geometry/frame.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { Commander } from '../../table/table-state.ts';
-import type { TableUnit } from '../../table/table-unit.ts';
+import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { compare } from '../engine/threshold.ts';
+import { pointName } from '../engine/parts.ts';
 import { pointToUnit } from '../unit-distance.ts';
-import { bpVerdict, inches, mmOf, type BpContext, poss } from './context.ts';
+import {
+  bpVerdict,
+  inches,
+  inStr,
+  isDeployedArtillery,
+  lengthVerdict,
+  mmOf,
+  type BpContext,
+  poss,
+} from './context.ts';
 import { LIMBER_BEHIND, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
 
 /**
@@ -89,29 +98,109 @@ export function limberVerdict(ctx: BpContext, gun: TableUnit): Verdict {
     limbers.map((l) => l.polygon),
     gun.body.map((b) => b.polygon),
   );
-  const r = compare(inches(s.distance), 'atMost', LIMBER_BEHIND, inches(gun.sigmaMm), ctx.policy);
-  return bpVerdict({
-    question: 'limber',
-    asked: `is ${poss(gun.name)} limber within 3" behind the gun?`,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(s.distance),
-    limit: LIMBER_BEHIND,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    between: [s.onA, s.onB],
-    reasons: [`the limber is ${inches(s.distance).toFixed(2)} in from the gun`],
-  });
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'limber',
+      asked: `is ${poss(gun.name)} limber within 3" behind the gun?`,
+      reasons: [`the limber is ${inStr(s.distance)} from the gun; it may stand ${LIMBER_BEHIND}" behind`],
+    },
+    { mm: s.distance, sigmaMm: gun.sigmaMm, from: s.onA, to: s.onB },
+    'atMost',
+    LIMBER_BEHIND,
+  );
+}
+
+/**
+ * The bases a unit leaves the table by: every base, except a deployed battery under the option
+ * deployedArtilleryFootprint = gunOnly, which is judged by its gun model (crew and limber ignored,
+ * as for targeting and quarters).
+ */
+export function tableFootprint(ctx: BpContext, unit: TableUnit): readonly TableBase[] {
+  const gunOnly = ctx.options.deployedArtilleryFootprint === 'gunOnly' && isDeployedArtillery(unit);
+  return gunOnly ? unit.body : unit.bases;
+}
+
+/**
+ * How far a unit overhangs the table edge (mm; negative: how far inside it stays), by the option
+ * leftTable: any base's farthest corner past an edge, or a base's centre past it.
+ */
+export function overhang(
+  ctx: BpContext,
+  unit: TableUnit,
+): { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } {
+  const { widthMm, depthMm } = ctx.state.table;
+  // Signed distance of a point outside the table rectangle (negative inside: distance to the nearest edge).
+  const out = (p: Vec2): { d: number; edge: Vec2 } => {
+    const dx = Math.max(-p.x, p.x - widthMm);
+    const dy = Math.max(-p.y, p.y - depthMm);
+    const onEdge = {
+      x: Math.min(widthMm, Math.max(0, p.x)),
+      y: Math.min(depthMm, Math.max(0, p.y)),
+    };
+    if (dx > 0 || dy > 0) return { d: Math.hypot(Math.max(0, dx), Math.max(0, dy)), edge: onEdge };
+    const toEdge = [
+      { d: p.x, edge: { x: 0, y: p.y } },
+      { d: widthMm - p.x, edge: { x: widthMm, y: p.y } },
+      { d: p.y, edge: { x: p.x, y: 0 } },
+      { d: depthMm - p.y, edge: { x: p.x, y: depthMm } },
+    ].reduce((a, b) => (b.d < a.d ? b : a));
+    return { d: -toEdge.d, edge: toEdge.edge };
+  };
+  let best: { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } | undefined;
+  for (const b of tableFootprint(ctx, unit)) {
+    const points = ctx.options.leftTable === 'anyOverhang' ? b.polygon : [b.footprint.center];
+    for (const p of points) {
+      const o = out(p);
+      const lever = Math.hypot(p.x - b.footprint.center.x, p.y - b.footprint.center.y);
+      if (!best || o.d > best.mm)
+        best = {
+          mm: o.d,
+          at: p,
+          edge: o.edge,
+          sigmaMm: Math.hypot(b.sigmaMm, lever * ((b.sigmaHeadingDeg * Math.PI) / 180)),
+        };
+    }
+  }
+  return best ?? { mm: -Infinity, at: unit.leader, edge: unit.leader, sigmaMm: 0 };
 }
 
 /** Has the unit left the table (option leftTable)? */
 export function leftTable(ctx: BpContext, unit: TableUnit): boolean {
-  const { widthMm, depthMm } = ctx.state.table;
-  const out = (p: Vec2) => p.x < 0 || p.y < 0 || p.x > widthMm || p.y > depthMm;
-  return ctx.options.leftTable === 'anyOverhang'
-    ? unit.bases.some((b) => b.polygon.some(out))
-    : unit.bases.some((b) => out(b.footprint.center));
+  return overhang(ctx, unit).mm > 0;
+}
+
+/** "Has A left the table?": the overhang past the edge, with its margin and band. */
+export function leftTableVerdict(ctx: BpContext, unit: TableUnit): Verdict {
+  const o = overhang(ctx, unit);
+  const what = ctx.options.leftTable === 'anyOverhang' ? 'farthest corner' : 'farthest base centre';
+  const gunOnly = tableFootprint(ctx, unit) !== unit.bases;
+  const past = o.mm > 0;
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'leftTable',
+      asked: `has ${unit.name} left the table?`,
+      reasons: [
+        `${gunOnly ? `${poss(unit.name)} gun model's` : `${poss(unit.name)}`} ${what} is ${inStr(Math.abs(o.mm))} ${past ? 'past' : 'inside'} the table edge`,
+      ],
+      options: {
+        leftTable: ctx.options.leftTable,
+        deployedArtilleryFootprint: ctx.options.deployedArtilleryFootprint,
+      },
+      facts: { overhangIn: inches(o.mm) },
+    },
+    {
+      mm: o.mm,
+      sigmaMm: o.sigmaMm,
+      from: o.at,
+      to: o.edge,
+      fromName: pointName(unit, o.at),
+      toName: 'the table edge',
+    },
+    'moreThan',
+    0,
+  );
 }
 
 /**
@@ -152,22 +241,27 @@ export function commanderSafeVerdict(ctx: BpContext, k: Commander): Verdict {
       answer: 'no',
       reasons: ['no friendly unit on the table'],
     });
-  const r = compare(inches(best.d), 'atMost', move, inches(best.s), ctx.policy);
-  return bpVerdict({
-    question: 'commanderSafe',
-    asked: `can ${k.name} reach a friendly unit?`,
-    answer: r.answer,
-    lean: r.lean,
-    value: inches(best.d),
-    limit: move,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: 'in',
-    between: [best.a, best.b],
-    reasons: [
-      `${best.u.name} is ${inches(best.d).toFixed(1)} in away; ${k.mounted ? 'mounted' : 'on foot'} he moves ${move}"${r.lean === 'yes' ? ': he joins it' : ': he is lost'}`,
-    ],
-  });
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'commanderSafe',
+      asked: `can ${k.name} reach a friendly unit?`,
+      reasons: [
+        `${best.u.name} is ${inStr(best.d)} away; ${k.mounted ? 'mounted' : 'on foot'} he moves ${move}"`,
+        best.d <= mmOf(move) ? 'he joins it' : 'he is lost',
+      ],
+    },
+    {
+      mm: best.d,
+      sigmaMm: best.s,
+      from: best.a,
+      to: best.b,
+      fromName: `${poss(k.name)} head`,
+      toName: pointName(best.u, best.b),
+    },
+    'atMost',
+    move,
+  );
 }
 
 /** Skirmishers firing with part of the unit: of 3 shots, 1 if up to a third can fire, 2 up to two thirds, none below a sixth. */

@@ -1,23 +1,45 @@
+import { degToRad } from '../../geometry/angle.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { toLocal } from '../../geometry/frame.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { compare } from '../engine/threshold.ts';
-import { bpVerdict, inches, type BpContext } from './context.ts';
+import { shareQuantity } from '../engine/zone-share.ts';
+import {
+  BP,
+  bpVerdict,
+  inches,
+  inStr,
+  lengthVerdict,
+  thresholdVerdict,
+  type BpContext,
+  poss,
+} from './context.ts';
+import { bpQuarterPolygon } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
 
+export interface TraverseMove {
+  /** The enemy charges (the first clause); otherwise it is any move (the second clause). */
+  readonly charging?: boolean;
+  /** Where the mover ends: its footprint after the move (for "moves out, or mostly out, of the front quarter"). */
+  readonly end?: readonly Polygon[];
+}
+
 /**
- * Traversing fire: an enemy charging across the unit's front within 12" that crosses at least
- * half its frontage may be shot at. The crossing is the charger's leader track (or its whole
+ * Traversing fire. An enemy that charges across the unit's front within 12" and crosses at least
+ * half its frontage may be shot at; so may any enemy that moves within 12", across at least half
+ * the frontage, and out (or mostly out) of the unit's front quarter (the second clause: a small
+ * fast unit swinging round a flank). The crossing is the mover's leader track (or its whole
  * frontage swept along it: option traverseTrack) projected onto the shooter's front edge, counted
- * only in front of it.
+ * only in front of it. Each measure is a threshold under the one uncertainty model.
  */
 export function traverseVerdict(
   ctx: BpContext,
   shooter: TableUnit,
   track: readonly [Vec2, Vec2],
   moverFrontageMm = 0,
+  move: TraverseMove = { charging: true },
 ): Verdict {
   const box = shooter.box;
   const a = toLocal(box.frame, track[0]);
@@ -30,43 +52,59 @@ export function traverseVerdict(
   if (a.y <= 0 && b.y <= 0) hi = lo;
   const covered = Math.max(0, Math.min(hi, w) - Math.max(lo, -w));
   const sep = polygonSetSeparation(shooter.bodyPolygons, [[track[0], track[1]]]);
-  const near = compare(inches(sep.distance), 'atMost', PROXIMITY, inches(shooter.sigmaMm), ctx.policy);
-  const cross = compare(
-    inches(covered),
+  // The shooter's heading error swings its front edge under the track by the track's distance.
+  const lever = (sep.distance + w) * degToRad(shooter.sigmaHeadingDeg);
+  const sigma = Math.hypot(shooter.sigmaMm, lever);
+  const near = lengthVerdict(
+    ctx,
+    {
+      question: 'traverseDistance',
+      asked: `does the move pass within 12" of ${shooter.name}?`,
+      reasons: [`the track passes ${inStr(sep.distance)} from ${shooter.name}`],
+    },
+    { mm: sep.distance, sigmaMm: sigma, from: sep.onA, to: sep.onB },
+    'atMost',
+    PROXIMITY,
+  );
+  const cross = thresholdVerdict(
+    ctx,
+    {
+      question: 'traverseCover',
+      asked: `does it cross half of ${poss(shooter.name)} frontage?`,
+      reasons: [`it crosses ${inStr(covered)} of the ${inStr(box.width)} frontage`],
+      options: { traverseTrack: ctx.options.traverseTrack },
+    },
+    BP.length(inches(covered), inches(sigma)),
     'atLeast',
     inches(box.width / 2),
-    inches(shooter.sigmaMm),
-    ctx.policy,
   );
-  const checks = [
-    bpVerdict({
-      question: 'traverseDistance',
-      asked: 'does the charge pass within 12"?',
-      answer: near.answer,
-      lean: near.lean,
-      value: inches(sep.distance),
-      limit: PROXIMITY,
-      margin: near.margin,
-      epsilon: near.epsilon,
-      unit: 'in',
-      between: [sep.onA, sep.onB],
-      reasons: [`the track passes ${inches(sep.distance).toFixed(2)} in from ${shooter.name}`],
-    }),
-    bpVerdict({
-      question: 'traverseCover',
-      asked: 'does it cross half the frontage?',
-      answer: cross.answer,
-      lean: cross.lean,
-      value: inches(covered),
-      limit: inches(box.width / 2),
-      margin: cross.margin,
-      epsilon: cross.epsilon,
-      unit: 'in',
-      reasons: [
-        `it crosses ${inches(covered).toFixed(2)} in of the ${inches(box.width).toFixed(2)} in frontage`,
-      ],
-    }),
-  ];
+  const checks = [near, cross];
+  if (!move.charging) {
+    // Second clause: the mover must end out, or mostly out, of the front quarter.
+    const end = move.end ?? [];
+    const zone = bpQuarterPolygon(ctx, shooter, 'front');
+    const sigmaZone = Math.hypot(shooter.sigmaMm, (sep.distance + w) * degToRad(shooter.sigmaHeadingDeg));
+    checks.push(
+      end.length === 0
+        ? bpVerdict({
+            question: 'traverseExit',
+            asked: `does it end out of ${poss(shooter.name)} front quarter?`,
+            answer: 'no',
+            reasons: ['where the mover ends was not given'],
+          })
+        : thresholdVerdict(
+            ctx,
+            {
+              question: 'traverseExit',
+              asked: `does it end out, or mostly out, of ${poss(shooter.name)} front quarter?`,
+              reasons: ['the share of the mover still in the front quarter at the end of its move'],
+            },
+            shareQuantity(end, zone, 'lessThan', 50, sigmaZone, BP.bandMm(ctx, sigmaZone)),
+            'lessThan',
+            50,
+          ),
+    );
+  }
   const { answer, lean } = allOf(checks);
   return bpVerdict({
     question: 'traverse',
@@ -76,8 +114,12 @@ export function traverseVerdict(
     value: inches(covered),
     limit: inches(box.width / 2),
     unit: 'in',
-    reasons: checks.flatMap((c) => c.reasons),
+    reasons: [
+      ...checks.flatMap((c) => c.reasons),
+      move.charging ? 'a charge across the front' : 'a move across the front and out of the front quarter',
+    ],
     options: { traverseTrack: ctx.options.traverseTrack },
+    facts: { clause: move.charging ? 'charge' : 'move' },
     checks,
   });
 }

@@ -1,150 +1,174 @@
-import { localCorners, type FacedBox } from '../../geometry/faced-box.ts';
-import { frameFromFront, toTable } from '../../geometry/frame.ts';
+import { radToDeg } from '../../geometry/angle.ts';
 import { quarterOfPoint, type QuarterName } from '../../geometry/quarters.ts';
-import { sweepContact, type SweepContact } from '../../geometry/sweep.ts';
-import { degToRad } from '../../geometry/angle.ts';
-import { add, normalize, rotate, scale, sub, type Vec2 } from '../../geometry/vec.ts';
+import { add, normalize, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { withAlternatives } from '../engine/alternatives.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
-import { quarterTooClose } from '../engine/quarter-call.ts';
-import { epsilonFor } from '../engine/threshold.ts';
+import { pointName } from '../engine/parts.ts';
+import { probeMove } from '../engine/probe.ts';
+import { quarterQuantity } from '../engine/quarter-call.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
-import { d3Verdict, inches, inStr, lengthVerdict, mmOf, moveOf, troopOf, type D3Context } from './context.ts';
+import { bestChargeLine, turnLimits } from './charge-line.ts';
+import {
+  D3,
+  d3Verdict,
+  inches,
+  inStr,
+  lengthVerdict,
+  mmOf,
+  moveOf,
+  troopOf,
+  type D3Context,
+} from './context.ts';
 import { CHARGE_TURN_DEG, FLANK_REAR_BONUS_HITS } from './tables.ts';
 
-/** The unit's box turned by `deg` (counter-clockwise positive) about a pivot. */
-export function turnedBox(box: FacedBox, deg: number, pivot: Vec2): FacedBox {
-  const a = degToRad(deg);
-  const origin = add(pivot, rotate(sub(box.frame.origin, pivot), a));
-  return { frame: frameFromFront(origin, rotate(box.frame.front, a)), width: box.width, depth: box.depth };
-}
+export { bestChargeLine, pivotFor, turnedBox, turnLimits, type ChargeLine } from './charge-line.ts';
 
-/** The pivot for a turn of `deg`: the front corner on the side turned toward, or the box centre. */
-export function pivotFor(ctx: D3Context, box: FacedBox, deg: number): Vec2 {
-  if (ctx.options.chargePivot === 'centre') return toTable(box.frame, { x: 0, y: -box.depth / 2 });
-  const c = localCorners(box);
-  return toTable(box.frame, deg >= 0 ? c.frontLeft : c.frontRight);
-}
-
-export interface ChargeLine {
-  readonly turnDeg: number;
-  readonly contact: SweepContact;
-}
-
-/**
- * The shortest straight charge after one turn of at most 45°: for each turn, how far the turned
- * unit must go straight ahead to touch the target; the turn needing least movement wins.
- */
-export function bestChargeLine(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-): ChargeLine | undefined {
-  let best: ChargeLine | undefined;
-  const tryTurn = (deg: number) => {
-    const box = turnedBox(charger.box, deg, pivotFor(ctx, charger.box, deg));
-    const c = sweepContact(box, target.bodyPolygons);
-    if (
-      c &&
-      (!best ||
-        c.distance < best.contact.distance - 1e-9 ||
-        (Math.abs(c.distance - best.contact.distance) <= 1e-9 && Math.abs(deg) < Math.abs(best.turnDeg)))
-    )
-      best = { turnDeg: deg, contact: c };
-  };
-  for (let d = -CHARGE_TURN_DEG; d <= CHARGE_TURN_DEG + 1e-9; d += 0.5) tryTurn(Math.round(d * 2) / 2);
-  if (best) {
-    // Refine around the best sample.
-    let lo = Math.max(-CHARGE_TURN_DEG, best.turnDeg - 0.5);
-    let hi = Math.min(CHARGE_TURN_DEG, best.turnDeg + 0.5);
-    for (let i = 0; i < 30; i++) {
-      const m1 = lo + (hi - lo) / 3;
-      const m2 = hi - (hi - lo) / 3;
-      const box1 = turnedBox(charger.box, m1, pivotFor(ctx, charger.box, m1));
-      const box2 = turnedBox(charger.box, m2, pivotFor(ctx, charger.box, m2));
-      const c1 = sweepContact(box1, target.bodyPolygons)?.distance ?? Infinity;
-      const c2 = sweepContact(box2, target.bodyPolygons)?.distance ?? Infinity;
-      if (c1 <= c2) hi = m2;
-      else lo = m1;
-    }
-    tryTurn((lo + hi) / 2);
-  }
-  return best;
-}
+/** Bases closer than this touch (are in contact), mm. */
+const CONTACT_MM = 1;
 
 /**
  * "Can C charge T?": only cavalry and Highlanders charge; one turn of up to 45° at the start, then
  * straight ahead into contact within one move; only one attacker per defender.
  */
 export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableUnit): Verdict {
+  const C = charger.name;
+  const T = target.name;
   const troop = troopOf(charger);
   const problems: string[] = [];
   if (troop !== 'cavalry' && troop !== 'highlander') problems.push('only cavalry and Highlanders may charge');
-  if (charger.side === target.side) problems.push(`${target.name} is a friend`);
-  const touching = friendsOf(ctx.state, charger).filter(
-    (f) => unitSeparation(f.bases, target.bases).distance <= 1,
-  );
-  if (touching.length)
-    problems.push(`${touching[0]?.name} is already engaging ${target.name}: one attacker per defender`);
-  const may = d3Verdict({
-    question: 'mayCharge',
-    asked: `may ${charger.name} charge ${target.name}?`,
-    answer: problems.length ? 'no' : 'yes',
-    reasons: problems.length ? problems : [`${charger.name} may charge`],
-  });
-  const move = moveOf(charger);
-  const line = bestChargeLine(ctx, charger, target);
-  const checks: Verdict[] = [may];
-  if (!line)
-    checks.push(
-      d3Verdict({
-        question: 'reach',
-        asked: `can ${charger.name} reach ${target.name} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`,
-        answer: 'no',
-        reasons: [`no turn of up to ${CHARGE_TURN_DEG}° lines ${charger.name} up on ${target.name}`],
-        options: pick(ctx.options, 'chargePivot'),
-      }),
+  if (charger.side === target.side) problems.push(`${T} is a friend`);
+  const checks: Verdict[] = [
+    d3Verdict({
+      question: 'mayCharge',
+      asked: `may ${C} charge ${T}?`,
+      answer: problems.length ? 'no' : 'yes',
+      reasons: problems.length ? problems : [`${C} may charge`],
+    }),
+  ];
+  // One attacker per defender: a friend already in contact (within 1 mm) engages it.
+  const friend = friendsOf(ctx.state, charger)
+    .map((f) => ({ f, s: unitSeparation(f.bases, target.bases) }))
+    .reduce<{ f: TableUnit; s: ReturnType<typeof unitSeparation> } | undefined>(
+      (a, b) => (!a || b.s.distance < a.s.distance ? b : a),
+      undefined,
     );
-  else
+  if (friend && friend.s.distance < 50)
     checks.push(
       lengthVerdict(
         ctx,
         {
-          question: 'reach',
-          asked: `can ${charger.name} reach ${target.name} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`,
+          question: 'oneAttacker',
+          asked: `is ${T} free of another attacker?`,
           reasons: [
-            `turning ${Math.abs(line.turnDeg).toFixed(1)}° ${line.turnDeg >= 0 ? 'left' : 'right'}, then ${inStr(line.contact.distance)} straight ahead to contact; one move is ${move}"`,
+            friend.s.distance <= CONTACT_MM
+              ? `${friend.f.name} is already engaging ${T}: one attacker per defender`
+              : `${friend.f.name} is ${inStr(friend.s.distance)} from ${T}, not in contact`,
           ],
-          options: pick(ctx.options, 'chargePivot'),
-          facts: { turnDeg: line.turnDeg },
         },
-        {
-          mm: line.contact.distance,
-          sigmaMm: Math.hypot(charger.sigmaMm, target.sigmaMm),
-          from: line.contact.from,
-          to: line.contact.at,
-        },
-        'atMost',
-        move,
+        { mm: friend.s.distance, sigmaMm: friend.s.sigmaMm, from: friend.s.onA, to: friend.s.onB },
+        'moreThan',
+        inches(CONTACT_MM),
       ),
     );
+  const move = moveOf(charger);
+  const limits = turnLimits(ctx, charger, target);
+  const allowed = { leftDeg: limits.left.deg, rightDeg: limits.right.deg };
+  const line = bestChargeLine(ctx, charger, target, allowed);
+  const asked = `can ${C} reach ${T} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`;
+  const sweepWords = [limits.left, limits.right]
+    .map((l, k) =>
+      l.by
+        ? `turning ${k === 0 ? 'left' : 'right'} more than ${l.deg.toFixed(1)}° would sweep through ${l.by.name}`
+        : '',
+    )
+    .filter(Boolean);
+  if (!line)
+    checks.push(
+      d3Verdict({
+        question: 'reach',
+        asked,
+        answer: 'no',
+        reasons: [`no turn of up to ${CHARGE_TURN_DEG}° lines ${C} up on ${T}`, ...sweepWords],
+        options: pick(ctx.options, 'chargePivot'),
+      }),
+    );
+  else {
+    const m = {
+      mm: line.contact.distance,
+      sigmaMm: Math.hypot(charger.sigmaMm, target.sigmaMm),
+      from: line.contact.from,
+      to: line.contact.at,
+      fromName: `${possessive(C)} front edge`,
+      toName: pointName(target, line.contact.at),
+    };
+    const reach = lengthVerdict(
+      ctx,
+      {
+        question: 'reach',
+        asked,
+        reasons: [
+          `turning ${Math.abs(line.turnDeg).toFixed(1)}° ${line.turnDeg >= 0 ? 'left' : 'right'}, then ${inStr(m.mm)} straight ahead from ${m.fromName} to ${m.toName}; one move is ${move}"`,
+          ...sweepWords,
+        ],
+        options: pick(ctx.options, 'chargePivot'),
+        facts: { turnDeg: line.turnDeg },
+      },
+      m,
+      'atMost',
+      move,
+    );
+    // When the best turn is the one the sweep allows, the blocker's place decides it: move it.
+    const bound = line.turnDeg >= 0 ? limits.left : limits.right;
+    const atLimit = bound.by && Math.abs(Math.abs(line.turnDeg) - bound.deg) < 1e-6;
+    const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, bound.by?.sigmaMm ?? 0));
+    const alt =
+      atLimit && bound.by
+        ? (() => {
+            const by = bound.by;
+            const at = (mm: number) => {
+              const d = Math.max(0, Math.min(CHARGE_TURN_DEG, bound.deg + radToDeg(mm / by.leverMm)));
+              const l = bestChargeLine(
+                ctx,
+                charger,
+                target,
+                line.turnDeg >= 0 ? { ...allowed, leftDeg: d } : { ...allowed, rightDeg: d },
+              );
+              return l ? inches(l.contact.distance) : Infinity;
+            };
+            const p = probeMove(at, inches(m.mm), 'atMost', move, band);
+            return p.lowerBound
+              ? []
+              : [
+                  {
+                    lean: reach.lean === 'yes' ? ('no' as const) : ('yes' as const),
+                    switchMm: p.moveMm,
+                    why: `the turn is stopped by ${by.name}`,
+                  },
+                ];
+          })()
+        : [];
+    checks.push(withAlternatives(reach, alt, band, 'in'));
+  }
   const { answer, lean } = allOf(checks);
-  const reach = checks[1] as Verdict;
+  const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
   return d3Verdict({
     question: 'charge',
-    asked: `can ${charger.name} charge ${target.name}?`,
+    asked: `can ${C} charge ${T}?`,
     answer,
     lean,
-    ...measuredBy(reach),
-    reasons: answer === 'yes' ? reach.reasons : failingReasons(checks, 'notYes'),
+    ...measuredBy(reachCheck),
+    reasons: answer === 'yes' ? reachCheck.reasons : failingReasons(checks, 'notYes'),
     options: pick(ctx.options, 'chargePivot'),
     facts: {
       ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}),
       face: attackFace(ctx, charger, target),
+      turnLimitLeftDeg: limits.left.deg,
+      turnLimitRightDeg: limits.right.deg,
     },
     checks,
   });
@@ -159,20 +183,20 @@ export function attackFace(ctx: D3Context, attacker: TableUnit, defender: TableU
 export function attackFaceVerdict(ctx: D3Context, attacker: TableUnit, defender: TableUnit): Verdict {
   const q = quarterOfPoint(defender.box, attacker.leader, ctx.options.quarterReading);
   const face = q.quarter === 'inside' ? 'front' : q.quarter;
-  const d = inches(q.rayDistance);
-  const close = quarterTooClose(
-    q,
-    d,
-    epsilonFor(ctx.policy, inches(Math.hypot(attacker.sigmaMm, defender.sigmaMm))),
-  );
+  const quantity = quarterQuantity(q, 25.4, 'in', attacker.sigmaMm, defender, attacker.leader);
+  const j = D3.judge(ctx, quantity, 'moreThan', 0);
+  const close = q.quarter !== 'inside' && (j.answer === 'borderline' || q.onBoundary);
   return d3Verdict({
     question: 'attackFace',
     asked: `which face of ${defender.name} does ${attacker.name} attack?`,
     answer: close ? 'borderline' : 'yes',
-    value: d,
+    value: quantity.value,
     unit: 'in',
+    moveMm: j.moveMm,
+    bandMm: j.bandMm,
+    epsilon: j.epsilon,
     reasons: [
-      `${attacker.name} is in ${possessive(defender.name)} ${face} quarter${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}`,
+      `${possessive(attacker.name)} front centre is in ${possessive(defender.name)} ${face} quarter, ${inStr(q.rayDistance)} from the ${q.across}${face !== 'front' ? `: +${FLANK_REAR_BONUS_HITS} hits` : ''}${close ? ' (too close to call)' : ''}`,
     ],
     options: pick(ctx.options, 'quarterReading'),
     facts: { face, bonusHits: face === 'front' ? 0 : FLANK_REAR_BONUS_HITS },

@@ -1,9 +1,11 @@
-import { visibleFractionBy, type Hider, type VisibilityResult } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
-import { firstHider } from '../engine/sight-hider.ts';
-import { fromPoint, type Measured } from '../engine/measure.ts';
+import type { SightRule } from '../engine/sight-hider.ts';
+import type { SeenShare } from '../engine/sight-share.ts';
+import { seenBy } from '../engine/sight-verdict.ts';
+import { fromPoint, possessive, type Measured } from '../engine/measure.ts';
+import { pointName } from '../engine/parts.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
 import { DEFAULT_POLICY } from '../engine/threshold.ts';
 import { D3_OPTION_SPECS, type D3Options } from './options.ts';
@@ -23,6 +25,7 @@ export const {
   context: d3Context,
   verdict: d3Verdict,
   lengthVerdict,
+  thresholdVerdict,
   toUnit: inches,
   toMm: mmOf,
   lengthStr: inStr,
@@ -52,31 +55,25 @@ export function moveOf(u: TableUnit): number {
 /** Front centre of a unit: where musket range (and, by default, artillery range) is measured from. */
 export const frontCentreOf = (u: TableUnit): Vec2 => u.barrel?.tip ?? u.leader;
 
-/** Distance from the front centre to the nearest part of the target. */
-export const fromFrontCentre = (shooter: TableUnit, target: TableUnit): Measured =>
-  fromPoint(frontCentreOf(shooter), shooter.sigmaMm, target.bases);
+/** Distance from the front centre to the nearest part of the target, both ends named. */
+export function fromFrontCentre(shooter: TableUnit, target: TableUnit): Measured {
+  const m = fromPoint(frontCentreOf(shooter), shooter.sigmaMm, target.bases);
+  return {
+    ...m,
+    fromName: `${possessive(shooter.name)} ${shooter.barrel ? 'muzzle' : 'front centre'}`,
+    toName: pointName(target, m.to),
+  };
+}
 
-/** What hides a point from an eye (option sightBlockers: buildings; also units; also woods). */
-export function sightHider(
-  ctx: D3Context,
-  eye: Vec2,
-  p: Vec2,
-  exclude: ReadonlySet<string>,
-): Hider | undefined {
+/** What hides a line of sight under the option sightBlockers: buildings; also units; also woods. */
+export function sightRule(ctx: D3Context): SightRule {
   const kinds = ctx.options.sightBlockers;
-  return firstHider(ctx.state, eye, p, exclude, {
+  return {
     terrain: (t) => t.kind === 'building' || (kinds === 'buildingsUnitsWoods' && t.kind === 'wood'),
     units: kinds !== 'buildings',
-  });
+  };
 }
 
-/** Share of `target` visible from `eye`. */
-export function visibility(
-  ctx: D3Context,
-  eye: Vec2,
-  looker: TableUnit,
-  target: TableUnit,
-): VisibilityResult {
-  const exclude = new Set([looker.id, target.id]);
-  return visibleFractionBy(eye, target.bodyPolygons, (e, p) => sightHider(ctx, e, p, exclude), 4);
-}
+/** What the shooter's front centre sees of `target`, exactly. */
+export const d3Seen = (ctx: D3Context, looker: TableUnit, target: TableUnit): SeenShare =>
+  seenBy(D3, ctx, sightRule(ctx), frontCentreOf(looker), looker, target);

@@ -1,121 +1,44 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
-import { shareInsideConvex } from '../../geometry/convex-clip.ts';
-import { maxBearingToPolygon, minBearingToPolygons } from '../../geometry/bearing.ts';
-import { bearingDeg } from '../../geometry/cone.ts';
-import { pointToPolygonSet } from '../../geometry/distance.ts';
-import { quarterPolygon } from '../../geometry/quarters.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { withAlternatives } from '../engine/alternatives.ts';
+import { pointName } from '../engine/parts.ts';
+import { probedQuantity } from '../engine/probe.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
-import { separation, type Measured, possessive } from '../engine/measure.ts';
+import { separation, type Measured } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
-import { compare } from '../engine/threshold.ts';
+import { sightVerdict } from '../engine/sight-verdict.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
+  D3,
+  d3Seen,
   d3Verdict,
-  frontCentreOf,
   fromFrontCentre,
   inches,
   inStr,
   isSeasoned,
   lengthVerdict,
+  thresholdVerdict,
   troopOf,
-  visibility,
   type D3Context,
 } from './context.ts';
-import {
-  ARTILLERY_INCHES_PER_PIP,
-  COVER_DIE_PENALTY,
-  FIELD_OF_FIRE_DEG,
-  MORTAR_MIN_RANGE,
-  MUSKET_RANGE,
-} from './tables.ts';
+import { fieldOfFireVerdict } from './field.ts';
+import { ARTILLERY_INCHES_PER_PIP, COVER_DIE_PENALTY, MORTAR_MIN_RANGE, MUSKET_RANGE } from './tables.ts';
 
-/** Half-angle of the field of fire under the option in force. */
-export const fieldHalfAngle = (ctx: D3Context): number =>
-  ctx.options.arc === 'total45' ? FIELD_OF_FIRE_DEG / 2 : FIELD_OF_FIRE_DEG;
-
-/**
- * Field of fire: the target must lie within 45° of the shooter's frontal facing. Value: the
- * target's bearing off the facing (smallest over it, at its nearest point, or largest, by
- * option arcPart), limit: the half-angle.
- */
-export function fieldOfFireVerdict(ctx: D3Context, shooter: TableUnit, target: TableUnit): Verdict {
-  const apex = frontCentreOf(shooter);
-  const axis = shooter.barrel?.axis ?? shooter.facing;
-  const half = fieldHalfAngle(ctx);
-  const asked = `is ${target.name} within ${possessive(shooter.name)} field of fire?`;
-  const options = pick(ctx.options, 'arc', 'arcApex', 'arcPart');
-  if (ctx.options.arcApex === 'frontCorners') {
-    const zone = quarterPolygon(shooter.box, 'front', 'bisector');
-    const share = shareInsideConvex(target.bodyPolygons, zone);
-    const ok = ctx.options.arcPart === 'wholeUnit' ? share >= 1 - 1e-9 : share > 1e-9;
-    return d3Verdict({
-      question: 'fieldOfFire',
-      asked,
-      answer: ok ? 'yes' : 'no',
-      value: share,
-      reasons: [
-        `${(share * 100).toFixed(0)}% of ${target.name} lies between the 45° rays from ${possessive(shooter.name)} front corners`,
-      ],
-      options,
-      facts: { share },
-    });
-  }
-  const minB = minBearingToPolygons(apex, axis, target.bodyPolygons);
-  const nearest = pointToPolygonSet(apex, target.bodyPolygons).onB;
-  const maxB = Math.max(...target.bodyPolygons.map((p) => maxBearingToPolygon(apex, axis, p).deg));
-  const value =
-    ctx.options.arcPart === 'anyPart'
-      ? minB.deg
-      : ctx.options.arcPart === 'nearestPoint'
-        ? bearingDeg(apex, axis, nearest)
-        : maxB;
-  const dist = Math.max(1, Math.hypot(nearest.x - apex.x, nearest.y - apex.y));
-  const sigmaDeg = Math.hypot(
-    shooter.sigmaHeadingDeg,
-    (Math.atan2(Math.hypot(shooter.sigmaMm, target.sigmaMm), dist) * 180) / Math.PI,
-  );
-  const c = compare(value, 'atMost', half, sigmaDeg, {
-    floor: ctx.policy.floor > 0 ? 0.5 : 0,
-    sigmas: ctx.policy.sigmas,
-  });
-  return d3Verdict({
-    question: 'fieldOfFire',
-    asked,
-    answer: c.answer,
-    lean: c.lean,
-    value,
-    limit: half,
-    margin: c.margin,
-    epsilon: c.epsilon,
-    unit: 'deg',
-    between: [apex, ctx.options.arcPart === 'anyPart' ? minB.at : nearest],
-    reasons: [
-      `${target.name} lies ${value.toFixed(1)}° off ${possessive(shooter.name)} facing (${ctx.options.arcPart === 'anyPart' ? 'its nearest edge to the axis' : ctx.options.arcPart === 'nearestPoint' ? 'its nearest point' : 'all of it'}); the field reaches ${half}° either side`,
-    ],
-    options,
-    facts: {
-      minBearingDeg: minB.deg,
-      nearestBearingDeg: bearingDeg(apex, axis, nearest),
-      maxBearingDeg: maxB,
+/** Can the shooter's front centre see the target (some of it, exactly)? */
+function sightCheck(ctx: D3Context, shooter: TableUnit, target: TableUnit): Verdict {
+  return sightVerdict(
+    D3,
+    ctx,
+    d3Seen(ctx, shooter, target),
+    {
+      question: 'visible',
+      asked: `can ${shooter.name} see ${target.name}?`,
+      options: pick(ctx.options, 'sightBlockers'),
     },
-  });
-}
-
-function sightVerdict(ctx: D3Context, shooter: TableUnit, target: TableUnit): Verdict {
-  const v = visibility(ctx, frontCentreOf(shooter), shooter, target);
-  return d3Verdict({
-    question: 'visible',
-    asked: `can ${shooter.name} see ${target.name}?`,
-    answer: v.fraction > 0 ? 'yes' : 'no',
-    value: v.fraction,
-    reasons: [
-      v.fraction > 0
-        ? `${(v.fraction * 100).toFixed(0)}% of ${target.name} is in sight`
-        : `${target.name} is hidden: ${v.hiddenBy.map((h) => h.hider.label).join(', ')}`,
-    ],
-    options: pick(ctx.options, 'sightBlockers'),
-  });
+    shooter,
+    target,
+  );
 }
 
 /** Musket fire: infantry (not Highlanders) and skirmishers that have not moved, one target in the field, 12" from the front centre. */
@@ -148,15 +71,13 @@ export function musketVerdict(
     {
       question: 'range',
       asked: `is ${target.name} within ${MUSKET_RANGE}"?`,
-      reasons: [
-        `${inStr(m.mm)} from ${possessive(shooter.name)} front centre to the nearest part of ${target.name}`,
-      ],
+      reasons: [`${inStr(m.mm)} from ${m.fromName} to ${m.toName}`],
     },
     m,
     'atMost',
     MUSKET_RANGE,
   );
-  checks.push(range, sightVerdict(ctx, shooter, target));
+  checks.push(range, sightCheck(ctx, shooter, target));
   const { answer, lean } = allOf(checks);
   const mods = [
     isSeasoned(shooter) ? '+1 seasoned' : '',
@@ -185,22 +106,51 @@ export function musketVerdict(
 export function targetInCover(
   ctx: D3Context,
   target: TableUnit,
-): { covered: boolean; share: number; label: string } {
+): { covered: boolean; share: number; label: string; check?: Verdict } {
   const cover = ctx.state.terrain.filter(
     (t) => t.polygon && (t.kind === 'wood' || t.kind === 'building' || t.cover !== 'none'),
   );
   const total = regionArea(target.bodyPolygons);
-  let share = 0;
-  let label = '';
-  for (const t of cover) {
-    const s = total === 0 ? 0 : intersectionArea(target.bodyPolygons, [t.polygon ?? []]) / total;
-    if (s > share) {
-      share = s;
-      label = t.label;
+  const shareOf = (polys: readonly Polygon[]): { share: number; label: string } => {
+    let best = { share: 0, label: '' };
+    for (const t of cover) {
+      const s = total === 0 ? 0 : intersectionArea(polys, [t.polygon ?? []]) / total;
+      if (s > best.share) best = { share: s, label: t.label };
     }
-  }
-  const covered = ctx.options.coverRule === 'anyPart' ? share > 1e-9 : share >= 0.5 - 1e-9;
-  return { covered, share, label };
+    return best;
+  };
+  const now = shareOf(target.bodyPolygons);
+  const any = ctx.options.coverRule === 'anyPart';
+  const covered = any ? now.share > 1e-9 : now.share >= 0.5 - 1e-9;
+  if (cover.length === 0) return { covered, ...now };
+  // How far the target would have to move to change it: probed along the table's two axes.
+  const sigma = target.sigmaMm;
+  const band = D3.bandMm(ctx, sigma);
+  const shifted = (dx: number, dy: number) => (o: number) =>
+    shareOf(target.bodyPolygons.map((p) => p.map((q) => ({ x: q.x + dx * o, y: q.y + dy * o })))).share * 100;
+  const q = probedQuantity(
+    now.share * 100,
+    '%',
+    [shifted(1, 0), shifted(0, 1)],
+    sigma,
+    any ? 'moreThan' : 'atLeast',
+    any ? 0 : 50,
+    band,
+  );
+  const check = thresholdVerdict(
+    ctx,
+    {
+      question: 'inCover',
+      asked: `is ${target.name} in cover, woods or buildings?`,
+      role: 'modifier',
+      reasons: [`${(now.share * 100).toFixed(0)}% of ${target.name} is inside ${now.label || 'cover'}`],
+      options: pick(ctx.options, 'coverRule'),
+    },
+    q,
+    any ? 'moreThan' : 'atLeast',
+    any ? 0 : 50,
+  );
+  return { covered, ...now, check };
 }
 
 /** Reach of an artillery roll, inches: D6 × 6, less 2 on the die against cover (mortars ignore cover). */
@@ -234,7 +184,10 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
   const m: Measured =
     ctx.options.artilleryFrom === 'frontCentre'
       ? fromFrontCentre(gun, target)
-      : separation(gun.body, target.bases);
+      : (() => {
+          const s = separation(gun.body, target.bases);
+          return { ...s, fromName: pointName(gun, s.from), toName: pointName(target, s.to) };
+        })();
   const rangeIn = inches(m.mm);
   if (mortar)
     checks.push(
@@ -252,6 +205,7 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
       ),
     );
   const cover = targetInCover(ctx, target);
+  if (cover.check && !mortar) checks.push(cover.check);
   const penalised = cover.covered && !mortar;
   let minRoll: number | undefined;
   for (let r = 1; r <= 6 && minRoll === undefined; r++)
@@ -267,20 +221,34 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
   if (d6 !== undefined) {
     const reach = artilleryReach(d6, cover.covered, mortar);
     facts.reachIn = reach;
+    const otherReach = artilleryReach(d6, !cover.covered, mortar);
     checks.push(
-      lengthVerdict(
-        ctx,
-        {
-          question: 'reach',
-          asked: `does a roll of ${d6} reach ${target.name}?`,
-          reasons: [
-            `${d6}${penalised ? ` − ${COVER_DIE_PENALTY} (target in ${cover.label})` : ''} × ${ARTILLERY_INCHES_PER_PIP}" = ${reach}" against ${inStr(m.mm)}${cover.covered && mortar ? '; mortars ignore cover' : ''}`,
-          ],
-          options: pick(ctx.options, 'artilleryFrom', 'coverRule'),
-        },
-        m,
-        'atMost',
-        reach,
+      withAlternatives(
+        lengthVerdict(
+          ctx,
+          {
+            question: 'reach',
+            asked: `does a roll of ${d6} reach ${target.name}?`,
+            reasons: [
+              `${d6}${penalised ? ` − ${COVER_DIE_PENALTY} (target in ${cover.label})` : ''} × ${ARTILLERY_INCHES_PER_PIP}" = ${reach}" against ${inStr(m.mm)} from ${m.fromName} to ${m.toName}${cover.covered && mortar ? '; mortars ignore cover' : ''}`,
+            ],
+            options: pick(ctx.options, 'artilleryFrom', 'coverRule'),
+          },
+          m,
+          'atMost',
+          reach,
+        ),
+        cover.check && !mortar
+          ? [
+              {
+                lean: inches(m.mm) <= otherReach + 1e-9 ? 'yes' : 'no',
+                switchMm: cover.check.moveMm ?? Infinity,
+                why: `whether ${target.name} counts as in cover is close`,
+              },
+            ]
+          : [],
+        D3.bandMm(ctx, m.sigmaMm),
+        'in',
       ),
     );
   }
@@ -300,6 +268,8 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
           limit: reachCheck.limit as number,
           margin: reachCheck.margin as number,
           epsilon: reachCheck.epsilon as number,
+          ...(reachCheck.moveMm !== undefined ? { moveMm: reachCheck.moveMm } : {}),
+          ...(reachCheck.bandMm !== undefined ? { bandMm: reachCheck.bandMm } : {}),
         }
       : {}),
     unit: 'in',
@@ -324,3 +294,5 @@ export const shootVerdict = (ctx: D3Context, shooter: TableUnit, target: TableUn
   shooter.type === 'artillery'
     ? artilleryVerdict(ctx, shooter, target, d6)
     : musketVerdict(ctx, shooter, target);
+
+export { fieldOfFireVerdict, fieldHalfAngle } from './field.ts';

@@ -6,21 +6,25 @@ import type { Ruleset } from '../engine/ruleset.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { attackFaceVerdict, chargeVerdict } from './charge.ts';
 import { joinVerdict } from './command.ts';
-import { D3, d3Verdict, frontCentreOf, inStr, visibility, type D3Context } from './context.ts';
+import { sightVerdict } from '../engine/sight-verdict.ts';
+import { D3, d3Seen, frontCentreOf, inStr, type D3Context } from './context.ts';
 import { shootVerdict } from './fire.ts';
 
 function seeVerdict(ctx: D3Context, a: TableUnit, b: TableUnit): Verdict {
-  const v = visibility(ctx, frontCentreOf(a), a, b);
-  return d3Verdict({
-    question: 'see',
-    asked: `does ${a.name} see ${b.name}?`,
-    answer: v.fraction > 0 ? 'yes' : 'no',
-    value: v.fraction,
-    reasons: [
-      `${(v.fraction * 100).toFixed(0)}% of ${b.name} is in sight${v.hiddenBy.length ? ` (hidden by ${v.hiddenBy.map((h) => h.hider.label).join(', ')})` : ''}`,
-    ],
-    options: { sightBlockers: ctx.options.sightBlockers },
-  });
+  const s = d3Seen(ctx, a, b);
+  return sightVerdict(
+    D3,
+    ctx,
+    s,
+    {
+      question: 'see',
+      asked: `does ${a.name} see ${b.name}?`,
+      options: { sightBlockers: ctx.options.sightBlockers },
+      ...(s.region.nearest ? { between: [frontCentreOf(a), s.region.nearest] as const } : {}),
+    },
+    a,
+    b,
+  );
 }
 
 /** D3 Jacobite Rebellion rules (after One-Hour Wargames) as a Vedette ruleset. */
@@ -32,8 +36,10 @@ export const d3: Ruleset = defineRuleset({
     charge: (a) => chargeVerdict(a.ctx, a.subject(), a.object()),
     see: (a) => seeVerdict(a.ctx, ...a.pair()),
     distance: (a) =>
-      distanceVerdict(D3, a.ctx, ...a.pair(), (m) => ({
-        reasons: [`${inStr(m.mm)} edge to edge (musket range is measured from the front centre instead)`],
+      distanceVerdict(D3, a.ctx, a.question, ...a.pair(), (m) => ({
+        reasons: [
+          `${inStr(m.mm)} edge to edge, from ${m.fromName} to ${m.toName} (musket range is measured from the front centre instead)`,
+        ],
       })),
     quarter: (a) => attackFaceVerdict(a.ctx, a.subject(), a.object()),
     command: (a) => joinVerdict(a.ctx, a.subjectCommander(), a.object()),

@@ -1,9 +1,16 @@
 import { fromMm, toMm, type LengthUnit } from '../../table/length-unit.ts';
 import type { TableState } from '../../table/table-state.ts';
-import { lengthVerdict, type Measured } from './measure.ts';
+import { lengthVerdict, thresholdVerdict, type Measured, type Measurement } from './measure.ts';
 import { resolveOptions, type OptionSpecs } from './options.ts';
 import type { RulesContext } from './ruleset.ts';
-import type { Comparison, ThresholdPolicy } from './threshold.ts';
+import {
+  bandMmFor,
+  judge,
+  type Comparison,
+  type Judgement,
+  type Quantity,
+  type ThresholdPolicy,
+} from './threshold.ts';
 import { verdict, type OptionValue, type Verdict, type VerdictInit } from './verdict.ts';
 
 /** What identifies a ruleset to its own files: its id, unit, options and borderline band. */
@@ -15,9 +22,6 @@ export interface RulesetCore<O extends Record<string, OptionValue>> {
   readonly optionSpecs: OptionSpecs<O>;
   readonly defaultPolicy: ThresholdPolicy;
 }
-
-/** Fields a length verdict fills in itself. */
-type Measurement = 'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between';
 
 /**
  * The plumbing every ruleset file needs, bound once to its core: a context over a table, verdicts
@@ -37,11 +41,30 @@ export interface RulesKit<O extends Record<string, OptionValue>> {
   /** One measured length against a limit in the ruleset's unit, under the context's policy. */
   lengthVerdict(
     ctx: { readonly policy: ThresholdPolicy },
-    init: Omit<VerdictInit, Measurement>,
+    init: Omit<VerdictInit, Measurement | 'between' | 'measured'>,
     m: Measured,
     comparison: Comparison,
     limit: number,
   ): Verdict;
+  /** Any quantity (a bearing, a share, a length) against a limit in its own unit, by the one model. */
+  thresholdVerdict(
+    ctx: { readonly policy: ThresholdPolicy },
+    init: Omit<VerdictInit, Measurement>,
+    q: Quantity,
+    comparison: Comparison,
+    limit: number,
+  ): Verdict;
+  /** The bare judgement of a quantity (no verdict), for callers that word it themselves. */
+  judge(
+    ctx: { readonly policy: ThresholdPolicy },
+    q: Quantity,
+    comparison: Comparison,
+    limit: number,
+  ): Judgement;
+  /** A length in the ruleset's unit as a quantity (value and sigma in that unit). */
+  length(value: number, sigma: number): Quantity;
+  /** The pose uncertainty band, mm, for a one-sigma uncertainty in mm. */
+  bandMm(ctx: { readonly policy: ThresholdPolicy }, sigmaMm: number): number;
   /** Millimetres to the ruleset's unit. */
   toUnit(mm: number): number;
   /** The ruleset's unit to millimetres. */
@@ -62,6 +85,17 @@ export function rulesKit<O extends Record<string, OptionValue>>(core: RulesetCor
     verdict: (init) => verdict({ ...init, ruleset: core.id }),
     lengthVerdict: (ctx, init, m, comparison, limit) =>
       lengthVerdict({ ruleset: core.id, unit: core.unit, policy: ctx.policy }, init, m, comparison, limit),
+    thresholdVerdict: (ctx, init, q, comparison, limit) =>
+      thresholdVerdict({ ruleset: core.id, unit: core.unit, policy: ctx.policy }, init, q, comparison, limit),
+    judge: (ctx, q, comparison, limit) =>
+      judge(q, comparison, limit, ctx.policy, toMm(ctx.policy.floor, core.unit)),
+    length: (value, sigma) => ({
+      value,
+      unit: core.unit,
+      perMm: 1 / toMm(1, core.unit),
+      sigmaMm: toMm(sigma, core.unit),
+    }),
+    bandMm: (ctx, sigmaMm) => bandMmFor(ctx.policy, toMm(ctx.policy.floor, core.unit), sigmaMm),
     toUnit,
     toMm: (value) => toMm(value, core.unit),
     lengthStr: (mm) => `${toUnit(mm).toFixed(1)} ${core.unit}`,

@@ -1,12 +1,13 @@
 import type { Polygon } from '../../geometry/polygon.ts';
 import { add, type Vec2 } from '../../geometry/vec.ts';
-import { fromMm, type LengthUnit } from '../../table/length-unit.ts';
+import { fromMm, toMm, type LengthUnit } from '../../table/length-unit.ts';
 import type { TableState } from '../../table/table-state.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
-import { compare, type Comparison, type ThresholdPolicy } from './threshold.ts';
+import { judge, type Comparison, type Quantity, type ThresholdPolicy } from './threshold.ts';
 import { verdict, type Verdict, type VerdictInit } from './verdict.ts';
+import { lengthWords, marginWords } from './words.ts';
 
 /**
  * Helpers every tabletop ruleset shares: a measured length (mm, with its one-sigma error and the
@@ -18,6 +19,9 @@ export interface Measured {
   readonly sigmaMm: number;
   readonly from: Vec2;
   readonly to: Vec2;
+  /** The measuring points in words, when named ("Lee's front-left corner", "Camerons' nearest edge"). */
+  readonly fromName?: string;
+  readonly toName?: string;
 }
 
 export interface LengthJudge {
@@ -26,31 +30,79 @@ export interface LengthJudge {
   readonly policy: ThresholdPolicy;
 }
 
+/** Fields a threshold verdict fills in itself. */
+export type Measurement =
+  'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'moveMm' | 'bandMm';
+
+/** A measured length in a unit of length, as a threshold quantity (it moves one for one with the table). */
+export const lengthQuantity = (m: Pick<Measured, 'mm' | 'sigmaMm'>, unit: LengthUnit): Quantity => ({
+  value: fromMm(m.mm, unit),
+  unit,
+  perMm: fromMm(1, unit),
+  sigmaMm: m.sigmaMm,
+});
+
+/**
+ * Any measured quantity (a length, a bearing, a share) against a limit in its own unit, judged by
+ * the one uncertainty model (`judge`): value, limit, margin, the move that would change the answer
+ * and the pose band, in the verdict; the margin in players' words after the first reason, and a
+ * reason more when it is too close to call.
+ */
+export function thresholdVerdict(
+  judgeOf: LengthJudge,
+  init: Omit<VerdictInit, Measurement>,
+  q: Quantity,
+  comparison: Comparison,
+  limit: number,
+): Verdict {
+  const j = judge(q, comparison, limit, judgeOf.policy, toMm(judgeOf.policy.floor, judgeOf.unit));
+  const shown = { margin: j.margin, lean: j.lean, unit: q.unit, moveMm: j.moveMm };
+  const words = marginWords(shown, judgeOf.unit);
+  const [first, ...rest] = init.reasons ?? [];
+  const reasons = [
+    ...(first !== undefined ? [`${first}: ${words}`] : [words]),
+    ...(j.answer === 'borderline'
+      ? [
+          `too close to call: a base would only have to move ${lengthWords(j.moveMm, judgeOf.unit)} to change the answer, inside the ± ${lengthWords(j.bandMm, judgeOf.unit)} the camera can vouch for`,
+        ]
+      : []),
+    ...rest,
+  ];
+  return verdict({
+    ...init,
+    ruleset: judgeOf.ruleset,
+    answer: j.answer,
+    lean: j.lean,
+    value: q.value,
+    limit,
+    margin: j.margin,
+    epsilon: j.epsilon,
+    unit: q.unit,
+    moveMm: j.moveMm,
+    bandMm: j.bandMm,
+    reasons,
+  });
+}
+
 /** A verdict for one measured length against a limit stated in the ruleset's unit. */
 export function lengthVerdict(
-  judge: LengthJudge,
-  init: Omit<
-    VerdictInit,
-    'ruleset' | 'answer' | 'value' | 'limit' | 'margin' | 'epsilon' | 'unit' | 'between'
-  >,
+  judgeOf: LengthJudge,
+  init: Omit<VerdictInit, Measurement | 'between' | 'measured'>,
   m: Measured,
   comparison: Comparison,
   limit: number,
 ): Verdict {
-  const value = fromMm(m.mm, judge.unit);
-  const r = compare(value, comparison, limit, fromMm(m.sigmaMm, judge.unit), judge.policy);
-  return verdict({
-    ...init,
-    ruleset: judge.ruleset,
-    answer: r.answer,
-    lean: r.lean,
-    value,
+  return thresholdVerdict(
+    judgeOf,
+    {
+      ...init,
+      between: [m.from, m.to],
+      ...(m.fromName && m.toName ? { measured: { from: m.fromName, to: m.toName } } : {}),
+    },
+    lengthQuantity(m, judgeOf.unit),
+    comparison,
     limit,
-    margin: r.margin,
-    epsilon: r.epsilon,
-    unit: judge.unit,
-    between: [m.from, m.to],
-  });
+  );
 }
 
 /** A plain yes/no check with one reason. */
@@ -129,6 +181,4 @@ export function fromPoint(p: Vec2, sigmaPointMm: number, bases: readonly Measure
   return { mm: s.distance, sigmaMm: s.sigmaMm, from: s.onA, to: s.onB };
 }
 
-/** Possessive of a name: "Gardiner's", "Camerons'", and "Lee's" stays "Lee's". */
-export const possessive = (name: string): string =>
-  /['’]s$/.test(name) ? name : /s$/.test(name) ? `${name}'` : `${name}'s`;
+export { possessive } from './words.ts';

@@ -1,4 +1,5 @@
 import type { Vec2 } from '../../geometry/vec.ts';
+import { measureLine } from './words.ts';
 
 export type Answer = 'yes' | 'no' | 'borderline';
 
@@ -22,11 +23,34 @@ export interface Verdict {
   readonly limit?: number;
   /** value − limit, signed so that its sign is the reason for the lean. */
   readonly margin?: number;
-  /** The band around the limit inside which the answer is borderline. */
+  /** The band around the limit inside which the answer is borderline (the quantity's unit). */
   readonly epsilon?: number;
   readonly unit?: string;
+  /**
+   * The margin as a distance on the table: how far a base would have to move to change the
+   * answer, mm. Every threshold verdict has one, whatever its unit (inches, degrees, a share).
+   */
+  readonly moveMm?: number;
+  /**
+   * The pose uncertainty band, mm: the answer is borderline when `moveMm` is inside it (the
+   * policy's floor, or its multiple of the one-sigma pose error of the bases involved).
+   */
+  readonly bandMm?: number;
+  /**
+   * Which side of its own limit the measurement falls, when the answer is decided by other checks
+   * too ("can S shoot T?" shows the range, which may be 10 in to spare while the answer is no):
+   * what "to spare" or "short" says. The lean when absent.
+   */
+  readonly marginLean?: 'yes' | 'no';
   /** The two points the measurement was taken between (table mm). */
   readonly between?: readonly [Vec2, Vec2];
+  /** The two measuring points in words ("Lee's front-left corner", "Camerons' nearest edge"). */
+  readonly measured?: { readonly from: string; readonly to: string };
+  /**
+   * `modifier`: a check that decides a modifier or a fact (close range, a clear target, a cover
+   * save), not whether the answer is yes; composites leave it out of their answer.
+   */
+  readonly role?: 'modifier';
   /** Reasons a player will accept, in plain words, most important first. */
   readonly reasons: readonly string[];
   /** The options consulted and their values. */
@@ -55,7 +79,12 @@ export interface VerdictInit {
   readonly margin?: number;
   readonly epsilon?: number;
   readonly unit?: string;
+  readonly moveMm?: number;
+  readonly bandMm?: number;
+  readonly marginLean?: 'yes' | 'no';
   readonly between?: readonly [Vec2, Vec2];
+  readonly measured?: { readonly from: string; readonly to: string };
+  readonly role?: 'modifier';
   readonly reasons?: readonly string[];
   readonly options?: Readonly<Record<string, OptionValue>>;
   readonly facts?: Readonly<Record<string, OptionValue>>;
@@ -76,9 +105,10 @@ export function verdict(init: VerdictInit): Verdict {
 
 /**
  * All of the checks must hold: any `no` makes no, else any `borderline` makes borderline.
- * The lean is yes only when every check leans yes.
+ * The lean is yes only when every check leans yes. Modifier checks do not count.
  */
-export function allOf(checks: readonly Verdict[]): { answer: Answer; lean: 'yes' | 'no' } {
+export function allOf(all: readonly Verdict[]): { answer: Answer; lean: 'yes' | 'no' } {
+  const checks = all.filter((c) => c.role !== 'modifier');
   const lean = checks.every((c) => c.lean === 'yes') ? 'yes' : 'no';
   if (checks.some((c) => c.answer === 'no')) return { answer: 'no', lean: 'no' };
   if (checks.some((c) => c.answer === 'borderline')) return { answer: 'borderline', lean };
@@ -88,15 +118,12 @@ export function allOf(checks: readonly Verdict[]): { answer: Answer; lean: 'yes'
 /** Negation: yes ↔ no, borderline stays borderline. */
 export const negate = (a: Answer): Answer => (a === 'yes' ? 'no' : a === 'no' ? 'yes' : 'borderline');
 
-/** One line per verdict and its checks, for terminals and logs. */
+/** One line per verdict, in the words the referee panel and replays use, then its reasons and facts. */
 export function formatVerdict(v: Verdict, indent = ''): string {
-  const word = v.answer === 'borderline' ? `BORDERLINE (leans ${v.lean})` : v.answer.toUpperCase();
-  const num =
-    v.value !== undefined
-      ? ` — ${fmt(v.value)}${v.unit ?? ''}${v.limit !== undefined ? ` vs limit ${fmt(v.limit)}${v.unit ?? ''} (margin ${v.margin !== undefined && v.margin >= 0 ? '+' : ''}${fmt(v.margin ?? 0)}${v.epsilon !== undefined ? `; borderline band ±${fmt(v.epsilon)}` : ''})` : ''}`
-      : '';
+  const word = v.answer === 'borderline' ? `TOO CLOSE TO CALL (leans ${v.lean})` : v.answer.toUpperCase();
+  const num = measureLine(v);
   const lines = [
-    `${indent}${v.asked}: ${word}${num}${v.hiddenUntilDeclared ? ' (distance withheld until the charge is declared)' : ''}`,
+    `${indent}${v.asked}: ${word}${num ? ` — ${num}` : ''}${v.hiddenUntilDeclared ? ' (distance withheld until the charge is declared)' : ''}`,
   ];
   for (const r of v.reasons) lines.push(`${indent}  • ${r}`);
   const facts = Object.entries(v.facts);

@@ -12,7 +12,7 @@ import type { TableState } from '../../table/table-state.ts';
 import { registerRuleset } from '../engine/registry.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import { QuestionError, type Question } from '../engine/question.ts';
-import { EXACT_POLICY, type ThresholdPolicy } from '../engine/threshold.ts';
+import type { ThresholdPolicy } from '../engine/threshold.ts';
 import type { OptionValue, Verdict } from '../engine/verdict.ts';
 import { englandWinVerdict, spaceDistanceVerdict, winterEndVerdict } from './campaign.ts';
 import { moveToVerdict } from './movement.ts';
@@ -20,8 +20,11 @@ import { MON_OPTION_SPECS } from './options.ts';
 import { displaceVerdict, retreatVerdict } from './retreat.ts';
 import {
   boardState,
+  doubtful,
   findCounter,
+  MONTROSE_POLICY,
   monVerdict,
+  withCounterAt,
   RULESET_ID,
   sideOf,
   spaceOfCounter,
@@ -38,17 +41,30 @@ const names = (m: RegExpExecArray): string[] => m.slice(1).filter((g): g is stri
 /** Where a counter is: its space, or why that is unclear. */
 export function whereVerdict(board: BoardState, p: PlacedCounter): Verdict {
   const s = p.snap;
+  const near = doubtful(p);
+  const edge = s.boundary;
   return monVerdict({
     question: 'space',
     asked: `which space is ${p.counter.name} in?`,
-    answer: s.status === 'placed' ? 'yes' : s.status === 'unclear' ? 'borderline' : 'no',
+    answer: s.status === 'placed' && !near ? 'yes' : s.status === 'unplaced' && !near ? 'no' : 'borderline',
     lean: s.status === 'placed' ? 'yes' : 'no',
     value: s.distanceIn,
     unit: 'in',
+    ...(edge
+      ? {
+          moveMm: edge.distanceIn * board.placement.mmPerMapInch,
+          bandMm: p.bandIn * board.placement.mmPerMapInch,
+        }
+      : {}),
     reasons: [
       `${p.counter.name} is ${whereWords(p)}`,
       ...(s.status === 'placed'
         ? [`${s.distanceIn.toFixed(2)} in from the centre of the ${s.space.radius} in circle`]
+        : []),
+      ...(edge
+        ? [
+            `${edge.distanceIn.toFixed(2)} in from ${edge.what}${near ? `: too close to call, inside the ± ${p.bandIn.toFixed(2)} in the camera can vouch for` : ''}`,
+          ]
         : []),
     ],
     options: { snapToleranceIn: board.options.snapToleranceIn, routeBandIn: board.options.routeBandIn },
@@ -84,6 +100,82 @@ export function stackVerdict(board: BoardState, space: Space): Verdict {
   });
 }
 
+/** A question in Montrose's own phrasing, answered on a board (undefined: not recognised). */
+function answerOn(bs: BoardState, t: string): Verdict | undefined {
+  const all = [...t.matchAll(ANY_NAME)].map((m) => names(m as RegExpExecArray)[0] as string);
+  let m: RegExpExecArray | null;
+  if (
+    (m = new RegExp(
+      String.raw`^(?:where\s+is|which\s+space\s+is|what\s+space\s+is)\s+${NAME}(?:\s+in)?\s*\??$`,
+      'i',
+    ).exec(t))
+  )
+    return whereVerdict(bs, findCounter(bs, names(m)[0] as string));
+  if (
+    new RegExp(String.raw`^(?:can|may)\s+${NAME}\s+(?:move|march|go)\s+(?:to|into)\s+${NAME}`, 'i').test(t)
+  ) {
+    const [who, to, ...via] = all as [string, string, ...string[]];
+    return moveToVerdict(
+      bs,
+      findCounter(bs, who),
+      findSpace(bs.map, to),
+      via.map((v) => findSpace(bs.map, v)),
+    );
+  }
+  if (
+    (m = new RegExp(String.raw`^(?:can|may)\s+${NAME}\s+retreat\s+(?:to|into)\s+${NAME}\s*\??$`, 'i').exec(t))
+  ) {
+    const [who, to] = names(m) as [string, string];
+    return retreatVerdict(bs, findCounter(bs, who), to);
+  }
+  if (
+    (m = new RegExp(
+      String.raw`^(?:can|may)\s+${NAME}\s+(?:be\s+)?displaced?\s+(?:to|into)\s+${NAME}\s*\??$`,
+      'i',
+    ).exec(t))
+  ) {
+    const [who, to] = names(m) as [string, string];
+    return displaceVerdict(bs, findCounter(bs, who), to);
+  }
+  if ((m = new RegExp(String.raw`^(?:what|who)\s+is\s+(?:in|on)\s+${NAME}\s*\??$`, 'i').exec(t)))
+    return stackVerdict(bs, findSpace(bs.map, names(m)[0] as string));
+  if ((m = new RegExp(String.raw`^winter\s+check\s+${NAME}\s*$`, 'i').exec(t)))
+    return winterEndVerdict(bs, sideOf(names(m)[0] as string));
+  if (/^(?:has|does)\s+the\s+royalists?\s+(?:won|win)(?:\s+in\s+england)?\s*\??$/i.test(t))
+    return englandWinVerdict(bs);
+  return undefined;
+}
+
+/**
+ * Counters within their band of a circle's or route band's edge could as well be across it: the
+ * question is asked again with each such counter moved just across, and when that changes the
+ * answer (or the space named) the verdict is too close to call and says which counter and why.
+ */
+function withDoubts(bs: BoardState, v: Verdict, again: (b: BoardState) => Verdict | undefined): Verdict {
+  const reasons: string[] = [];
+  let moveMm = v.moveMm ?? Infinity;
+  let bandMm = v.bandMm ?? 0;
+  for (const c of bs.counters) {
+    if (!doubtful(c) || !c.snap.boundary) continue;
+    let w: Verdict | undefined;
+    try {
+      w = again(withCounterAt(bs, c.counter.id, c.snap.boundary.across));
+    } catch {
+      // Across the edge the question cannot be asked (the counter is on no space): that is a change.
+      w = undefined;
+    }
+    if (w && w.lean === v.lean && w.facts.space === v.facts.space) continue;
+    const k = bs.placement.mmPerMapInch;
+    moveMm = Math.min(moveMm, c.snap.boundary.distanceIn * k);
+    bandMm = Math.max(bandMm, c.bandIn * k);
+    reasons.push(
+      `too close to call: ${c.counter.name} is ${c.snap.boundary.distanceIn.toFixed(2)} in from ${c.snap.boundary.what} (± ${c.bandIn.toFixed(2)} in); just across it the answer would be ${w ? w.lean : 'unanswerable'}`,
+    );
+  }
+  if (reasons.length === 0) return v;
+  return { ...v, answer: 'borderline', moveMm, bandMm, reasons: [...v.reasons, ...reasons] };
+}
+
 /**
  * Campaigns of Montrose on a map lying on the table, bound to one map and placement. Questions in
  * its own phrasing (askText): "where is 'X'?", "can 'X' move to 'Y' [via 'A', 'B']?", "can 'X'
@@ -91,8 +183,11 @@ export function stackVerdict(board: BoardState, space: Space): Verdict {
  * "has the Royalist won in England?"; and "distance 'X' 'Y'" (counters or spaces).
  */
 export function montroseRuleset(getMap: () => BoardMap, placement: BoardPlacement): Ruleset {
-  const board = (state: TableState, options: Readonly<Record<string, OptionValue>>) =>
-    boardState(state, getMap(), placement, options);
+  const board = (
+    state: TableState,
+    options: Readonly<Record<string, OptionValue>>,
+    policy: ThresholdPolicy,
+  ) => boardState(state, getMap(), placement, options, policy);
   const spaceOrCounter = (b: BoardState, ref: string): Space => {
     try {
       return findSpace(b.map, ref);
@@ -108,18 +203,23 @@ export function montroseRuleset(getMap: () => BoardMap, placement: BoardPlacemen
     name: 'Campaigns of Montrose (board)',
     unit: 'in',
     optionSpecs: MON_OPTION_SPECS,
-    defaultPolicy: EXACT_POLICY,
+    defaultPolicy: MONTROSE_POLICY,
     answers: ['distance'],
     ask(
       state: TableState,
       q: Question,
       options: Readonly<Record<string, OptionValue>> = {},
-      _policy: ThresholdPolicy = EXACT_POLICY,
+      policy: ThresholdPolicy = MONTROSE_POLICY,
     ): Verdict {
-      void _policy;
-      const b = board(state, options);
-      if (q.kind === 'distance' && q.object)
-        return spaceDistanceVerdict(b, spaceOrCounter(b, q.subject), spaceOrCounter(b, q.object));
+      const b = board(state, options, policy);
+      if (q.kind === 'distance' && q.object) {
+        const object = q.object;
+        return withDoubts(
+          b,
+          spaceDistanceVerdict(b, spaceOrCounter(b, q.subject), spaceOrCounter(b, object)),
+          (bb) => spaceDistanceVerdict(bb, spaceOrCounter(bb, q.subject), spaceOrCounter(bb, object)),
+        );
+      }
       throw new QuestionError(
         `Montrose is a board game: ask "where is 'X'?", "can 'X' move to 'Y'?", "can 'X' move to 'Y' via 'A', 'B'?", "can 'X' retreat to 'Y'?", "can 'X' be displaced to 'Y'?", "what is in 'Y'?", "winter check 'royalist'" or "distance 'X' 'Y'"`,
       );
@@ -128,63 +228,12 @@ export function montroseRuleset(getMap: () => BoardMap, placement: BoardPlacemen
       state: TableState,
       text: string,
       options: Readonly<Record<string, OptionValue>> = {},
+      policy: ThresholdPolicy = MONTROSE_POLICY,
     ): Verdict | undefined {
       const t = text.trim();
-      const all = [...t.matchAll(ANY_NAME)].map((m) => names(m as RegExpExecArray)[0] as string);
-      const b = () => board(state, options);
-      let m: RegExpExecArray | null;
-      if (
-        (m = new RegExp(
-          String.raw`^(?:where\s+is|which\s+space\s+is|what\s+space\s+is)\s+${NAME}(?:\s+in)?\s*\??$`,
-          'i',
-        ).exec(t))
-      ) {
-        const bs = b();
-        return whereVerdict(bs, findCounter(bs, names(m)[0] as string));
-      }
-      if (
-        new RegExp(String.raw`^(?:can|may)\s+${NAME}\s+(?:move|march|go)\s+(?:to|into)\s+${NAME}`, 'i').test(
-          t,
-        )
-      ) {
-        const bs = b();
-        const [who, to, ...via] = all as [string, string, ...string[]];
-        return moveToVerdict(
-          bs,
-          findCounter(bs, who),
-          findSpace(bs.map, to),
-          via.map((v) => findSpace(bs.map, v)),
-        );
-      }
-      if (
-        (m = new RegExp(
-          String.raw`^(?:can|may)\s+${NAME}\s+retreat\s+(?:to|into)\s+${NAME}\s*\??$`,
-          'i',
-        ).exec(t))
-      ) {
-        const bs = b();
-        const [who, to] = names(m) as [string, string];
-        return retreatVerdict(bs, findCounter(bs, who), to);
-      }
-      if (
-        (m = new RegExp(
-          String.raw`^(?:can|may)\s+${NAME}\s+(?:be\s+)?displaced?\s+(?:to|into)\s+${NAME}\s*\??$`,
-          'i',
-        ).exec(t))
-      ) {
-        const bs = b();
-        const [who, to] = names(m) as [string, string];
-        return displaceVerdict(bs, findCounter(bs, who), to);
-      }
-      if ((m = new RegExp(String.raw`^(?:what|who)\s+is\s+(?:in|on)\s+${NAME}\s*\??$`, 'i').exec(t))) {
-        const bs = b();
-        return stackVerdict(bs, findSpace(bs.map, names(m)[0] as string));
-      }
-      if ((m = new RegExp(String.raw`^winter\s+check\s+${NAME}\s*$`, 'i').exec(t)))
-        return winterEndVerdict(b(), sideOf(names(m)[0] as string));
-      if (/^(?:has|does)\s+the\s+royalists?\s+(?:won|win)(?:\s+in\s+england)?\s*\??$/i.test(t))
-        return englandWinVerdict(b());
-      return undefined;
+      const bs = board(state, options, policy);
+      const v = answerOn(bs, t);
+      return v ? withDoubts(bs, v, (b) => answerOn(b, t)) : undefined;
     },
     forScenario(scenario: Scenario): Ruleset {
       if (!scenario.board) return ruleset;

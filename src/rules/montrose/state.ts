@@ -1,14 +1,20 @@
 import type { Vec2 } from '../../geometry/vec.ts';
 import { findSpace, spaceLabel, type BoardMap, type Space } from '../../board/board-map.ts';
 import { tableToMap, type BoardPlacement } from '../../board/placement.ts';
-import { snapToSpace, type SnapResult } from '../../board/snap.ts';
+import { snapToSpace, type SnapOptions, type SnapResult } from '../../board/snap.ts';
 import { findByName, type TableState } from '../../table/table-state.ts';
 import { resolveOptions } from '../engine/options.ts';
+import type { ThresholdPolicy } from '../engine/threshold.ts';
 import { verdict, type OptionValue, type Verdict, type VerdictInit } from '../engine/verdict.ts';
 import { MON_OPTION_SPECS, type MonOptions } from './options.ts';
 import { DEFAULT_MOVEMENT, WINTER_TURNS, type CounterKind, type Side } from './tables.ts';
 
 export const RULESET_ID = 'montrose';
+/**
+ * Montrose's band: no floor (a counter is on a space or not), twice the one-sigma error of where
+ * the camera puts its centre.
+ */
+export const MONTROSE_POLICY: ThresholdPolicy = { floor: 0, sigmas: 2 };
 export const monVerdict = (init: Omit<VerdictInit, 'ruleset'>): Verdict =>
   verdict({ ...init, ruleset: RULESET_ID });
 
@@ -32,7 +38,17 @@ export interface PlacedCounter {
   /** Counter centre on the table, mm. */
   readonly table: Vec2;
   readonly snap: SnapResult;
+  /**
+   * The pose uncertainty band of its centre, map inches (the policy's floor, or its multiple of
+   * the counter's one-sigma error): a counter nearer than this to a circle's or route band's edge
+   * could as well be across it.
+   */
+  readonly bandIn: number;
 }
+
+/** Is the counter within its band of the nearest place where its space would change? */
+export const doubtful = (c: PlacedCounter): boolean =>
+  c.bandIn > 0 && c.snap.boundary !== undefined && c.snap.boundary.distanceIn < c.bandIn;
 
 /** Everything the Montrose rules read: the map, where each counter stands, and the game facts. */
 export interface BoardState {
@@ -41,6 +57,7 @@ export interface BoardState {
   readonly counters: readonly PlacedCounter[];
   readonly defeatedBurghs: ReadonlySet<string>;
   readonly options: MonOptions;
+  readonly snapOptions: SnapOptions;
 }
 
 export class MontroseError extends Error {
@@ -70,12 +87,14 @@ export function boardState(
   map: BoardMap,
   placement: BoardPlacement,
   options: Readonly<Record<string, OptionValue>> = {},
+  policy: ThresholdPolicy = MONTROSE_POLICY,
 ): BoardState {
   const opts = resolveOptions(MON_OPTION_SPECS, options);
   const snapOpts = { toleranceIn: opts.snapToleranceIn, routeBandIn: opts.routeBandIn };
-  const place = (counter: Counter, table: Vec2): PlacedCounter => {
+  const place = (counter: Counter, table: Vec2, sigmaMm: number): PlacedCounter => {
     const at = tableToMap(placement, table);
-    return { counter, at, table, snap: snapToSpace(map, at, snapOpts) };
+    const bandIn = Math.max(policy.floor, (policy.sigmas * sigmaMm) / placement.mmPerMapInch);
+    return { counter, at, table, snap: snapToSpace(map, at, snapOpts), bandIn };
   };
   const counters: PlacedCounter[] = [];
   for (const u of state.units) {
@@ -96,6 +115,7 @@ export function boardState(
           inactive: u.inactive ?? false,
         },
         c,
+        Math.max(...u.bases.map((b) => b.sigmaMm)) / Math.sqrt(u.bases.length),
       ),
     );
   }
@@ -111,6 +131,7 @@ export function boardState(
           inactive: false,
         },
         k.head,
+        k.sigmaMm,
       ),
     );
   const defeated = new Set(
@@ -120,7 +141,17 @@ export function boardState(
       .filter(Boolean)
       .map((s) => findSpace(map, s).id),
   );
-  return { map, placement, counters, defeatedBurghs: defeated, options: opts };
+  return { map, placement, counters, defeatedBurghs: defeated, options: opts, snapOptions: snapOpts };
+}
+
+/** The same board with one counter standing at another map point (re-snapped there). */
+export function withCounterAt(board: BoardState, id: string, at: Vec2): BoardState {
+  return {
+    ...board,
+    counters: board.counters.map((c) =>
+      c.counter.id === id ? { ...c, at, snap: snapToSpace(board.map, at, board.snapOptions) } : c,
+    ),
+  };
 }
 
 export const findCounter = (board: BoardState, ref: string): PlacedCounter => {

@@ -3,10 +3,19 @@ import { normalize, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { separation, translatedBases, unitCentroid } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
-import { compare } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
+import { pointName } from '../engine/parts.ts';
 import { unitSeparation } from '../unit-distance.ts';
-import { cm, cmStr, fullMoveOf, mmOfCm, otsVerdict, strengthOf, type OtsContext } from './context.ts';
+import {
+  cm,
+  cmStr,
+  fullMoveOf,
+  mmOfCm,
+  otsVerdict,
+  strengthOf,
+  thresholdVerdict,
+  type OtsContext,
+} from './context.ts';
 import { CONTACT_MM, DRIVE_BACK_PER_HIT } from './tables.ts';
 
 /** Contact is made only if the start distance plus the drive-back from pre-melee fire is within the charge move. */
@@ -27,23 +36,24 @@ export function chargeVerdict(ctx: OtsContext, charger: TableUnit, target: Table
   const g = separation(charger.bases, target.bases);
   const move = fullMoveOf(charger);
   const needed = cm(g.mm) + hits * DRIVE_BACK_PER_HIT;
-  const c = compare(needed, 'atMost', move, cm(g.sigmaMm), ctx.policy);
-  const reach = otsVerdict({
-    question: 'contact',
-    asked: `does ${charger.name} make contact?`,
-    answer: c.answer,
-    lean: c.lean,
-    value: needed,
-    limit: move,
-    margin: c.margin,
-    epsilon: c.epsilon,
-    unit: 'cm',
-    between: [g.from, g.to],
-    reasons: [
-      `${cmStr(g.mm)} to ${target.name}${hits ? ` + ${hits} cm driven back by fire` : ''} = ${needed.toFixed(1)} cm against a ${move} cm charge`,
-    ],
-    facts: { startCm: cm(g.mm), hits },
-  });
+  const from = pointName(charger, g.from);
+  const to = pointName(target, g.to);
+  const reach = thresholdVerdict(
+    ctx,
+    {
+      question: 'contact',
+      asked: `does ${charger.name} make contact?`,
+      between: [g.from, g.to],
+      measured: { from, to },
+      reasons: [
+        `${cmStr(g.mm)} from ${from} to ${to}${hits ? ` + ${hits} cm driven back by fire` : ''} = ${needed.toFixed(1)} cm against a ${move} cm charge`,
+      ],
+      facts: { startCm: cm(g.mm), hits },
+    },
+    { value: needed, unit: 'cm', perMm: 0.1, sigmaMm: g.sigmaMm },
+    'atMost',
+    move,
+  );
   const { answer, lean } = allOf([may, reach]);
   return otsVerdict({
     ...reach,

@@ -1,10 +1,12 @@
-import { visibleFractionBy, type Hider } from '../../geometry/visibility.ts';
+import type { Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
-import { firstHider } from '../engine/sight-hider.ts';
+import { firstHider, type SightRule } from '../engine/sight-hider.ts';
+import { seenShareQuantity } from '../engine/sight-share.ts';
+import { seenBy } from '../engine/sight-verdict.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
-import type { ThresholdPolicy } from '../engine/threshold.ts';
+import type { Quantity, ThresholdPolicy } from '../engine/threshold.ts';
 import { OTS_OPTION_SPECS, type OtsOptions } from './options.ts';
 import { FULL_MOVE, type OtsMover } from './tables.ts';
 
@@ -24,6 +26,7 @@ export const {
   context: otsContext,
   verdict: otsVerdict,
   lengthVerdict,
+  thresholdVerdict,
   toUnit: cm,
   toMm: mmOfCm,
   lengthStr: cmStr,
@@ -38,39 +41,59 @@ export const fullMoveOf = (u: Pick<TableUnit, 'type'>): number => FULL_MOVE[move
 /** Unit strength: hits that remove one stand (scenario `strength`, default 3). */
 export const strengthOf = (u: Pick<TableUnit, 'strength'>): number => u.strength ?? 3;
 
-/** What hides p from eye, by option sightBlockers (terrain marked as blocking sight; also units). */
+/** What hides a line of sight, by option sightBlockers: terrain marked as blocking sight; also units. */
+export function sightRule(ctx: OtsContext): SightRule {
+  const mode = ctx.options.sightBlockers;
+  return { terrain: (t) => mode !== 'nothing' && t.blocksSight, units: mode === 'unitsAndTerrain' };
+}
+
+/** What hides p from eye (line test, for officers and single sight lines). */
 export function sightHider(
   ctx: OtsContext,
   eye: Vec2,
   p: Vec2,
   exclude: ReadonlySet<string>,
 ): Hider | undefined {
-  const mode = ctx.options.sightBlockers;
-  if (mode === 'nothing') return undefined;
-  return firstHider(ctx.state, eye, p, exclude, {
-    terrain: (t) => t.blocksSight,
-    units: mode === 'unitsAndTerrain',
-  });
+  if (ctx.options.sightBlockers === 'nothing') return undefined;
+  return firstHider(ctx.state, eye, p, exclude, sightRule(ctx));
+}
+
+export interface UnitSight {
+  /** The best share seen from any of the unit's eyes, 0…1. */
+  readonly share: number;
+  readonly hiddenBy: string[];
+  /** "Some of the target is seen" as a threshold quantity (% seen, its move and sigma). */
+  readonly quantity: Quantity;
 }
 
 /**
- * Share of `target` a unit sees: the best over eyes at the front centre of each of its stands
- * (a unit sees what any of its stands sees).
+ * What a unit sees of `target`, exactly: the best over eyes at its leader and the centre of each
+ * of its stands (a unit sees what any of its stands sees). The answer "some is seen" changes when
+ * every eye that sees loses sight, or when the first eye that does not gains it: so the move is
+ * the largest of the seeing eyes' moves, or the smallest of the others'.
  */
-export function seenShare(
-  ctx: OtsContext,
-  looker: TableUnit,
-  target: TableUnit,
-): { share: number; hiddenBy: string[] } {
-  const exclude = new Set([looker.id, target.id]);
-  let best = 0;
-  const hidden = new Set<string>();
+export function seenShare(ctx: OtsContext, looker: TableUnit, target: TableUnit): UnitSight {
   const eyes = [looker.leader, ...looker.bases.map((b) => b.footprint.center)];
-  for (const eye of eyes) {
-    const v = visibleFractionBy(eye, target.bodyPolygons, (e, p) => sightHider(ctx, e, p, exclude), 3);
-    v.hiddenBy.forEach((h) => hidden.add(h.hider.label));
-    if (v.fraction > best) best = v.fraction;
-    if (best >= 1) break;
+  const views = eyes.map((eye) => seenBy(OTS, ctx, sightRule(ctx), eye, looker, target));
+  const bestView = views.reduce((a, b) => (b.region.share > a.region.share ? b : a));
+  const hidden = new Set<string>();
+  for (const v of views) for (const h of v.region.hiddenBy) hidden.add(h.label);
+  const quantityOf = (v: (typeof views)[number]): Quantity =>
+    seenShareQuantity(v, 'moreThan', 0, OTS.bandMm(ctx, v.sigmaMm));
+  const seeing = views.filter((v) => v.region.share > 0).sort((a, b) => b.region.share - a.region.share);
+  // Probing is the costly part: a seeing eye that keeps its sight through every move within its
+  // band settles the answer as a firm yes, so the others need not be probed.
+  let pickQ: Quantity | undefined;
+  for (const v of seeing) {
+    const q = quantityOf(v);
+    if (!pickQ || (q.moveMm ?? 0) > (pickQ.moveMm ?? 0)) pickQ = q;
+    if ((q.moveMm ?? 0) >= OTS.bandMm(ctx, v.sigmaMm)) break;
   }
-  return { share: best, hiddenBy: [...hidden] };
+  if (!pickQ)
+    pickQ = views.map(quantityOf).reduce((a, b) => ((b.moveMm ?? Infinity) < (a.moveMm ?? Infinity) ? b : a));
+  return {
+    share: bestView.region.share,
+    hiddenBy: [...hidden],
+    quantity: { ...pickQ, value: bestView.region.share * 100 },
+  };
 }

@@ -1,114 +1,163 @@
-import { shareInsideConvex } from '../../geometry/convex-clip.ts';
-import { minBearingToPolygons } from '../../geometry/bearing.ts';
-import { corridorPolygon } from '../../geometry/corridor.ts';
-import { polygonSetSeparation } from '../../geometry/distance.ts';
-import { frameFromHeading, toLocal } from '../../geometry/frame.ts';
-import { ZONE_REACH } from '../../geometry/quarters.ts';
-import type { Polygon } from '../../geometry/polygon.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { separation, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
+import { pointName } from '../engine/parts.ts';
 import { enemiesNearestFirst } from '../engine/targets.ts';
-import { epsilonFor } from '../engine/threshold.ts';
-import { allOf, type Verdict } from '../engine/verdict.ts';
-import { cm, cmStr, isLightHorse, lengthVerdict, otsVerdict, seenShare, type OtsContext } from './context.ts';
-import type { OtsOptions } from './options.ts';
-import { findGun, gunBand, MUSKET_RANGE, musketBand, type GunSpec } from './tables.ts';
+import { allOf, type Answer, type Verdict } from '../engine/verdict.ts';
+import { aheadVerdict } from './ahead.ts';
+import {
+  cm,
+  cmStr,
+  isLightHorse,
+  lengthVerdict,
+  OTS,
+  otsVerdict,
+  seenShare,
+  thresholdVerdict,
+  type OtsContext,
+} from './context.ts';
+import { findGun, gunBand, MUSKET_RANGE, MUSKET_SHORT, musketBand, type GunSpec } from './tables.ts';
 
-/** The strips "directly ahead" of a unit, by reading (one polygon, or one per front stand). */
-function aheadZones(unit: TableUnit, reading: OtsOptions['ahead']): Polygon[] {
-  if (reading === 'standCorridors') {
-    const tol = Math.max(2, 0.25 * Math.min(...unit.bases.map((b) => b.footprint.depth)));
-    return unit.bases
-      .filter((b) => Math.max(...b.polygon.map((p) => toLocal(unit.box.frame, p).y)) >= -tol)
-      .map((b) => {
-        const f = b.footprint;
-        const front = frameFromHeading(f.center, f.headingDeg);
-        return corridorPolygon(
-          { frame: front, xMin: -f.width / 2, xMax: f.width / 2, yMin: f.depth / 2, yMax: Infinity },
-          ZONE_REACH,
-        );
-      });
-  }
-  const box = unit.box;
-  return [
-    corridorPolygon(
-      { frame: box.frame, xMin: -box.width / 2, xMax: box.width / 2, yMin: 0, yMax: Infinity },
-      ZONE_REACH,
-    ),
-  ];
+export { aheadVerdict } from './ahead.ts';
+
+/** Stand edge to stand edge, both ends named. */
+function gapOf(from: TableUnit, to: TableUnit, bases = from.bases): Measured {
+  const m = separation(bases, to.bases);
+  return { ...m, fromName: pointName(from, m.from), toName: pointName(to, m.to) };
 }
 
-/** Is the target directly ahead of the unit (option ahead)? Touching the strip's edge only is too close to call. */
-export function aheadVerdict(
+/** "Can S see T?" (the best of its stands' views), as a threshold verdict. */
+export function seeCheck(
   ctx: OtsContext,
-  shooter: TableUnit,
+  looker: TableUnit,
   target: TableUnit,
-  reading: OtsOptions['ahead'] = ctx.options.ahead,
+  question = 'visible',
 ): Verdict {
-  const asked = `is ${target.name} directly ahead of ${shooter.name}?`;
-  if (reading === 'centreRay') {
-    const b = minBearingToPolygons(shooter.leader, shooter.facing, target.bodyPolygons);
-    return otsVerdict({
-      question: 'ahead',
-      asked,
-      answer: b.deg === 0 ? 'yes' : 'no',
-      value: b.deg,
-      unit: 'deg',
+  const s = seenShare(ctx, looker, target);
+  return thresholdVerdict(
+    ctx,
+    {
+      question,
+      asked: `can ${looker.name} see ${target.name}?`,
       reasons: [
-        b.deg === 0
-          ? `the line straight ahead from ${possessive(shooter.name)} centre meets ${target.name}`
-          : `the line straight ahead from ${possessive(shooter.name)} centre misses ${target.name} (${b.deg.toFixed(1)}° off)`,
+        s.share > 0
+          ? `${(s.share * 100).toFixed(0)}% of ${target.name} in sight${s.hiddenBy.length ? ` (partly hidden by ${s.hiddenBy.join(', ')})` : ''}`
+          : `${target.name} is out of sight${s.hiddenBy.length ? ` (${s.hiddenBy.join(', ')})` : ''}`,
       ],
-      options: { ahead: reading },
-    });
-  }
-  const zones = aheadZones(shooter, reading);
-  // Strips are convex; several stand strips may overlap, so take the best-covered reading per base.
-  const share =
-    zones.length === 1
-      ? shareInsideConvex(target.bodyPolygons, zones[0] as Polygon)
-      : Math.max(...zones.map((z) => shareInsideConvex(target.bodyPolygons, z)));
-  const gap = polygonSetSeparation(target.bodyPolygons, zones);
-  const eps = epsilonFor(ctx.policy, cm(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
-  const touching = share <= 1e-9 && cm(gap.distance) <= Math.max(eps, 1e-6);
-  return otsVerdict({
-    question: 'ahead',
-    asked,
-    answer: share > 1e-9 ? 'yes' : touching ? 'borderline' : 'no',
-    lean: share > 1e-9 ? 'yes' : 'no',
-    value: share,
-    reasons: [
-      share > 1e-9
-        ? `${(share * 100).toFixed(0)}% of ${target.name} lies straight ahead of ${possessive(shooter.name)} ${reading === 'corridor' ? 'frontage' : 'front stands'}`
-        : touching
-          ? `${target.name} only touches the edge of the strip ahead of ${shooter.name}: too close to call`
-          : `${target.name} is not straight ahead of ${shooter.name} (${cmStr(gap.distance)} to the side)`,
-    ],
-    options: { ahead: reading },
-    facts: { share },
-  });
+      options: pick(ctx.options, 'sightBlockers'),
+      facts: { visibleShare: s.share },
+    },
+    s.quantity,
+    'moreThan',
+    0,
+  );
 }
 
 export interface SeenEnemy {
   readonly unit: TableUnit;
   readonly gap: Measured;
+  readonly seen: Verdict;
   readonly ahead: Verdict;
 }
 
-/** Enemies the shooter can see, nearest first, each with whether it is directly ahead. */
-export function visibleEnemies(ctx: OtsContext, shooter: TableUnit): SeenEnemy[] {
+/** Enemies of the shooter with whether each is seen and ahead, nearest first. */
+export function enemiesInView(ctx: OtsContext, shooter: TableUnit): SeenEnemy[] {
   return enemiesNearestFirst(
     ctx.state,
     shooter,
-    (e) =>
-      seenShare(ctx, shooter, e).share > 0
-        ? { unit: e, gap: separation(shooter.bases, e.bases), ahead: aheadVerdict(ctx, shooter, e) }
-        : undefined,
+    (e) => ({
+      unit: e,
+      gap: gapOf(shooter, e),
+      seen: seeCheck(ctx, shooter, e),
+      ahead: aheadVerdict(ctx, shooter, e),
+    }),
     (s) => s.gap.mm,
   );
+}
+
+type Tri = 'yes' | 'no' | 'maybe';
+const tri = (a: Answer): Tri => (a === 'borderline' ? 'maybe' : a);
+const and = (...xs: Tri[]): Tri => (xs.includes('no') ? 'no' : xs.includes('maybe') ? 'maybe' : 'yes');
+const or = (...xs: Tri[]): Tri => (xs.includes('yes') ? 'yes' : xs.includes('maybe') ? 'maybe' : 'no');
+
+/** Is `c` nearer the shooter than `t` (the two gaps compared with both their uncertainties)? */
+function nearer(ctx: OtsContext, c: SeenEnemy, t: SeenEnemy): { tri: Tri; lean: boolean } {
+  const j = OTS.judge(
+    ctx,
+    {
+      value: cm(t.gap.mm - c.gap.mm),
+      unit: 'cm',
+      perMm: 0.1,
+      sigmaMm: Math.hypot(t.gap.sigmaMm, c.gap.sigmaMm),
+    },
+    'moreThan',
+    0,
+  );
+  return { tri: tri(j.answer), lean: j.lean === 'yes' };
+}
+
+/**
+ * "Must fire at the nearest enemy unit in line of sight", fire being straight ahead: the target is
+ * chosen when no other enemy both nearer and a candidate (seen; and, under nearestAhead, ahead).
+ * Under nearestVisible the target must itself be ahead. Each comparison may be too close to call;
+ * they combine in three-valued logic.
+ */
+function targetChoice(ctx: OtsContext, shooter: TableUnit, target: TableUnit): Verdict {
+  const S = shooter.name;
+  const T = target.name;
+  const all = enemiesInView(ctx, shooter);
+  const me = all.find((s) => s.unit.id === target.id);
+  const aheadOnly = ctx.options.targetChoice === 'nearestAhead';
+  const candidate = (s: SeenEnemy): Tri =>
+    aheadOnly ? and(tri(s.seen.answer), tri(s.ahead.answer)) : tri(s.seen.answer);
+  const candLean = (s: SeenEnemy): boolean => s.seen.lean === 'yes' && (!aheadOnly || s.ahead.lean === 'yes');
+  if (!me)
+    return otsVerdict({
+      question: 'target',
+      asked: `is ${T} the enemy ${S} must fire at?`,
+      answer: 'no',
+      reasons: [`${T} is not an enemy`],
+    });
+  let blocked: Tri = 'no';
+  let blockedLean = false;
+  let by: SeenEnemy | undefined;
+  for (const c of all) {
+    if (c === me) continue;
+    const n = nearer(ctx, c, me);
+    const t = and(n.tri, candidate(c));
+    blocked = or(blocked, t);
+    if (n.lean && candLean(c)) {
+      blockedLean = true;
+      by ??= c;
+    }
+  }
+  const mine = aheadOnly ? candidate(me) : and(tri(me.seen.answer), tri(me.ahead.answer));
+  const mineLean = me.seen.lean === 'yes' && me.ahead.lean === 'yes';
+  const result = and(mine, blocked === 'yes' ? 'no' : blocked === 'no' ? 'yes' : 'maybe');
+  const lean = mineLean && !blockedLean ? 'yes' : 'no';
+  const reasons = [
+    lean === 'yes'
+      ? `${T} is the nearest enemy ${S} can see${aheadOnly ? ' directly ahead' : ''} (${cmStr(me.gap.mm)})`
+      : by
+        ? aheadOnly || by.ahead.lean === 'yes'
+          ? `${by.unit.name} is nearer (${cmStr(by.gap.mm)}) and must be fired at`
+          : `the nearest visible enemy, ${by.unit.name} (${cmStr(by.gap.mm)}), is not directly ahead: ${S} cannot fire`
+        : `${T} is not ${me.seen.lean === 'yes' ? 'directly ahead' : 'in sight'}`,
+    ...(result === 'maybe'
+      ? ['which enemy is the nearest one that may be fired at is too close to call']
+      : []),
+  ];
+  return otsVerdict({
+    question: 'target',
+    asked: `is ${T} the enemy ${S} must fire at?`,
+    answer: result === 'maybe' ? 'borderline' : result,
+    lean,
+    reasons,
+    options: pick(ctx.options, 'targetChoice'),
+    facts: { mustTarget: by?.unit.name ?? (lean === 'yes' ? T : 'none') },
+  });
 }
 
 /**
@@ -130,42 +179,36 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
       answer: problems.length ? 'no' : 'yes',
       reasons: problems.length ? problems : [`${S} may fire`],
     }),
+    aheadVerdict(ctx, shooter, target),
+    targetChoice(ctx, shooter, target),
   ];
-  const seen = visibleEnemies(ctx, shooter);
-  const ahead = aheadVerdict(ctx, shooter, target);
-  checks.push(ahead);
-  const pool =
-    ctx.options.targetChoice === 'nearestAhead' ? seen.filter((s) => s.ahead.lean === 'yes') : seen;
-  const chosen = pool[0];
-  const isChosen = chosen?.unit.id === target.id;
-  checks.push(
-    otsVerdict({
-      question: 'target',
-      asked: `is ${T} the enemy ${S} must fire at?`,
-      answer:
-        isChosen && (ctx.options.targetChoice === 'nearestAhead' || ahead.lean === 'yes') ? 'yes' : 'no',
-      reasons: [
-        !chosen
-          ? `${S} sees no enemy${ctx.options.targetChoice === 'nearestAhead' ? ' directly ahead' : ''}`
-          : isChosen
-            ? `${T} is the nearest visible enemy${ctx.options.targetChoice === 'nearestAhead' ? ' directly ahead' : ''} (${cmStr(chosen.gap.mm)})`
-            : ctx.options.targetChoice === 'nearestVisible' && chosen.ahead.lean !== 'yes'
-              ? `the nearest visible enemy, ${chosen.unit.name} (${cmStr(chosen.gap.mm)}), is not directly ahead: ${S} cannot fire`
-              : `${chosen.unit.name} is nearer (${cmStr(chosen.gap.mm)}) and must be fired at`,
-      ],
-      options: pick(ctx.options, 'targetChoice'),
-      facts: { mustTarget: chosen?.unit.name ?? 'none' },
-    }),
-  );
-  const g = separation(shooter.bases, target.bases);
+  const g = gapOf(shooter, target);
   const range = lengthVerdict(
     ctx,
-    { question: 'range', asked: `is ${T} within ${MUSKET_RANGE} cm?`, reasons: [`${cmStr(g.mm)} to ${T}`] },
+    {
+      question: 'range',
+      asked: `is ${T} within ${MUSKET_RANGE} cm?`,
+      reasons: [`${cmStr(g.mm)} from ${g.fromName} to ${g.toName}`],
+    },
     g,
     'atMost',
     MUSKET_RANGE,
   );
-  checks.push(range);
+  checks.push(
+    range,
+    lengthVerdict(
+      ctx,
+      {
+        question: 'shortRange',
+        asked: `is ${T} at short range?`,
+        role: 'modifier',
+        reasons: [`${cmStr(g.mm)}; short range is ${MUSKET_SHORT} cm (+1 to hit)`],
+      },
+      g,
+      'atMost',
+      MUSKET_SHORT,
+    ),
+  );
   const band = musketBand(cm(g.mm));
   const { answer, lean } = allOf(checks);
   return otsVerdict({
@@ -177,7 +220,7 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
     reasons:
       answer === 'no'
         ? failingReasons(checks)
-        : [`${cmStr(g.mm)}: ${band} range, hits on ${band === 'short' ? 4 : 5}+`],
+        : [`${cmStr(g.mm)}: ${band} range, hits on ${band === 'short' ? 4 : 5}+`, range.reasons[0] as string],
     options: pick(ctx.options, 'ahead', 'targetChoice', 'sightBlockers'),
     facts: { band, hitOn: band === 'short' ? 4 : 5 },
     checks,
@@ -187,7 +230,7 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
 /**
  * Artillery: any enemy it can see (or only those ahead, option artilleryArc), by its range table;
  * an enemy within short range that it can see must be engaged first. Siege guns fire only at
- * fortifications; mortars refuse targets under their minimum.
+ * fortifications; mortars refuse targets under their minimum. Band edges are modifier checks.
  */
 export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableUnit): Verdict {
   const spec: GunSpec | undefined =
@@ -207,41 +250,42 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
       answer: problems.length ? 'no' : 'yes',
       reasons: problems.length ? problems : [`${G} may fire`],
     }),
+    seeCheck(ctx, gun, target),
   ];
-  const sight = seenShare(ctx, gun, target);
-  checks.push(
-    otsVerdict({
-      question: 'visible',
-      asked: `can ${G} see ${T}?`,
-      answer: sight.share > 0 ? 'yes' : 'no',
-      reasons: [
-        sight.share > 0
-          ? `${(sight.share * 100).toFixed(0)}% of ${T} in sight`
-          : `${T} is out of sight (${sight.hiddenBy.join(', ')})`,
-      ],
-      options: pick(ctx.options, 'sightBlockers'),
-    }),
-  );
   if (ctx.options.artilleryArc === 'ahead') checks.push(aheadVerdict(ctx, gun, target));
-  const g = separation(gun.body, target.bases);
+  const g = gapOf(gun, target, gun.body);
   const d = cm(g.mm);
   const minInclusive = ctx.options.mortarMinimum === 'inclusive';
   const band = spec ? gunBand(spec, d, minInclusive) : 'out';
+  let rangeCheck: Verdict | undefined;
   if (spec) {
-    const [, , long] = spec.bands;
-    checks.push(
+    const [short, medium, long] = spec.bands;
+    rangeCheck = lengthVerdict(
+      ctx,
+      {
+        question: 'range',
+        asked: `is ${T} within ${long} cm?`,
+        reasons: [`${cmStr(g.mm)} from ${g.fromName} to ${g.toName}: ${band} range`],
+      },
+      g,
+      'atMost',
+      long,
+    );
+    checks.push(rangeCheck);
+    const edge = (question: string, words: string, limit: number) =>
       lengthVerdict(
         ctx,
         {
-          question: 'range',
-          asked: `is ${T} within ${long} cm?`,
-          reasons: [`${cmStr(g.mm)}: ${band} range`],
+          question,
+          asked: `is ${T} within ${words} range?`,
+          role: 'modifier',
+          reasons: [`${cmStr(g.mm)}; ${words} range ends at ${limit} cm`],
         },
         g,
         'atMost',
-        long,
-      ),
-    );
+        limit,
+      );
+    checks.push(edge('shortRange', 'short', short), edge('mediumRange', 'medium', medium));
     if (spec.min !== undefined)
       checks.push(
         lengthVerdict(
@@ -257,29 +301,7 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
           spec.min,
         ),
       );
-    if (band !== 'short' && !spec.mortar) {
-      const threats = enemiesOf(ctx.state, gun)
-        .filter((e) => e.id !== target.id)
-        .map((e) => ({ e, m: separation(gun.body, e.bases) }))
-        .filter(
-          ({ e, m }) => gunBand(spec, cm(m.mm), minInclusive) === 'short' && seenShare(ctx, gun, e).share > 0,
-        )
-        .sort((a, b) => a.m.mm - b.m.mm);
-      const first = threats[0];
-      checks.push(
-        otsVerdict({
-          question: 'priority',
-          asked: `must ${G} engage a closer threat first?`,
-          answer: first ? 'no' : 'yes',
-          reasons: [
-            first
-              ? `${first.e.name} is within short range (${cmStr(first.m.mm)}) and must be engaged first`
-              : 'no visible enemy within short range',
-          ],
-          facts: { mustTarget: first?.e.name ?? 'none' },
-        }),
-      );
-    }
+    if (!spec.mortar) checks.push(shortThreatCheck(ctx, gun, target, spec, short));
   }
   const { answer, lean } = allOf(checks);
   const mods = band === 'short' ? '+1 short range' : band === 'long' ? '−1 long range' : '';
@@ -288,8 +310,8 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
     asked: `can ${G} shoot ${T}?`,
     answer,
     lean,
+    ...measuredBy(rangeCheck),
     value: d,
-    ...(spec ? { limit: spec.bands[2] } : {}),
     unit: 'cm',
     between: [g.from, g.to],
     reasons:
@@ -299,6 +321,63 @@ export function artilleryVerdict(ctx: OtsContext, gun: TableUnit, target: TableU
     options: pick(ctx.options, 'artilleryArc', 'mortarMinimum', 'sightBlockers'),
     facts: { band, dice: spec?.dice ?? 0, gun: spec?.type ?? 'none' },
     checks,
+  });
+}
+
+/** A gun must first engage a visible enemy within short range (unless the target is itself one). */
+function shortThreatCheck(
+  ctx: OtsContext,
+  gun: TableUnit,
+  target: TableUnit,
+  spec: GunSpec,
+  short: number,
+): Verdict {
+  const within = (e: TableUnit): { t: Tri; lean: boolean; gap: Measured } => {
+    const gap = gapOf(gun, e, gun.body);
+    const j = OTS.judge(
+      ctx,
+      { value: cm(gap.mm), unit: 'cm', perMm: 0.1, sigmaMm: gap.sigmaMm },
+      'atMost',
+      short,
+    );
+    return { t: tri(j.answer), lean: j.lean === 'yes', gap };
+  };
+  const me = within(target);
+  let threat: Tri = 'no';
+  let first: { e: TableUnit; gap: Measured } | undefined;
+  for (const e of enemiesOf(ctx.state, gun)) {
+    if (e.id === target.id) continue;
+    const w = within(e);
+    if (w.t === 'no') continue;
+    const s = seeCheck(ctx, gun, e);
+    const t = and(w.t, tri(s.answer));
+    threat = or(threat, t);
+    if (w.lean && s.lean === 'yes' && (!first || w.gap.mm < first.gap.mm)) first = { e, gap: w.gap };
+  }
+  // No obligation when the target itself is a short-range threat.
+  const result: Tri =
+    me.t === 'yes'
+      ? 'yes'
+      : threat === 'yes'
+        ? me.t === 'maybe'
+          ? 'maybe'
+          : 'no'
+        : threat === 'maybe'
+          ? 'maybe'
+          : 'yes';
+  const lean = me.lean || !first ? 'yes' : 'no';
+  return otsVerdict({
+    question: 'priority',
+    asked: `must ${gun.name} engage a closer threat first?`,
+    answer: result === 'maybe' ? 'borderline' : result,
+    lean,
+    reasons: [
+      first && !me.lean
+        ? `${first.e.name} is within short range (${cmStr(first.gap.mm)}) and must be engaged first`
+        : 'no other visible enemy within short range',
+      ...(result === 'maybe' ? ['whether another enemy is a short-range threat is too close to call'] : []),
+    ],
+    facts: { mustTarget: first && !me.lean ? first.e.name : 'none', gun: spec.type },
   });
 }
 

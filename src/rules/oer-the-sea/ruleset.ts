@@ -5,22 +5,12 @@ import { registerRuleset } from '../engine/registry.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { chargeVerdict } from './charge.ts';
-import { cmStr, OTS, otsVerdict, seenShare, type OtsContext } from './context.ts';
-import { shootVerdict } from './fire.ts';
+import { cmStr, OTS, type OtsContext } from './context.ts';
+import { aheadVerdict, seeCheck, shootVerdict } from './fire.ts';
 import { initiativeVerdict } from './initiative.ts';
 
 function seeVerdict(ctx: OtsContext, a: TableUnit, b: TableUnit): Verdict {
-  const s = seenShare(ctx, a, b);
-  return otsVerdict({
-    question: 'see',
-    asked: `does ${a.name} see ${b.name}?`,
-    answer: s.share > 0 ? 'yes' : 'no',
-    value: s.share,
-    reasons: [
-      `${(s.share * 100).toFixed(0)}% of ${b.name} in sight${s.hiddenBy.length ? ` (partly hidden by ${s.hiddenBy.join(', ')})` : ''}`,
-    ],
-    options: { sightBlockers: ctx.options.sightBlockers },
-  });
+  return { ...seeCheck(ctx, a, b, 'see'), asked: `does ${a.name} see ${b.name}?` };
 }
 
 /** O'er the Sea v3.20 (metric) as a Vedette ruleset. */
@@ -32,10 +22,11 @@ export const oerTheSea: Ruleset = defineRuleset({
     charge: (a) => chargeVerdict(a.ctx, a.subject(), a.object()),
     see: (a) => seeVerdict(a.ctx, ...a.pair()),
     distance: (a) =>
-      distanceVerdict(OTS, a.ctx, ...a.pair(), (m) => ({
-        reasons: [`${cmStr(m.mm)} stand edge to stand edge`],
+      distanceVerdict(OTS, a.ctx, a.question, ...a.pair(), (m) => ({
+        reasons: [`${cmStr(m.mm)} stand edge to stand edge, from ${m.fromName} to ${m.toName}`],
       })),
     initiative: (a) => initiativeVerdict(a.ctx, a.subject()),
+    ahead: (a) => aheadVerdict(a.ctx, ...a.pair()),
   },
   noRule: (kind) => `O'er the Sea has no rule for "${kind}" questions here`,
 });

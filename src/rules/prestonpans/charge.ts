@@ -5,8 +5,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { separation, translatedBases, unitCentroid, type Measured, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
-import { quarterTooClose } from '../engine/quarter-call.ts';
-import { epsilonFor } from '../engine/threshold.ts';
+import { quarterQuantity } from '../engine/quarter-call.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
   facePoint,
@@ -15,6 +14,7 @@ import {
   lengthVerdict,
   mmOf,
   movesOf,
+  PP,
   ppVerdict,
   troopOf,
   unitGap,
@@ -36,9 +36,10 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
   const p = facePoint(ctx, charger);
   const q = quarterOfPoint(target.box, p, ctx.options.quarterReading);
   const face: QuarterName = q.quarter === 'inside' ? 'front' : q.quarter;
-  const d = inches(q.rayDistance);
-  const eps = epsilonFor(ctx.policy, inches(Math.hypot(charger.sigmaMm, target.sigmaMm)));
-  const close = quarterTooClose(q, d, eps);
+  const quantity = quarterQuantity(q, 25.4, 'in', charger.sigmaMm, target, p);
+  const j = PP.judge(ctx, quantity, 'moreThan', 0);
+  const d = quantity.value;
+  const close = q.quarter !== 'inside' && (j.answer === 'borderline' || q.onBoundary);
   const fighting =
     face === 'front'
       ? 'all its bases'
@@ -51,6 +52,9 @@ export function attackFaceVerdict(ctx: PpContext, charger: TableUnit, target: Ta
     answer: close ? 'borderline' : 'yes',
     value: d,
     unit: 'in',
+    moveMm: j.moveMm,
+    bandMm: j.bandMm,
+    epsilon: j.epsilon,
     reasons: [
       `${charger.name} strikes ${possessive(target.name)} ${face === 'left' || face === 'right' ? `${face} flank` : face}${close ? ` (only ${d.toFixed(2)} in from its ${q.across}: too close to call)` : ''}`,
       `in the first round of melee ${target.name} fights back with ${fighting}`,
@@ -115,7 +119,9 @@ export function chargeVerdict(
     {
       question: 'reach',
       asked: `can ${C} reach ${T} with its charge move?`,
-      reasons: [`${inStr(gap.mm)} to ${T}; ${possessive(C)} charge move is ${moves.charge}"`],
+      reasons: [
+        `${inStr(gap.mm)} from ${gap.fromName} to ${gap.toName}; ${possessive(C)} charge move is ${moves.charge}"`,
+      ],
       options: pick(ctx.options, 'movementTable', 'measureFrom'),
     },
     gap,

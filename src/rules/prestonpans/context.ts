@@ -2,9 +2,11 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { Commander } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
-import { fromPoint, separation, type Measured } from '../engine/measure.ts';
+import { fromPoint, possessive, separation, type Measured } from '../engine/measure.ts';
+import { pointName } from '../engine/parts.ts';
 import type { RulesContext } from '../engine/ruleset.ts';
 import { DEFAULT_POLICY } from '../engine/threshold.ts';
+import { leaderAtTurnStart } from '../engine/turn-start.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import { PP_OPTION_SPECS, type PpOptions } from './options.ts';
 import { MOVE_BODY, MOVE_SHEET, type PpTroop } from './tables.ts';
@@ -23,6 +25,7 @@ export const {
   context: ppContext,
   verdict: ppVerdict,
   lengthVerdict,
+  thresholdVerdict,
   toUnit: inches,
   toMm: mmOf,
   lengthStr: inStr,
@@ -36,11 +39,20 @@ export function movesOf(ctx: PpContext, troop: PpTroop): { normal: number; charg
   return (ctx.options.movementTable === 'sheet' ? MOVE_SHEET : MOVE_BODY)[troop];
 }
 
-/** Distance between two units as this ruleset measures it (option measureFrom). */
+/** Distance between two units as this ruleset measures it (option measureFrom), both ends named. */
 export function unitGap(ctx: PpContext, from: TableUnit, to: TableUnit): Measured {
-  return ctx.options.measureFrom === 'frontCentre'
-    ? fromPoint(from.leader, from.sigmaMm, to.bases)
-    : separation(from.bases, to.bases);
+  const m =
+    ctx.options.measureFrom === 'frontCentre'
+      ? fromPoint(from.leader, from.sigmaMm, to.bases)
+      : separation(from.bases, to.bases);
+  return {
+    ...m,
+    fromName:
+      ctx.options.measureFrom === 'frontCentre'
+        ? `${possessive(from.name)} front centre`
+        : pointName(from, m.from),
+    toName: pointName(to, m.to),
+  };
 }
 
 /** Commanders within `attachWithinIn` of the unit's bases, on its side: they are with the unit. */
@@ -53,7 +65,7 @@ export function attachedCommanders(ctx: PpContext, unit: TableUnit): Commander[]
 
 /** The point of a charger that decides which face it strikes. */
 export function facePoint(ctx: PpContext, charger: TableUnit): Vec2 {
-  if (ctx.options.faceFrom === 'leader') return charger.leaderAtTurnStart ?? charger.leader;
+  if (ctx.options.faceFrom === 'leader') return leaderAtTurnStart(ctx.state, charger).point;
   const b = charger.box;
   return {
     x: b.frame.origin.x - (b.frame.front.x * b.depth) / 2,

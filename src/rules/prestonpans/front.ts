@@ -1,17 +1,17 @@
 import { possessive } from '../engine/measure.ts';
-import { shareInsideConvex } from '../../geometry/convex-clip.ts';
+import { degToRad } from '../../geometry/angle.ts';
 import { minBearingToPolygons } from '../../geometry/bearing.ts';
 import { conePolygon } from '../../geometry/cone.ts';
 import { corridorPolygon } from '../../geometry/corridor.ts';
-import { polygonSetSeparation } from '../../geometry/distance.ts';
+import { pointToPolygonSet } from '../../geometry/distance.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
 import { toTable } from '../../geometry/frame.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { quarterPolygon, ZONE_REACH } from '../../geometry/quarters.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { epsilonFor } from '../engine/threshold.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { inches, ppVerdict, type PpContext } from './context.ts';
+import { anyPartQuantity, zoneReading } from '../engine/zone-share.ts';
+import { thresholdVerdict, type PpContext } from './context.ts';
 import type { PpOptions } from './options.ts';
 
 const READING_WORDS: Record<PpOptions['inFront'], string> = {
@@ -49,8 +49,8 @@ export function frontZone(
 }
 
 /**
- * Is `target` in front of `shooter`? Yes when some of its area lies in the zone; when none does
- * but it touches the zone's edge (or comes within the borderline band of it), too close to call.
+ * Is `target` in front of `shooter`? Yes when some of its area lies in the zone. How far it would
+ * have to move to change that is exact: the gap to the zone, or the push that takes it out.
  */
 export function inFrontVerdict(
   ctx: PpContext,
@@ -59,36 +59,38 @@ export function inFrontVerdict(
   reading: PpOptions['inFront'] = ctx.options.inFront,
 ): Verdict {
   const zone = frontZone(ctx, shooter, reading);
-  // Every zone here is convex: clip each base to it (robust when a corner sits on a ray).
-  const share = shareInsideConvex(target.bodyPolygons, zone);
-  const gap = polygonSetSeparation(target.bodyPolygons, [zone]);
-  const eps = epsilonFor(ctx.policy, inches(Math.hypot(shooter.sigmaMm, target.sigmaMm)));
-  const gapIn = inches(gap.distance);
-  const touching = share <= 1e-9 && gapIn <= Math.max(eps, 1e-6);
-  const facts: Record<string, string | number | boolean> = { reading, share };
+  const r = zoneReading(target.bodyPolygons, zone);
+  const apex = frontCentre(shooter.box);
+  const near = pointToPolygonSet(apex, target.bodyPolygons);
+  const sigma = Math.hypot(
+    shooter.sigmaMm,
+    target.sigmaMm,
+    near.distance * degToRad(shooter.sigmaHeadingDeg),
+  );
+  const facts: Record<string, string | number | boolean> = { reading, share: r.share };
   if (reading === 'cone')
-    facts.minBearingDeg = minBearingToPolygons(
-      frontCentre(shooter.box),
-      shooter.box.frame.front,
-      target.bodyPolygons,
-    ).deg;
+    facts.minBearingDeg = minBearingToPolygons(apex, shooter.box.frame.front, target.bodyPolygons).deg;
   const where = READING_WORDS[reading];
-  return ppVerdict({
-    question: 'inFront',
-    asked: `is ${target.name} in front of ${shooter.name}?`,
-    answer: share > 1e-9 ? 'yes' : touching ? 'borderline' : 'no',
-    lean: share > 1e-9 ? 'yes' : 'no',
-    reasons: [
-      share > 1e-9
-        ? `${(share * 100).toFixed(0)}% of ${target.name} lies in ${possessive(shooter.name)} ${where}`
-        : touching
-          ? `${target.name} only touches the edge of ${possessive(shooter.name)} ${where}: too close to call`
-          : `no part of ${target.name} is in ${possessive(shooter.name)} ${where} (${gapIn.toFixed(2)} in outside it)`,
-    ],
-    options: {
-      inFront: reading,
-      ...(reading === 'quarter' ? { quarterReading: ctx.options.quarterReading } : {}),
+  return thresholdVerdict(
+    ctx,
+    {
+      question: 'inFront',
+      asked: `is ${target.name} in front of ${shooter.name}?`,
+      reasons: [
+        r.share > 0
+          ? `${(r.share * 100).toFixed(0)}% of ${target.name} lies in ${possessive(shooter.name)} ${where}`
+          : `no part of ${target.name} is in ${possessive(shooter.name)} ${where}`,
+      ],
+      options: {
+        inFront: reading,
+        ...(reading === 'quarter' ? { quarterReading: ctx.options.quarterReading } : {}),
+      },
+      facts,
+      between: r.between,
     },
-    facts,
-  });
+    // F2 is Black Powder's quarter, whose rays are a boundary (spec §5.3, PP-E3).
+    anyPartQuantity(r, sigma, reading === 'quarter'),
+    'moreThan',
+    0,
+  );
 }

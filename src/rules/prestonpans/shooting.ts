@@ -1,13 +1,12 @@
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
-import { pointToPolygonSet } from '../../geometry/distance.ts';
+import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
 import { gapAlongLine } from '../../geometry/gap.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { toLocal } from '../../geometry/frame.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { pick } from '../engine/options.ts';
-import { compare } from '../engine/threshold.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
   inches,
@@ -15,6 +14,7 @@ import {
   lengthVerdict,
   mmOf,
   ppVerdict,
+  thresholdVerdict,
   troopOf,
   unitGap,
   type PpContext,
@@ -91,7 +91,9 @@ export function musketVerdict(
     {
       question: 'range',
       asked: `is ${target.name} within ${possessive(shooter.name)} ${MUSKET_RANGE}" musket range?`,
-      reasons: [`${inStr(gap.mm)} to ${target.name}; if any base is in range every base may fire`],
+      reasons: [
+        `${inStr(gap.mm)} from ${gap.fromName} to ${gap.toName}; if any base is in range every base may fire`,
+      ],
       options: pick(ctx.options, 'measureFrom'),
     },
     gap,
@@ -100,6 +102,25 @@ export function musketVerdict(
   );
   checks.push(range);
   const b = musketBand(ctx, inches(gap.mm), standAndShoot);
+  // The band edges are thresholds too (they decide the score needed), checked as modifiers.
+  if (ctx.options.rangeBands !== 'sheetOnly') {
+    const band = (question: string, words: string, limit: number) =>
+      lengthVerdict(
+        ctx,
+        {
+          question,
+          asked: `is ${target.name} at ${words} range?`,
+          role: 'modifier',
+          reasons: [`${inStr(gap.mm)}; ${words} range is ${limit}"`],
+        },
+        gap,
+        'atMost',
+        limit,
+      );
+    checks.push(band('shortRange', 'short', SHORT_RANGE));
+    if (standAndShoot || ctx.options.rangeBands === 'closeAlways')
+      checks.push(band('closeRange', 'close', CLOSE_RANGE));
+  }
   const front = frontRankBases(shooter);
   const dice = front * (shooter.type === 'cavalry' ? FIGURES_PER_BASE.cavalry : FIGURES_PER_BASE.infantry);
   const { answer, lean } = allOf(checks);
@@ -138,57 +159,95 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   const checks = basicChecks(ctx, gun, target);
   const eye = gun.barrel?.tip ?? frontCentre(gun.box);
   const aim = pointToPolygonSet(eye, target.bodyPolygons).onB;
-  const blockers = ctx.state.units
-    .filter(
-      (u) =>
-        u.id !== gun.id &&
-        u.id !== target.id &&
-        (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side),
-    )
-    .flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p)));
-  const over = sightObstructions(eye, aim, blockers);
+  const blockers = ctx.state.units.filter(
+    (u) =>
+      u.id !== gun.id &&
+      u.id !== target.id &&
+      (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side),
+  );
+  const over = sightObstructions(
+    eye,
+    aim,
+    blockers.flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p))),
+  );
   const overNames = [...new Set(over.map((o) => o.blocker.label))];
+  // How far the line of fire is from changing whether it passes over a unit: the gap to the
+  // nearest unit beside it, or the sideways shift that would clear the ones on it.
+  const len = Math.hypot(aim.x - eye.x, aim.y - eye.y) || 1;
+  const n = { x: -(aim.y - eye.y) / len, y: (aim.x - eye.x) / len };
+  let clearMm = Infinity;
+  let sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm);
+  for (const u of blockers) {
+    const on = over.some((o) => o.blocker.id === u.id);
+    const d = on
+      ? Math.min(
+          ...[1, -1].map((sgn) =>
+            Math.max(...u.allPolygons.flat().map((p) => sgn * ((p.x - eye.x) * n.x + (p.y - eye.y) * n.y))),
+          ),
+        )
+      : polygonSetSeparation(u.allPolygons, [[eye, aim]]).distance;
+    if (d < clearMm) {
+      clearMm = d;
+      sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm, u.sigmaMm);
+    }
+  }
   checks.push(
-    ppVerdict({
-      question: 'overUnits',
-      asked: `is ${possessive(gun.name)} line of fire clear of units?`,
-      answer: over.length ? 'no' : 'yes',
-      reasons: over.length
-        ? over
-            .slice(0, 1)
-            .map(
-              (o) =>
-                `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`,
-            )
-        : ['no unit stands on the line of fire'],
-      options: pick(ctx.options, 'cannonBlockedBy'),
-      facts: { firedOver: overNames.join(', ') },
-    }),
+    thresholdVerdict(
+      ctx,
+      {
+        question: 'overUnits',
+        asked: `is ${possessive(gun.name)} line of fire clear of units?`,
+        reasons: over.length
+          ? over
+              .slice(0, 1)
+              .map(
+                (o) =>
+                  `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`,
+              )
+          : [
+              `no unit stands on the line of fire${Number.isFinite(clearMm) ? ` (the nearest is ${inStr(clearMm)} beside it)` : ''}`,
+            ],
+        options: pick(ctx.options, 'cannonBlockedBy'),
+        facts: { firedOver: overNames.join(', ') },
+      },
+      {
+        value: over.length ? -inches(clearMm) : inches(Math.min(clearMm, 1e9)),
+        unit: 'in',
+        perMm: 1 / 25.4,
+        sigmaMm,
+        moveMm: clearMm,
+      },
+      'moreThan',
+      0,
+    ),
   );
   const friends = ctx.state.units
     .filter((u) => u.side === gun.side && u.id !== gun.id)
     .flatMap((u) => u.allPolygons.map((p) => ({ id: u.id, label: u.name, polygon: p })));
   const g = gapAlongLine(eye, aim, friends, mmOf(CANNON_GAP + 1), 'closestApproach');
-  if (g) {
-    const c = compare(inches(g.width), 'atLeast', CANNON_GAP, inches(gun.sigmaMm), ctx.policy);
+  if (g)
     checks.push(
-      ppVerdict({
-        question: 'gap',
-        asked: `is the gap wide enough for ${gun.name} to fire through?`,
-        answer: c.answer,
-        lean: c.lean,
-        value: inches(g.width),
-        limit: CANNON_GAP,
-        margin: c.margin,
-        epsilon: c.epsilon,
-        unit: 'in',
-        between: [g.onLeft, g.onRight],
-        reasons: [
-          `the line of fire passes between ${g.left.label} and ${g.right.label}, ${inStr(g.width)} apart; a cannon needs ${CANNON_GAP}"`,
-        ],
-      }),
+      lengthVerdict(
+        ctx,
+        {
+          question: 'gap',
+          asked: `is the gap wide enough for ${gun.name} to fire through?`,
+          reasons: [
+            `the line of fire passes between ${g.left.label} and ${g.right.label}, ${inStr(g.width)} apart; a cannon needs ${CANNON_GAP}"`,
+          ],
+        },
+        {
+          mm: g.width,
+          sigmaMm: gun.sigmaMm,
+          from: g.onLeft,
+          to: g.onRight,
+          fromName: g.left.label,
+          toName: g.right.label,
+        },
+        'atLeast',
+        CANNON_GAP,
+      ),
     );
-  }
   const { answer, lean } = allOf(checks);
   const d = Math.hypot(aim.x - eye.x, aim.y - eye.y);
   return ppVerdict({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { convexHull, roundedOffset } from '../../../web/src/core/shape-geometry.ts';
 import { verdictCard } from '../../../web/src/referee/verdict-card.ts';
 import { verdict } from '../../../src/rules/engine/verdict.ts';
+import { measureLine } from '../../../src/rules/engine/words.ts';
 
 describe('table overlays (headless)', () => {
   it('sweeps a reach of r around a base: every point is r from the base', () => {
@@ -44,5 +45,19 @@ describe('table overlays (headless)', () => {
       'range 18.00 in',
       'to spare 0.10 in',
     ]);
+    // The number line is the command line's, word for word.
+    const yes = verdict({
+      ruleset: 'x',
+      question: 'shoot',
+      asked: 'can A shoot B?',
+      answer: 'yes',
+      value: 18.1,
+      limit: 18,
+      margin: 0.1,
+      unit: 'in',
+    });
+    expect(cards[0]!.measure).toBe(measureLine(yes));
+    expect(cards[0]!.measure).toMatch(/0\.10 in to spare/);
+    expect(cards[1]!.numbers.find((n) => n.key === 'margin')?.label).toBe('short');
   });
 });

@@ -74,6 +74,7 @@ export function renderCard(card: HTMLElement, res: AskResponse, o: CardViewOptio
       h('span', { class: 'stale-text' }),
       h('button', { type: 'button', id: 'ask-again', onclick: o.onAskAgain }, 'Ask again'),
     ),
+    c.measure ? h('p', { class: 'measure' }, c.measure) : '',
     c.numbers.length
       ? h(
           'dl',

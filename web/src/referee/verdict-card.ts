@@ -1,6 +1,7 @@
 import type { Verdict } from '../../../src/rules/engine/verdict.ts';
 import type { RulesetInfo } from '../../../src/server/referee-routes.ts';
 import type { Vec2 } from '../../../src/geometry/vec.ts';
+import { bandWords, guessLengthUnit, measureLine, quantityStr } from '../../../src/rules/engine/words.ts';
 import { measuredFromPhrase } from '../core/answer.ts';
 import { settingsUsed } from '../core/rulesets.ts';
 
@@ -24,6 +25,8 @@ export interface VerdictCard {
   readonly icon: string;
   readonly headline: string;
   readonly asked: string;
+  /** The numbers on one line, word for word as the command line and replays print them. */
+  readonly measure: string;
   readonly numbers: readonly CardNumber[];
   readonly reasons: readonly string[];
   readonly settings: ReadonlyArray<{ label: string; value: string; changed: boolean }>;
@@ -46,6 +49,7 @@ const LIMIT_NAME: Readonly<Record<string, string>> = {
 function kindOf(v: Verdict): 'length' | 'angle' | 'share' | 'other' {
   if (v.unit === 'in' || v.unit === 'cm' || v.unit === 'mm') return 'length';
   if (v.unit === 'deg') return 'angle';
+  if (v.unit === '%') return 'share';
   if (v.unit === undefined && v.value !== undefined && v.value >= 0 && v.value <= 1) return 'share';
   return 'other';
 }
@@ -57,11 +61,13 @@ export function verdictCard(v: Verdict, ctx: CardContext = {}): VerdictCard {
     tone === 'borderline' ? `Too close to call (leans ${v.lean})` : tone === 'yes' ? 'Yes' : 'No';
   const kind = kindOf(v);
   const fmt = (x: number): string =>
-    kind === 'share'
-      ? `${Math.round(x * 100)} %`
-      : kind === 'angle'
-        ? `${x.toFixed(1)}°`
-        : `${x.toFixed(2)}${v.unit && kind === 'length' ? ` ${v.unit}` : v.unit ? ` ${v.unit}` : ''}`;
+    v.unit === '%' || v.unit === 'deg'
+      ? quantityStr(x, v.unit)
+      : kind === 'share'
+        ? `${Math.round(x * 100)} %`
+        : kind === 'angle'
+          ? `${x.toFixed(1)}°`
+          : `${x.toFixed(2)}${v.unit && kind === 'length' ? ` ${v.unit}` : v.unit ? ` ${v.unit}` : ''}`;
   const numbers: CardNumber[] = [];
   if (v.value !== undefined) {
     const label =
@@ -81,11 +87,15 @@ export function verdictCard(v: Verdict, ctx: CardContext = {}): VerdictCard {
   if (v.margin !== undefined && kind !== 'other')
     numbers.push({
       key: 'margin',
-      label: v.lean === 'yes' ? 'to spare' : 'missed by',
+      label: (v.marginLean ?? v.lean) === 'yes' ? 'to spare' : 'short',
       value: fmt(Math.abs(v.margin)),
     });
-  if (v.epsilon !== undefined)
-    numbers.push({ key: 'band', label: 'too close to call within', value: `± ${fmt(v.epsilon)}` });
+  if (v.bandMm !== undefined || v.epsilon !== undefined)
+    numbers.push({
+      key: 'band',
+      label: 'too close to call within',
+      value: v.bandMm !== undefined ? bandWords(v, guessLengthUnit(v)) : `± ${fmt(v.epsilon as number)}`,
+    });
   const notes: string[] = [];
   if (v.hiddenUntilDeclared) notes.push('Distance withheld until the charge is declared.');
   if (ctx.caution) notes.push(ctx.caution);
@@ -94,6 +104,7 @@ export function verdictCard(v: Verdict, ctx: CardContext = {}): VerdictCard {
     icon,
     headline,
     asked: v.asked,
+    measure: measureLine(v),
     numbers,
     reasons: v.reasons,
     settings: settingsUsed(ctx.ruleset, v.options),

@@ -1,0 +1,235 @@
+import {
+  intersectionArea,
+  regionArea,
+  regionDifference,
+  regionDifferenceArea,
+  regionDifferenceWithArea,
+} from './boolean.ts';
+import { boxOf, type Box } from './box.ts';
+import { clipToConvex } from './convex-clip.ts';
+import { depthShadow } from './depth-shadow.ts';
+import { convexHull, isConvex } from './hull.ts';
+import { pointToPolygonSet } from './distance.ts';
+import { containsPoint, type Polygon } from './polygon.ts';
+import { shadowPieces } from './shadow.ts';
+import type { Vec2 } from './vec.ts';
+
+/**
+ * The exact part of a target seen from an eye: the target's footprint minus everything that
+ * hides it, each hider's hidden region built as polygons and cut away with polygon booleans.
+ * Three kinds of hider:
+ * - `solid`: its own footprint and its shadow (another unit's base: nothing is seen through or
+ *   under it; an eye inside one sees nothing);
+ * - `screen`: its shadow but not its own inside (a building, a hill lying between: what stands
+ *   on or in it is seen; an eye inside one is not hidden by it);
+ * - `wood`: what lies behind more than `depthMm` of it (`depthShadow`); depth 0 makes it a screen
+ *   that also hides its own inside;
+ * - `area`: only its own inside (cover: a unit in a wood is covered, one behind it is not).
+ */
+export type ScreenKind = 'solid' | 'screen' | 'wood' | 'area';
+
+export interface SightScreen {
+  readonly id: string;
+  readonly label: string;
+  readonly polygon: Polygon;
+  readonly box: Box;
+  readonly kind: ScreenKind;
+  /** Woods: how far a sight line may run inside before it is blocked, mm. */
+  readonly depthMm?: number;
+}
+
+export const sightScreen = (
+  id: string,
+  label: string,
+  polygon: Polygon,
+  kind: ScreenKind,
+  depthMm?: number,
+): SightScreen => ({
+  id,
+  label,
+  polygon,
+  box: boxOf(polygon),
+  kind,
+  ...(depthMm === undefined ? {} : { depthMm }),
+});
+
+/** What one hider hides, as polygons (within a window). */
+export interface Hidden {
+  readonly screen: SightScreen;
+  readonly polygons: readonly Polygon[];
+}
+
+export interface VisibleRegion {
+  /** Outer outlines of the part of the target seen (holes dropped; `share` counts them). */
+  readonly polygons: readonly Polygon[];
+  /** Seen area over the target's area, [0, 1]. */
+  readonly share: number;
+  readonly targetArea: number;
+  /** Hiders that cut into the target, with the share of the target each hides (largest first). */
+  readonly hiddenBy: ReadonlyArray<{ readonly id: string; readonly label: string; readonly share: number }>;
+  /** The point of the seen part nearest the eye. */
+  readonly nearest?: Vec2;
+  /** Whether the eye stands inside a solid hider (it sees nothing). */
+  readonly blind?: string;
+}
+
+const overlaps = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
+/**
+ * Hidden polygons cut to a box round the target (which it contains): the convex ones exactly, by
+ * Sutherland–Hodgman, so the booleans that follow see a few short outlines instead of shadows
+ * running across the table; concave ones (a wood's depth shadow) are passed whole.
+ */
+export function cutToBox(polys: readonly Polygon[], b: Box): Polygon[] {
+  const m = 1;
+  const rect: Polygon = [
+    { x: b.minX - m, y: b.minY - m },
+    { x: b.maxX + m, y: b.minY - m },
+    { x: b.maxX + m, y: b.maxY + m },
+    { x: b.minX - m, y: b.maxY + m },
+  ];
+  const out: Polygon[] = [];
+  for (const p of polys) {
+    if (!overlaps(boxOf(p), b)) continue;
+    if (!isConvex(p)) out.push(p);
+    else {
+      const c = clipToConvex(p, rect);
+      if (c.length >= 3) out.push(c);
+    }
+  }
+  return out;
+}
+
+/** The box of the eye and the target, grown by `margin`: shadows are cut to it. */
+export function sightWindow(eye: Vec2, targetBox: Box, margin: number): Box {
+  return {
+    minX: Math.min(targetBox.minX, eye.x) - margin,
+    minY: Math.min(targetBox.minY, eye.y) - margin,
+    maxX: Math.max(targetBox.maxX, eye.x) + margin,
+    maxY: Math.max(targetBox.maxY, eye.y) + margin,
+  };
+}
+
+/**
+ * The regions each screen hides from the eye within `window`, keeping only those that reach
+ * `near` (a box round the target). Returns `blind` when the eye is inside a solid screen.
+ */
+export function hiddenRegions(
+  eye: Vec2,
+  screens: readonly SightScreen[],
+  window: Box,
+  near: Box,
+): { hidden: Hidden[]; blind?: SightScreen } {
+  const hidden: Hidden[] = [];
+  for (const s of screens) {
+    if (!overlaps(s.box, window)) continue;
+    const inside = containsPoint(s.polygon, eye);
+    if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
+    let polys: Polygon[];
+    if (s.kind === 'area') polys = overlaps(s.box, near) ? [s.polygon] : [];
+    else if (s.kind === 'wood') polys = depthShadow(eye, s.polygon, s.depthMm ?? 0, window);
+    else if (inside) continue;
+    else {
+      const pieces = shadowPieces(eye, s.polygon, window).filter((p) => overlaps(boxOf(p), near));
+      if (s.kind === 'solid' && pieces.length > 0 && isConvex(s.polygon))
+        // A convex hider and its shadow together are convex (a segment from the eye that meets
+        // it at two ends meets it between them): one polygon instead of three overlapping ones,
+        // exact inside the window and hiding nothing that is not hidden outside it.
+        polys = [convexHull([...s.polygon, ...pieces.flat()])];
+      else if (s.kind === 'solid') polys = overlaps(s.box, near) ? [s.polygon, ...pieces] : pieces;
+      else polys = pieces.length > 0 ? regionDifference(pieces, [s.polygon]) : [];
+    }
+    const reaching = polys.filter((p) => p.length >= 3 && overlaps(boxOf(p), near));
+    if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching });
+  }
+  return { hidden };
+}
+
+/** The seen part of `target` given what hides it (from `hiddenRegions`). */
+export function visibleGiven(
+  eye: Vec2,
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea = regionArea(target),
+): VisibleRegion {
+  const tb = boxOf(target.flat());
+  // Only the polygons that reach the target's box go to the (costly) booleans.
+  const cutting = hidden
+    .map((h) => ({ ...h, polygons: cutToBox(h.polygons, tb) }))
+    .filter((h) => h.polygons.length > 0);
+  if (cutting.length === 0 || targetArea === 0) {
+    const polygons = target.map((p) => [...p]);
+    return {
+      polygons,
+      share: targetArea === 0 ? 0 : 1,
+      targetArea,
+      hiddenBy: [],
+      ...(polygons.length ? { nearest: pointToPolygonSet(eye, polygons).onB } : {}),
+    };
+  }
+  const all = cutting.flatMap((h) => h.polygons);
+  const seen = regionDifferenceWithArea(target, all);
+  const share = Math.min(1, Math.max(0, seen.area / targetArea));
+  const hiddenBy =
+    cutting.length === 1
+      ? [
+          {
+            id: (cutting[0] as Hidden).screen.id,
+            label: (cutting[0] as Hidden).screen.label,
+            share: 1 - share,
+          },
+        ]
+      : cutting
+          .map((h) => ({
+            id: h.screen.id,
+            label: h.screen.label,
+            share: Math.min(1, intersectionArea(target, h.polygons) / targetArea),
+          }))
+          .filter((h) => h.share > 1e-12)
+          .sort((a, b) => b.share - a.share);
+  return {
+    polygons: seen.polygons,
+    share,
+    targetArea,
+    hiddenBy: hiddenBy.filter((h) => h.share > 1e-12),
+    ...(seen.polygons.length ? { nearest: pointToPolygonSet(eye, seen.polygons).onB } : {}),
+  };
+}
+
+/**
+ * Only the seen share of `target` given what hides it: what probes need, the target moved a
+ * little each time. Hidden polygons are kept one by one when their box meets the target's, and
+ * neither outlines nor each hider's part are built.
+ */
+export function seenShareGiven(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea = regionArea(target),
+): number {
+  if (targetArea === 0) return 0;
+  const tb = boxOf(target.flat());
+  const cutting: Polygon[] = [];
+  for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
+  if (cutting.length === 0) return 1;
+  return Math.min(1, Math.max(0, regionDifferenceArea(target, cutting) / targetArea));
+}
+
+/** The exact part of `target` seen from `eye` past the screens. */
+export function visibleRegion(
+  eye: Vec2,
+  target: readonly Polygon[],
+  screens: readonly SightScreen[],
+): VisibleRegion {
+  const tb = boxOf(target.flat());
+  const { hidden, blind } = hiddenRegions(eye, screens, sightWindow(eye, tb, 1), tb);
+  if (blind)
+    return {
+      polygons: [],
+      share: 0,
+      targetArea: regionArea(target),
+      hiddenBy: [{ id: blind.id, label: blind.label, share: 1 }],
+      blind: blind.label,
+    };
+  return visibleGiven(eye, target, hidden);
+}

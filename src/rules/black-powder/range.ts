@@ -1,0 +1,92 @@
+import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import type { TableBase, TableUnit } from '../../table/table-unit.ts';
+import { basePointName, pointName } from '../engine/parts.ts';
+import { unitSeparation } from '../unit-distance.ts';
+import { poss, type BpContext, type Measured } from './context.ts';
+
+/**
+ * Where Black Powder measures from (shooting, charging): a gun's barrel tip; else by the option
+ * rangeFrom: the leader's base edge, the leader himself (centre of the front edge), or the nearest
+ * part of the whole formed body. Measured to the nearest point of the target polygons given (its
+ * body, or the part of it that can be seen), with both ends named in words.
+ */
+export function measureFrom(
+  ctx: BpContext,
+  unit: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  polys: readonly Polygon[] = target.bodyPolygons,
+  toWords?: string,
+  fromBase: TableBase = unit.leaderBase,
+): Measured {
+  const named = (from: Vec2, to: Vec2, fromName: string, mm: number, sigmaMm: number): Measured => ({
+    mm,
+    sigmaMm,
+    from,
+    to,
+    fromName,
+    toName: toWords ?? pointName(target, to),
+  });
+  if (gun && unit.barrel) {
+    const tip = unit.barrel.tip;
+    const s = pointToPolygonSet(tip, polys);
+    return named(
+      tip,
+      s.onB,
+      `${poss(unit.name)} barrel`,
+      s.distance,
+      Math.hypot(unit.sigmaMm, target.sigmaMm),
+    );
+  }
+  const mode = ctx.options.rangeFrom;
+  if (mode === 'leaderPoint') {
+    const s = pointToPolygonSet(unit.leader, polys);
+    return named(
+      unit.leader,
+      s.onB,
+      `${poss(unit.name)} leader`,
+      s.distance,
+      Math.hypot(unit.sigmaMm, target.sigmaMm),
+    );
+  }
+  const origin = mode === 'leaderBase' ? [fromBase] : unit.body;
+  if (polys === target.bodyPolygons) {
+    const s = unitSeparation(origin, target.body);
+    const fromName =
+      mode === 'leaderBase'
+        ? basePointName(unit, fromBase.footprint, 'leader base', s.onA)
+        : pointName(unit, s.onA);
+    return named(s.onA, s.onB, fromName, s.distance, s.sigmaMm);
+  }
+  const s = polygonSetSeparation(
+    origin.map((b) => b.polygon),
+    polys,
+  );
+  const fromName =
+    mode === 'leaderBase'
+      ? basePointName(unit, fromBase.footprint, 'leader base', s.onA)
+      : pointName(unit, s.onA);
+  return named(s.onA, s.onB, fromName, s.distance, Math.hypot(unit.sigmaMm, target.sigmaMm));
+}
+
+/**
+ * Other bases the leader may as well be standing on: with an even number of bases across the
+ * front the leader stands where two meet, and a hair's movement hands him to either. Each with
+ * how far the leader is from it (0 when he stands on its edge).
+ */
+export function otherLeaderBases(
+  ctx: BpContext,
+  unit: TableUnit,
+  bandMm: number,
+): Array<{ base: TableBase; mm: number }> {
+  if (ctx.options.rangeFrom !== 'leaderBase') return [];
+  const out: Array<{ base: TableBase; mm: number }> = [];
+  for (const b of unit.body) {
+    if (b === unit.leaderBase) continue;
+    const mm = pointToPolygonSet(unit.leader, [b.polygon]).distance;
+    if (mm < bandMm) out.push({ base: b, mm });
+  }
+  return out;
+}

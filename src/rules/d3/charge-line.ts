@@ -1,0 +1,224 @@
+import { degToRad, radToDeg } from '../../geometry/angle.ts';
+import { facedBoxPolygon, localCorners, type FacedBox } from '../../geometry/faced-box.ts';
+import { frameFromFront, toLocal, toTable } from '../../geometry/frame.ts';
+import { firstContactAngle, rotateAbout } from '../../geometry/pivot-sweep.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import { sweepContact, type SweepContact } from '../../geometry/sweep.ts';
+import { rotate, type Vec2 } from '../../geometry/vec.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import type { D3Context } from './context.ts';
+import { forbidden, groundOf } from './movement.ts';
+import { CHARGE_TURN_DEG } from './tables.ts';
+
+/**
+ * D3's charge: one turn of at most 45° at the start, pivoting on a corner (option chargePivot),
+ * then straight ahead into contact within one move; the pivot may not sweep through other units
+ * (artillery excepted; skirmishers and their friends pass through each other) or ground the
+ * charger may not enter. The best line is found exactly: the straight run after a turn θ is a
+ * smooth function of θ between breakpoints (the turn limits, a target corner entering or leaving
+ * the strip the frontage sweeps, a target edge square to the charge), every one of which is found
+ * in closed form; each piece is then minimised to machine precision (golden section).
+ */
+
+/** The unit's box turned by `rad` (counter-clockwise positive) about a pivot. */
+export function boxTurned(box: FacedBox, pivot: Vec2, rad: number): FacedBox {
+  return {
+    frame: frameFromFront(rotateAbout(box.frame.origin, pivot, rad), rotate(box.frame.front, rad)),
+    width: box.width,
+    depth: box.depth,
+  };
+}
+
+/** The unit's box turned by `deg` (counter-clockwise positive) about a pivot. */
+export const turnedBox = (box: FacedBox, deg: number, pivot: Vec2): FacedBox =>
+  boxTurned(box, pivot, degToRad(deg));
+
+/** The pivot for a turn of `deg`: the front corner on the side turned toward, or the box centre. */
+export function pivotFor(ctx: D3Context, box: FacedBox, deg: number): Vec2 {
+  if (ctx.options.chargePivot === 'centre') return toTable(box.frame, { x: 0, y: -box.depth / 2 });
+  const c = localCorners(box);
+  return toTable(box.frame, deg >= 0 ? c.frontLeft : c.frontRight);
+}
+
+export interface TurnLimit {
+  /** The largest turn that way (degrees, ≥ 0) before the pivot sweeps into something. */
+  readonly deg: number;
+  /** What stops it, if anything, and how far its contact corner swings (the lever), mm. */
+  readonly by?: { readonly name: string; readonly sigmaMm: number; readonly leverMm: number };
+}
+
+/** What a pivoting charger may not sweep through: units (not artillery; skirmishers and friends pass), and ground it may not enter. */
+function sweepObstacles(ctx: D3Context, charger: TableUnit, target: TableUnit) {
+  const skirmish = (u: TableUnit) =>
+    u.troop?.toLowerCase().includes('skirmish') || u.formationInUse === 'skirmish';
+  const out: Array<{ name: string; polygon: Polygon; sigmaMm: number }> = [];
+  for (const u of ctx.state.units) {
+    if (u.id === charger.id || u.id === target.id || u.type === 'artillery') continue;
+    if (u.side === charger.side && (skirmish(u) || skirmish(charger))) continue;
+    for (const p of u.allPolygons) out.push({ name: u.name, polygon: p, sigmaMm: u.sigmaMm });
+  }
+  for (const t of ctx.state.terrain) {
+    if (!t.polygon) continue;
+    const g = groundOf(t);
+    if (g !== 'open' && forbidden(charger, g)) out.push({ name: t.label, polygon: t.polygon, sigmaMm: 0 });
+  }
+  return out;
+}
+
+/** How far the charger may turn left (+) and right (−) before its pivot sweeps into something. */
+export function turnLimits(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+): { left: TurnLimit; right: TurnLimit } {
+  const obstacles = sweepObstacles(ctx, charger, target);
+  const outline = facedBoxPolygon(charger.box);
+  const side = (sign: 1 | -1): TurnLimit => {
+    const pivot = pivotFor(ctx, charger.box, sign);
+    let best: TurnLimit = { deg: CHARGE_TURN_DEG };
+    for (const o of obstacles) {
+      const a = firstContactAngle(outline, pivot, sign * degToRad(CHARGE_TURN_DEG), o.polygon);
+      if (a === undefined) continue;
+      const deg = Math.abs(radToDeg(a));
+      if (deg < best.deg) {
+        const lever = Math.max(...outline.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
+        best = { deg, by: { name: o.name, sigmaMm: o.sigmaMm, leverMm: lever } };
+      }
+    }
+    return best;
+  };
+  return { left: side(1), right: side(-1) };
+}
+
+export interface ChargeLine {
+  readonly turnDeg: number;
+  readonly contact: SweepContact;
+}
+
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/** Breakpoints of the straight run as a function of the turn (radians) on one side, about one pivot. */
+function breakpoints(
+  box: FacedBox,
+  pivot: Vec2,
+  target: readonly Polygon[],
+  lo: number,
+  hi: number,
+): number[] {
+  const out = [lo, hi];
+  const w = box.width / 2;
+  const add = (t: number) => {
+    for (const k of [-2, -1, 0, 1, 2]) {
+      const u = t + k * Math.PI;
+      if (u > lo && u < hi) out.push(u);
+    }
+  };
+  // A target corner's local x is A cos θ + B sin θ + C (a rigid turn about a fixed pivot):
+  // fitted from three turns, then solved for the strip's edges x = ±w.
+  const xAt = (q: Vec2, t: number) => toLocal(boxTurned(box, pivot, t).frame, q).x;
+  for (const poly of target)
+    for (const q of poly) {
+      const f0 = xAt(q, 0);
+      const f1 = xAt(q, Math.PI / 2);
+      const f2 = xAt(q, Math.PI);
+      const C = (f0 + f2) / 2;
+      const A = (f0 - f2) / 2;
+      const B = f1 - C;
+      const R = Math.hypot(A, B);
+      if (R === 0) continue;
+      const phi = Math.atan2(B, A);
+      for (const k of [w, -w]) {
+        const c = (k - C) / R;
+        if (Math.abs(c) <= 1) {
+          add(phi + Math.acos(c));
+          add(phi - Math.acos(c));
+        }
+      }
+    }
+  // A target edge square to the charge direction.
+  const f0 = Math.atan2(box.frame.front.y, box.frame.front.x);
+  for (const poly of target)
+    for (let i = 0; i < poly.length; i++) {
+      const a = poly[i] as Vec2;
+      const b = poly[(i + 1) % poly.length] as Vec2;
+      add(Math.atan2(-(b.x - a.x), b.y - a.y) - f0);
+    }
+  return [...new Set(out)].sort((x, y) => x - y);
+}
+
+/**
+ * The shortest straight charge after one turn within the allowed range, exactly (see above).
+ * `limits` are the turns the pivot sweep allows each way, degrees.
+ */
+export function bestChargeLine(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  limits: { readonly leftDeg: number; readonly rightDeg: number } = {
+    leftDeg: CHARGE_TURN_DEG,
+    rightDeg: CHARGE_TURN_DEG,
+  },
+): ChargeLine | undefined {
+  let best: ChargeLine | undefined;
+  const consider = (t: number, pivot: Vec2) => {
+    const c = sweepContact(boxTurned(charger.box, pivot, t), target.bodyPolygons);
+    if (!c) return Infinity;
+    const deg = radToDeg(t);
+    if (
+      !best ||
+      c.distance < best.contact.distance - 1e-9 ||
+      (Math.abs(c.distance - best.contact.distance) <= 1e-9 && Math.abs(deg) < Math.abs(best.turnDeg))
+    )
+      best = { turnDeg: deg, contact: c };
+    return c.distance;
+  };
+  const sides: Array<[number, number, Vec2]> = [
+    [0, degToRad(limits.leftDeg), pivotFor(ctx, charger.box, 1)],
+    [-degToRad(limits.rightDeg), 0, pivotFor(ctx, charger.box, -1)],
+  ];
+  for (const [lo, hi, pivot] of sides) {
+    const cuts = breakpoints(charger.box, pivot, target.bodyPolygons, lo, hi);
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      let a = cuts[i] as number;
+      let b = cuts[i + 1] as number;
+      consider(a, pivot);
+      consider(b, pivot);
+      if (b - a < 1e-12) continue;
+      // Seed the piece, then golden-section the lowest sample's neighbourhood to machine precision.
+      const n = 6;
+      let k0 = 0;
+      let v0 = Infinity;
+      for (let k = 1; k < n; k++) {
+        const v = consider(a + ((b - a) * k) / n, pivot);
+        if (v < v0) {
+          v0 = v;
+          k0 = k;
+        }
+      }
+      if (!Number.isFinite(v0)) continue;
+      const step = (b - a) / n;
+      a = a + step * (k0 - 1);
+      b = a + 2 * step;
+      let x1 = b - GOLDEN * (b - a);
+      let x2 = a + GOLDEN * (b - a);
+      let f1 = consider(x1, pivot);
+      let f2 = consider(x2, pivot);
+      for (let it = 0; it < 80 && b - a > 1e-13; it++) {
+        if (f1 <= f2) {
+          b = x2;
+          x2 = x1;
+          f2 = f1;
+          x1 = b - GOLDEN * (b - a);
+          f1 = consider(x1, pivot);
+        } else {
+          a = x1;
+          x1 = x2;
+          f1 = f2;
+          x2 = a + GOLDEN * (b - a);
+          f2 = consider(x2, pivot);
+        }
+      }
+    }
+  }
+  return best;
+}

@@ -1,0 +1,76 @@
+import { holds, type Comparison } from './threshold.ts';
+
+/**
+ * How far the part of the table that decides a share must move for the answer to change, when no
+ * formula gives it (half a target visible, half inside a quarter): the share is recomputed with
+ * that part displaced one band either way; a displacement that changes the answer is narrowed
+ * down by bisection (the answer is then too close to call). When neither does, the move is read
+ * off the slope the two probes show (never less than the band), or is unbounded when the share
+ * did not move at all (`lowerBound`: nothing near enough to change it).
+ */
+export interface ProbeResult {
+  readonly moveMm: number;
+  /** True when nothing within the probes changes the answer and the slope was flat. */
+  readonly lowerBound: boolean;
+}
+
+/** Halvings of the band when narrowing a move down: to 1/64 of the band, finer than any base is placed. */
+const BISECTIONS = 6;
+
+export function probeMove(
+  valueAt: (offsetMm: number) => number,
+  value0: number,
+  comparison: Comparison,
+  limit: number,
+  bandMm: number,
+): ProbeResult {
+  if (!(bandMm > 0)) return { moveMm: Infinity, lowerBound: true };
+  const lean0 = holds(value0 - limit, comparison, limit);
+  const changes = (v: number): boolean => holds(v - limit, comparison, limit) !== lean0;
+  let slope = 0;
+  for (const sign of [1, -1]) {
+    const v = valueAt(sign * bandMm);
+    if (changes(v)) {
+      let lo = 0;
+      let hi = bandMm;
+      for (let i = 0; i < BISECTIONS; i++) {
+        const mid = (lo + hi) / 2;
+        if (changes(valueAt(sign * mid))) hi = mid;
+        else lo = mid;
+      }
+      return { moveMm: hi, lowerBound: false };
+    }
+    // Only a change toward the limit says how soon it could be reached.
+    if ((v - value0) * (limit - value0) > 0) slope = Math.max(slope, Math.abs(v - value0) / bandMm);
+  }
+  if (slope === 0) return { moveMm: Infinity, lowerBound: true };
+  return { moveMm: Math.max(bandMm, Math.abs(limit - value0) / slope), lowerBound: false };
+}
+
+/**
+ * A quantity whose move is found by probing along one or more directions: `at[k](offset)` is the
+ * value with the deciding part moved `offset` mm along direction k. The nearest change wins.
+ */
+export function probedQuantity(
+  value: number,
+  unit: string,
+  at: ReadonlyArray<(offsetMm: number) => number>,
+  sigmaMm: number,
+  comparison: Comparison,
+  limit: number,
+  bandMm: number,
+): { value: number; unit: string; perMm: number; sigmaMm: number; moveMm: number } {
+  let best: ProbeResult = { moveMm: Infinity, lowerBound: true };
+  for (const f of at) {
+    const r = probeMove(f, value, comparison, limit, bandMm);
+    if (r.moveMm < best.moveMm) best = r;
+  }
+  const margin = Math.abs(value - limit);
+  return {
+    value,
+    unit,
+    perMm: Number.isFinite(best.moveMm) && best.moveMm > 0 ? margin / best.moveMm : 0,
+    sigmaMm,
+    moveMm: best.moveMm,
+  };
+}

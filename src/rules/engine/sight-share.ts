@@ -1,0 +1,154 @@
+import { regionArea } from '../../geometry/boolean.ts';
+import { boxOf, type Box } from '../../geometry/box.ts';
+import { pointToPolygon } from '../../geometry/distance.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import {
+  hiddenRegions,
+  seenShareGiven,
+  sightWindow,
+  visibleGiven,
+  type Hidden,
+  type SightScreen,
+  type VisibleRegion,
+} from '../../geometry/visible-region.ts';
+import { probedQuantity } from './probe.ts';
+import type { Comparison, Quantity } from './threshold.ts';
+
+/**
+ * The share of a target seen from an eye, with what the uncertainty model needs: how unsure we are
+ * of the target's place relative to the shadows that cut it, and the share recomputed with the
+ * target moved across and along the sight line (for how far it must move to change an answer).
+ *
+ * A shadow edge is cast by a hider's corner b mm from the eye and lies t mm out at the target:
+ * the hider moving δ moves the edge δ·t/b there, the eye moving δ moves it δ·(t − b)/b. So the
+ * relative uncertainty is the target's sigma, the eye's and each nearby hider's, each times its
+ * lever, in quadrature.
+ */
+export interface SeenShare {
+  readonly region: VisibleRegion;
+  /** One-sigma uncertainty of the target's position relative to the shadows that could cut it, mm. */
+  readonly sigmaMm: number;
+  /** The share (%) with the target moved `offsetMm` across (k = 0) or along (k = 1) the sight line. */
+  shareAt(k: 0 | 1, offsetMm: number): number;
+}
+
+export interface SightInputs {
+  readonly eye: Vec2;
+  /** One-sigma error of the eye's position, mm. */
+  readonly eyeSigmaMm: number;
+  readonly target: readonly Polygon[];
+  readonly targetSigmaMm: number;
+  readonly screens: readonly SightScreen[];
+  /** One-sigma error of a hider's position (units move; terrain does not), mm. */
+  readonly screenSigmaMm: (s: SightScreen) => number;
+}
+
+const grow = (b: Box, m: number): Box => ({
+  minX: b.minX - m,
+  minY: b.minY - m,
+  maxX: b.maxX + m,
+  maxY: b.maxY + m,
+});
+
+const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
+  polys.map((p) => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y })));
+
+/**
+ * The seen share of `target`, exact. `reachMm` is how far probes may move the target (the hidden
+ * regions are built that far round it); `bandFor` turns the relative sigma into the pose band.
+ */
+export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => number): SeenShare {
+  const { eye, target } = inputs;
+  const tb = boxOf(target.flat());
+  const targetArea = regionArea(target);
+  const cx = (tb.minX + tb.maxX) / 2;
+  const cy = (tb.minY + tb.maxY) / 2;
+  const len = Math.hypot(cx - eye.x, cy - eye.y) || 1;
+  const along = { x: (cx - eye.x) / len, y: (cy - eye.y) / len };
+  const across = { x: -along.y, y: along.x };
+  const tFar = Math.max(
+    ...[
+      { x: tb.minX, y: tb.minY },
+      { x: tb.maxX, y: tb.minY },
+      { x: tb.maxX, y: tb.maxY },
+      { x: tb.minX, y: tb.maxY },
+    ].map((c) => Math.hypot(c.x - eye.x, c.y - eye.y)),
+  );
+  const build = (reach: number) => {
+    const near = grow(tb, reach);
+    const window = sightWindow(eye, near, 1);
+    return hiddenRegions(eye, inputs.screens, window, near);
+  };
+  const sigmaOf = (hidden: readonly Hidden[]): number => {
+    let s2 = inputs.targetSigmaMm ** 2;
+    let eyeLever = 1;
+    for (const h of hidden) {
+      const b = Math.max(1, pointToPolygon(eye, h.screen.polygon).distance);
+      const lever = Math.max(1, tFar / b);
+      s2 += (inputs.screenSigmaMm(h.screen) * lever) ** 2;
+      eyeLever = Math.max(eyeLever, (tFar - b) / b);
+    }
+    return Math.sqrt(s2 + (inputs.eyeSigmaMm * eyeLever) ** 2);
+  };
+  // Hidden regions wide enough for probes of up to four bands (grown once if the first guess is short).
+  let reach = 50;
+  let { hidden, blind } = build(reach);
+  let sigmaMm = sigmaOf(hidden);
+  const need = 4 * bandFor(sigmaMm) + 1;
+  if (need > reach) {
+    reach = need;
+    ({ hidden, blind } = build(reach));
+    sigmaMm = sigmaOf(hidden);
+  }
+  if (blind) {
+    const none: VisibleRegion = {
+      polygons: [],
+      share: 0,
+      targetArea,
+      hiddenBy: [{ id: blind.id, label: blind.label, share: 1 }],
+      blind: blind.label,
+    };
+    return { region: none, sigmaMm, shareAt: () => 0 };
+  }
+  const region = visibleGiven(eye, target, hidden, targetArea);
+  const dirs = [across, along] as const;
+  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets.
+  const memo = new Map<string, number>();
+  const shareAt = (k: 0 | 1, offsetMm: number): number => {
+    if (offsetMm === 0) return region.share * 100;
+    const key = `${k}:${offsetMm}`;
+    let v = memo.get(key);
+    if (v === undefined) {
+      const d = dirs[k];
+      v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
+      memo.set(key, v);
+    }
+    return v;
+  };
+  return { region, sigmaMm, shareAt };
+}
+
+/**
+ * A seen share (as a percentage) against a limit, as a threshold quantity: the move that would
+ * change the answer is searched across and along the sight line. `hiddenShare` turns it round
+ * (the share that is hidden, for cover).
+ */
+export function seenShareQuantity(
+  s: SeenShare,
+  comparison: Comparison,
+  limitPercent: number,
+  bandMm: number,
+  hiddenShare = false,
+): Quantity {
+  const f = (v: number) => (hiddenShare ? 100 - v : v);
+  return probedQuantity(
+    f(s.region.share * 100),
+    '%',
+    [(o) => f(s.shareAt(0, o)), (o) => f(s.shareAt(1, o))],
+    s.sigmaMm,
+    comparison,
+    limitPercent,
+    bandMm,
+  );
+}

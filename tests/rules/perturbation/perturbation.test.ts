@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { rng } from '../../../bench/rules-scenario.ts';
+import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
+import type { Ruleset } from '../../../src/rules/engine/ruleset.ts';
+import { EXACT_POLICY, type ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
+import type { Verdict } from '../../../src/rules/engine/verdict.ts';
+import type { TableState } from '../../../src/table/table-state.ts';
+import { perturbedPoses, reportedPoses, tableOf } from './perturb.ts';
+import { randomMontroseTable, randomTable, RECIPES, type RandomTable } from './random-tables.ts';
+import { flips, type Flip } from './verdict-tree.ts';
+
+/**
+ * The uncertainty model, proved on random tables: every verdict (the answer and each check it was
+ * built from) is asked on the table as reported, then on tables with every base moved within its
+ * reported sigma. A verdict whose lean changes must have said borderline; a firm verdict must
+ * never flip. Half the tables use the ruleset's policy, half a band of 2σ with no floor (the
+ * sigma model alone, the strict case). Seeded: the same cases every run.
+ *
+ * A lean is the exact comparison whatever the band, so the perturbed tables are asked under
+ * exact arithmetic: no band, hence none of the probing that finds how far a base must move
+ * (most of the cost), and the same leans.
+ */
+
+const PERTURBATIONS = 6;
+
+function ask(
+  ruleset: Ruleset,
+  state: TableState,
+  text: string,
+  policy: ThresholdPolicy,
+): Verdict | undefined {
+  try {
+    const own = ruleset.askText?.(state, text, {}, policy);
+    if (own) return own;
+    return ruleset.ask(state, parseQuestion(text), {}, policy);
+  } catch {
+    // A question this ruleset does not answer, or a unit not on this table.
+    return undefined;
+  }
+}
+
+interface Tally {
+  verdicts: number;
+  cases: number;
+  /** Verdicts compared, counting every check of every tree. */
+  checks: number;
+  flipsCaught: number;
+  firmFlips: Flip[];
+  borderline: number;
+}
+
+function run(tables: readonly RandomTable[], rulesetId: string): Tally {
+  const tally: Tally = { verdicts: 0, cases: 0, checks: 0, flipsCaught: 0, firmFlips: [], borderline: 0 };
+  tables.forEach((t, i) => {
+    const base = getRuleset(rulesetId);
+    const ruleset = base.forScenario ? base.forScenario(t.scenario) : base;
+    const policy: ThresholdPolicy = i % 2 === 0 ? { floor: 0, sigmas: 2 } : ruleset.defaultPolicy;
+    const reported = reportedPoses(t.scenario, t.sigmas);
+    const state = tableOf(t.scenario, reported);
+    const r = rng(1000 + i);
+    const perturbed = Array.from({ length: PERTURBATIONS }, () =>
+      tableOf(t.scenario, perturbedPoses(reported, r)),
+    );
+    for (const q of t.questions) {
+      const before = ask(ruleset, state, q, policy);
+      if (!before) continue;
+      tally.verdicts++;
+      for (const p of perturbed) {
+        const after = ask(ruleset, p, q, EXACT_POLICY);
+        if (!after) continue;
+        tally.checks += countChecks(before);
+        for (const f of flips(before, after)) {
+          if (f.before.answer === 'borderline') tally.flipsCaught++;
+          else tally.firmFlips.push(f);
+        }
+        tally.cases++;
+      }
+    }
+  });
+  return tally;
+}
+
+const countChecks = (v: Verdict): number => 1 + v.checks.reduce((s, c) => s + countChecks(c), 0);
+
+const report = (id: string, t: Tally) =>
+  `${id}: ${t.verdicts} verdicts, ${t.cases} perturbed cases (${t.checks} checks compared), ${t.flipsCaught} flips caught (all borderline), ${t.firmFlips.length} firm flips`;
+
+const describeFlip = (f: Flip) =>
+  `${f.key}: ${f.before.answer} (lean ${f.before.lean}) → lean ${f.after.lean}; value ${f.before.value} → ${f.after.value}, limit ${f.before.limit}, move ${f.before.moveMm} mm, band ${f.before.bandMm} mm\n    ${f.before.reasons.join(' / ')}\n    → ${f.after.reasons.join(' / ')}`;
+
+describe('perturbation property: a firm verdict never flips within the reported sigma', () => {
+  const counts: Record<string, number> = {
+    'black-powder': 12,
+    prestonpans: 60,
+    d3: 40,
+    'oer-the-sea': 18,
+  };
+  for (const [id, n] of Object.entries(counts)) {
+    it(`${id}: ${n} random tables × ${PERTURBATIONS} perturbations`, () => {
+      const recipe = RECIPES[id];
+      if (!recipe) throw new Error(`no recipe for ${id}`);
+      const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
+      const t = run(tables, id);
+      console.log(report(id, t));
+      if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
+      expect(t.checks).toBeGreaterThan(1000);
+      expect(t.flipsCaught).toBeGreaterThan(0);
+      expect(t.firmFlips.map(describeFlip)).toEqual([]);
+    });
+  }
+  it('montrose: 120 boards of counters near the circles × 6 perturbations', () => {
+    const tables = Array.from({ length: 120 }, (_, s) => randomMontroseTable(s + 1));
+    const t = run(tables, 'montrose');
+    console.log(report('montrose', t));
+    if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
+    expect(t.checks).toBeGreaterThan(1000);
+    expect(t.flipsCaught).toBeGreaterThan(0);
+    expect(t.firmFlips.map(describeFlip)).toEqual([]);
+  });
+});
