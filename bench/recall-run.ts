@@ -39,6 +39,8 @@ export interface SceneRun {
   readonly visible: readonly number[];
   /** Bases partly hidden (by a hand, …): reported apart. */
   readonly partlyHidden: readonly number[];
+  /** Bases under glare so strong their black cells clip to white: no reader can see them, reported apart. */
+  readonly washedOut: readonly number[];
   /** Per frame, the base ids found. */
   readonly foundPerFrame: readonly ReadonlySet<number>[];
   /** Per frame, false detections (raw detections no marker explains, located bases in the wrong place). */
@@ -171,12 +173,7 @@ export async function runStaticScene(
   try {
     for (let f = 0; f < frames; f++) {
       const frame = live.frameWithPoses({}, seed * 1000 + CONDITION_KEY[condition] * 100 + f);
-      if (f === 0) {
-        for (const b of frame.truth.bases) {
-          if (!b.marker.inView) continue;
-          (b.marker.hiddenFraction > 0 ? out.partlyHidden : out.visible).push(b.markerId);
-        }
-      }
+      if (f === 0) classify(out, frame);
       const image =
         setup.jpegQuality === undefined ? frame.image : await jpegRoundTrip(frame.image, setup.jpegQuality);
       const o = await runFrame(
@@ -221,6 +218,7 @@ function emptyRun(c: {
     frames: 0,
     visible: [],
     partlyHidden: [],
+    washedOut: [],
     foundPerFrame: [],
     falsePerFrame: [],
     falseExamples: [],
@@ -232,6 +230,26 @@ function emptyRun(c: {
     nativeFound: 0,
     nativeFalse: 0,
   };
+}
+
+/**
+ * Glare (grey levels added, truth's `glareLevel`) at which the printed black (24 grey levels,
+ * shade.ts) reaches white: the tag's cells are gone from the picture.
+ */
+export const GLARE_WASHES_OUT = 255 - 24;
+
+/** Sorts the frame's bases: visible (the targets' denominator), partly hidden, washed out by glare. */
+function classify(out: MutableRun, frame: SynthFrame): void {
+  for (const b of frame.truth.bases) {
+    if (!b.marker.inView) continue;
+    const list =
+      b.marker.glareLevel >= GLARE_WASHES_OUT
+        ? out.washedOut
+        : b.marker.hiddenFraction > 0
+          ? out.partlyHidden
+          : out.visible;
+    list.push(b.markerId);
+  }
 }
 
 function record(out: MutableRun, o: FrameOutcome, first: boolean, last: boolean): void {
@@ -286,10 +304,7 @@ export async function runMover(
     for (let f = 0; f < frames; f++) {
       const pose = { x: start.x + f * 25.4, y, headingDeg: start.headingDeg + f * 3 };
       const frame = live.frameWithPoses({ [mover.marker.id]: pose }, seed * 1000 + f);
-      if (f === 0)
-        for (const b of frame.truth.bases)
-          if (b.marker.inView)
-            (b.marker.hiddenFraction > 0 ? out.partlyHidden : out.visible).push(b.markerId);
+      if (f === 0) classify(out, frame);
       const o = await runFrame(pipeline, frame, frame.image, { capturedAt: f * 100, sequence: f }, native);
       record(out, o, f === 0, f === frames - 1);
       if (o.found.has(mover.marker.id)) out.moverFound++;

@@ -156,6 +156,7 @@ describe('recall counts', () => {
     frames: found.length,
     visible,
     partlyHidden: [],
+    washedOut: [],
     foundPerFrame: found.map((f) => new Set(f)),
     falsePerFrame: found.map(() => 0),
     falseExamples: [],
