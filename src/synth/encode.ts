@@ -18,6 +18,19 @@ export async function encodeJpeg(image: RgbImage, options: { quality?: number } 
     .toBuffer();
 }
 
+/**
+ * The picture after a JPEG encoder and decoder (libjpeg-turbo through sharp, 4:2:0 chroma, as
+ * most webcams' MJPEG): what a camera that compresses its stream delivers.
+ */
+export async function jpegRoundTrip(image: RgbImage, quality: number): Promise<RgbImage> {
+  if (!Number.isInteger(quality) || quality < 1 || quality > 100)
+    throw new Error(`JPEG quality must be an integer 1–100, got ${quality}`);
+  const decoded = await decodeImage(await encodeJpeg(image, { quality }));
+  if (decoded.width !== image.width || decoded.height !== image.height)
+    throw new Error('JPEG round trip changed the picture size');
+  return decoded;
+}
+
 /** Decodes a PNG/JPEG (file path or bytes) to 8-bit RGB, dropping any alpha. */
 export async function decodeImage(input: string | Buffer | Uint8Array): Promise<RgbImage> {
   const { data, info } = await sharp(input)

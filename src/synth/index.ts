@@ -17,7 +17,30 @@ export {
   defaultSyntheticProfile,
   writeSyntheticCalibration,
 } from './calibration.ts';
-export { decodeImage, encodeJpeg, encodePng, writeImage } from './encode.ts';
+export {
+  CLUTTER_KINDS,
+  type BareBaseItem,
+  type CardItem,
+  type ClutterItem,
+  type ClutterKind,
+  type DieItem,
+  type HandItem,
+  type RulerItem,
+} from './clutter.ts';
+export {
+  DEFAULT_CLUTTER_COUNTS,
+  handShadows,
+  handsOverMarkers,
+  randomClutter,
+  randomGlare,
+  randomShadows,
+  type ClutterLayoutOptions,
+  type HandTarget,
+  type KeepClear,
+} from './clutter-layout.ts';
+export { decodeImage, encodeJpeg, encodePng, jpegRoundTrip, writeImage } from './encode.ts';
+export type { CastShadow, GlareSpot, SceneLighting } from './lighting.ts';
+export type { PrintDefects } from './print-defects.ts';
 export { distort, undistort, type Distortion, type Intrinsics } from './lens.ts';
 export { LiveSyntheticTable, type LiveTableOptions } from './live-table.ts';
 export { cvDictionaryName, markerBits, type MarkerBits } from './marker-bits.ts';
@@ -29,5 +52,6 @@ export {
   type RgbImage,
   type SynthFrame,
 } from './render.ts';
-export { type BasePose, type PoseOverrides } from './scene.ts';
+export { type BasePose, type PoseOverrides, type SceneExtras } from './scene.ts';
+export type { ClutterTruth } from './truth-conditions.ts';
 export type { BaseTruth, MarkerTruth, PixelPoint, Quad, SceneTruth, TablePoint } from './truth.ts';

@@ -1,5 +1,6 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
+import type { ClutterItem } from './clutter.ts';
 import { syntheticCameraProfile, type SynthCamera } from './camera.ts';
 import {
   charucoBoardImage,
@@ -16,15 +17,20 @@ import {
   buildScene,
   loadSceneBits,
   placedBases,
+  sceneExtras,
   type BasePose,
   type PoseOverrides,
   type SceneBase,
   type SynthScene,
 } from './scene.ts';
-import { Shader, type BaseBox } from './shade.ts';
+import { Shader, type BaseBox, type PropBox } from './shade.ts';
 import { sceneTruth } from './truth.ts';
 
-export interface LiveTableOptions extends Omit<RenderOptions, 'poses'> {
+/**
+ * As `RenderOptions` (clutter, glare, shadows and print defects included) without per-call poses;
+ * frames are synchronous, so JPEG is applied by the caller (`jpegRoundTrip` in encode.ts).
+ */
+export interface LiveTableOptions extends Omit<RenderOptions, 'poses' | 'jpegQuality'> {
   /** The unit that moves (default: the first unit with a base on the table). */
   readonly movingUnitId?: string;
   /** How far it advances before retiring, mm (default 150). */
@@ -57,10 +63,18 @@ export class LiveSyntheticTable {
   private readonly clean: Float32Array;
   private readonly blurred: Float32Array;
   private readonly tmp: Float32Array;
-  private readonly kernel: Float32Array;
+  private kernel: Float32Array;
   private readonly mask: Uint8Array;
-  private readonly noiseBank: NoiseBank | null;
-  private readonly o: Required<Pick<LiveTableOptions, 'seed' | 'noiseSigma' | 'advanceMm' | 'periodMs'>>;
+  /** Sensor noise from a bank drawn once (the live demo), or null: every sample drawn afresh. */
+  private noiseBank: NoiseBank | null;
+  private readonly useNoiseBank: boolean;
+  private readonly o: { seed: number; noiseSigma: number; advanceMm: number; periodMs: number };
+  private readonly printDefects: LiveTableOptions['printDefects'];
+  /** Clutter and lighting, compiled once (the same objects every frame, so nothing recompiles). */
+  private extras: Pick<SynthScene, 'props' | 'lighting'>;
+  private propBoxes: readonly PropBox[];
+  /** Pixel rectangles to redraw in the next frame (clutter put down or taken away). */
+  private pendingRects: Rect[] = [];
   private readonly movingUnitId: string | undefined;
   private readonly start: ReadonlyMap<number, BasePose>;
   private boxes = new Map<number, { pose: BasePose; box: BaseBox }>();
@@ -88,7 +102,8 @@ export class LiveSyntheticTable {
     }
     this.start = new Map(placed.map((p) => [p.base.marker.id, p.pose]));
     this.profile = syntheticCameraProfile(camera);
-    const scene = buildScene(scenario, bits);
+    this.extras = sceneExtras(options);
+    const scene = this.sceneWith(buildScene(scenario, bits, {}, { printDefects: options.printDefects }));
     this.shader = new Shader(camera, scene, {
       lighting: options.lighting ?? RENDER_DEFAULTS.lighting,
       supersampling: options.supersampling ?? 3,
@@ -98,14 +113,50 @@ export class LiveSyntheticTable {
     this.shader.renderBackground(this.background);
     this.clean = Float32Array.from(this.background);
     const boxes = scene.bases.map((b) => this.shader.baseBox(b));
-    this.shader.renderBases(this.clean, boxes);
+    this.propBoxes = (scene.props ?? []).flatMap((p) => this.shader.propBoxes(p));
+    this.shader.renderBases(this.clean, boxes, undefined, this.propBoxes);
     scene.bases.forEach((b, i) => this.boxes.set(b.marker.id, { pose: b, box: boxes[i]! }));
     this.kernel = gaussianKernel(options.blurSigma ?? RENDER_DEFAULTS.blurSigma);
     this.blurred = new Float32Array(n);
     this.tmp = new Float32Array(n);
     blurRgb(this.clean, this.blurred, this.tmp, camera.width, camera.height, this.kernel);
     this.mask = new Uint8Array(this.shader.tileCount());
-    this.noiseBank = options.noiseBank && this.o.noiseSigma > 0 ? new NoiseBank(this.o.noiseSigma, this.o.seed) : null;
+    this.useNoiseBank = options.noiseBank === true;
+    this.noiseBank =
+      this.useNoiseBank && this.o.noiseSigma > 0 ? new NoiseBank(this.o.noiseSigma, this.o.seed) : null;
+    this.printDefects = options.printDefects;
+  }
+
+  private sceneWith(scene: SynthScene): SynthScene {
+    return { ...scene, ...this.extras };
+  }
+
+  /** Replaces the clutter on the table (drawn from the next frame on; lighting stays). */
+  setClutter(items: readonly ClutterItem[]): void {
+    this.pendingRects.push(...this.propBoxes.map((b) => b.rect));
+    this.extras = {
+      ...sceneExtras({ clutter: items }),
+      ...(this.extras.lighting ? { lighting: this.extras.lighting } : {}),
+    };
+    this.propBoxes = (this.extras.props ?? []).flatMap((p) => this.shader.propBoxes(p));
+    this.pendingRects.push(...this.propBoxes.map((b) => b.rect));
+  }
+
+  /**
+   * Changes the sensor: noise from the next frame on (a noise bank is drawn again at the new
+   * level), and the lens blur (the whole picture is blurred again, as a full render would).
+   */
+  setSensor(sensor: { readonly noiseSigma?: number; readonly blurSigma?: number }): void {
+    if (sensor.noiseSigma !== undefined && sensor.noiseSigma !== this.o.noiseSigma) {
+      this.o.noiseSigma = sensor.noiseSigma;
+      if (this.useNoiseBank)
+        this.noiseBank = sensor.noiseSigma > 0 ? new NoiseBank(sensor.noiseSigma, this.o.seed) : null;
+    }
+    if (sensor.blurSigma !== undefined) {
+      this.kernel = gaussianKernel(sensor.blurSigma);
+      blurRgb(this.clean, this.blurred, this.tmp, this.camera.width, this.camera.height, this.kernel);
+      this.boardCache = null;
+    }
   }
 
   static async create(
@@ -157,7 +208,9 @@ export class LiveSyntheticTable {
   /** A frame with any bases moved (keyed by marker id); only what moved is redrawn. */
   frameWithPoses(poses: PoseOverrides, noiseKey = 0, boardPose: BoardPose | null = null): SynthFrame {
     const { width, height } = this.camera;
-    const known: SynthScene = buildScene(this.scenario, this.bits, poses);
+    const known: SynthScene = this.sceneWith(
+      buildScene(this.scenario, this.bits, poses, { printDefects: this.printDefects }),
+    );
     const scene: SynthScene =
       this.extraBases.length === 0 ? known : { ...known, bases: [...known.bases, ...this.extraBases] };
     this.shader.setScene(scene);
@@ -184,6 +237,11 @@ export class LiveSyntheticTable {
       }
     }
     this.boxes = next;
+    for (const r of this.pendingRects) {
+      this.shader.markTiles(this.mask, r);
+      dirty = true;
+    }
+    this.pendingRects = [];
     if (dirty) {
       // Restore the cloth under every dirty tile, redraw bases there, re-blur the patch.
       let u: Rect = { x0: width, y0: height, x1: 0, y1: 0 };
@@ -201,7 +259,7 @@ export class LiveSyntheticTable {
           y1: Math.max(u.y1, r.y1),
         };
       }
-      this.shader.renderBases(this.clean, boxes, this.mask);
+      this.shader.renderBases(this.clean, boxes, this.mask, this.propBoxes);
       const pad = (this.kernel.length - 1) / 2;
       blurRgb(this.clean, this.blurred, this.tmp, width, height, this.kernel, {
         x0: Math.max(0, u.x0 - pad),

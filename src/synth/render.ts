@@ -1,7 +1,8 @@
 import type { Scenario } from '../table/scenario.ts';
 import type { SynthCamera } from './camera.ts';
+import { jpegRoundTrip } from './encode.ts';
 import { blurRgb, gaussianKernel, Prng, quantiseWithNoise } from './noise.ts';
-import { buildScene, loadSceneBits, type PoseOverrides } from './scene.ts';
+import { buildScene, loadSceneBits, type PoseOverrides, type SceneExtras } from './scene.ts';
 import { Shader } from './shade.ts';
 import { sceneTruth, type SceneTruth } from './truth.ts';
 
@@ -12,7 +13,13 @@ export interface RgbImage {
   readonly data: Uint8Array;
 }
 
-export interface RenderOptions {
+/**
+ * How to render. Besides the sensor and the light, a scene may hold clutter (bare bases, dice,
+ * rulers, cards, hands: clutter.ts), glare spots and cast shadows (lighting.ts) and printing
+ * defects (print-defects.ts); all are off by default, and the defaults give the same bytes as
+ * before they existed.
+ */
+export interface RenderOptions extends SceneExtras {
   /** Noise seed; the same seed gives the same bytes (default 1). */
   readonly seed?: number;
   /** Sensor noise, grey levels (default 2). */
@@ -25,6 +32,11 @@ export interface RenderOptions {
   readonly supersampling?: number;
   /** Poses replacing the scenario's, keyed by marker id (move units without editing the file). */
   readonly poses?: PoseOverrides;
+  /**
+   * JPEG quality 1–100: the picture goes through a JPEG encoder and back, as a webcam's MJPEG
+   * stream does (default: none). The truth does not change.
+   */
+  readonly jpegQuality?: number;
 }
 
 export interface SynthFrame {
@@ -48,7 +60,7 @@ export async function renderScene(
 ): Promise<SynthFrame> {
   const o = { ...RENDER_DEFAULTS, ...options };
   const bits = await loadSceneBits(scenario);
-  const scene = buildScene(scenario, bits, o.poses);
+  const scene = buildScene(scenario, bits, o.poses, o);
   const shader = new Shader(camera, scene, { lighting: o.lighting, supersampling: o.supersampling });
   const { width, height } = camera;
   const clean = new Float32Array(width * height * 3);
@@ -56,12 +68,18 @@ export async function renderScene(
   shader.renderBases(
     clean,
     scene.bases.map((b) => shader.baseBox(b)),
+    undefined,
+    (scene.props ?? []).flatMap((p) => shader.propBoxes(p)),
   );
   const blurred = new Float32Array(clean.length);
   blurRgb(clean, blurred, new Float32Array(clean.length), width, height, gaussianKernel(o.blurSigma));
   const data = new Uint8Array(clean.length);
   quantiseWithNoise(blurred, data, o.noiseSigma, new Prng(o.seed));
-  return { image: { width, height, data }, truth: sceneTruth(camera, scene) };
+  const image = { width, height, data };
+  return {
+    image: o.jpegQuality === undefined ? image : await jpegRoundTrip(image, o.jpegQuality),
+    truth: sceneTruth(camera, scene),
+  };
 }
 
 /** Converts an RGB image to one grey channel (ITU-R BT.601 weights, as OpenCV's cvtColor). */

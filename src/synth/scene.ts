@@ -1,5 +1,9 @@
 import type { MarkerDictionaryName, Scenario } from '../table/scenario.ts';
+import type { ClutterItem } from './clutter.ts';
+import type { CastShadow, GlareSpot, SceneLighting } from './lighting.ts';
 import { markerBits, type MarkerBits } from './marker-bits.ts';
+import { markerPrint, type MarkerPrint, type PrintDefects } from './print-defects.ts';
+import { compileProps, type Prop } from './props.ts';
 
 /**
  * The scene the renderer draws: every base resolved to table millimetres (pose, box, marker
@@ -31,6 +35,8 @@ export interface SceneMarker {
   /** Half side of the white square printed around the marker (clipped to the base for bases). */
   readonly paperHalfMm: number;
   readonly bits: MarkerBits;
+  /** Printing defects (absent: a perfect print); `sizeMm` is already the printed size. */
+  readonly print?: MarkerPrint;
 }
 
 export interface SceneBase {
@@ -55,6 +61,37 @@ export interface SynthScene {
   readonly dictionary: MarkerDictionaryName;
   readonly bases: readonly SceneBase[];
   readonly references: readonly SceneMarker[];
+  /** Clutter on (and hands over) the table, compiled for the ray caster; absent: none. */
+  readonly props?: readonly Prop[];
+  /** Glare and cast shadows; absent: none. */
+  readonly lighting?: SceneLighting;
+}
+
+/** What a scene may hold besides the scenario's bases and reference markers (all off by default). */
+export interface SceneExtras {
+  readonly clutter?: readonly ClutterItem[];
+  readonly glare?: readonly GlareSpot[];
+  readonly shadows?: readonly CastShadow[];
+  readonly printDefects?: PrintDefects;
+}
+
+/** The props and lighting of `extras`, as scene fields (nothing at all when there are none). */
+export function sceneExtras(extras: SceneExtras): Pick<SynthScene, 'props' | 'lighting'> {
+  const glare = extras.glare ?? [];
+  const shadows = extras.shadows ?? [];
+  return {
+    ...(extras.clutter?.length ? { props: compileProps(extras.clutter) } : {}),
+    ...(glare.length || shadows.length ? { lighting: { glare, shadows } } : {}),
+  };
+}
+
+/** Applies print defects to a marker: printed size, paper still around it, the defects themselves. */
+function printed(m: SceneMarker, defects: PrintDefects | undefined): SceneMarker {
+  const print = markerPrint(defects, m.id);
+  if (!print) return m;
+  const sizeMm = m.sizeMm * print.scale;
+  const cell = sizeMm / m.bits.cells;
+  return { ...m, sizeMm, paperHalfMm: Math.max(m.paperHalfMm, sizeMm / 2 + 0.5 * cell), print };
 }
 
 export function parseColour(text: string): Rgb {
@@ -91,6 +128,7 @@ export function buildScene(
   scenario: Scenario,
   bits: ReadonlyMap<number, MarkerBits>,
   overrides: PoseOverrides = {},
+  extras: SceneExtras = {},
 ): SynthScene {
   const colours = new Map(scenario.sides.map((s) => [s.id, parseColour(s.colour)] as const));
   const need = (id: number): MarkerBits => {
@@ -123,38 +161,50 @@ export function buildScene(
         halfDepth: base.depthMm / 2,
         topMm: m.heightMm,
         colour: colours.get(side) ?? [128, 128, 128],
-        marker: {
-          id: m.id,
-          x: mx,
-          y: my,
-          z: m.heightMm,
-          sizeMm: m.sizeMm,
-          right: [Math.cos(a), Math.sin(a)],
-          up: [-Math.sin(a), Math.cos(a)],
-          // At least one cell of white; a little more where the base leaves room.
-          paperHalfMm:
-            m.sizeMm / 2 +
-            Math.max(cell, Math.min(2 * cell, (Math.min(base.widthMm, base.depthMm) - m.sizeMm) / 2)),
-          bits: b,
-        },
+        marker: printed(
+          {
+            id: m.id,
+            x: mx,
+            y: my,
+            z: m.heightMm,
+            sizeMm: m.sizeMm,
+            right: [Math.cos(a), Math.sin(a)],
+            up: [-Math.sin(a), Math.cos(a)],
+            // At least one cell of white; a little more where the base leaves room.
+            paperHalfMm:
+              m.sizeMm / 2 +
+              Math.max(cell, Math.min(2 * cell, (Math.min(base.widthMm, base.depthMm) - m.sizeMm) / 2)),
+            bits: b,
+          },
+          extras.printDefects,
+        ),
       };
     },
   );
   const references: SceneMarker[] = scenario.referenceMarkers.map((r) => {
     const b = need(r.id);
-    return {
-      id: r.id,
-      x: r.x,
-      y: r.y,
-      z: r.heightMm,
-      sizeMm: r.sizeMm,
-      right: [1, 0],
-      up: [0, 1],
-      paperHalfMm: r.sizeMm / 2 + (1.5 * r.sizeMm) / b.cells,
-      bits: b,
-    };
+    return printed(
+      {
+        id: r.id,
+        x: r.x,
+        y: r.y,
+        z: r.heightMm,
+        sizeMm: r.sizeMm,
+        right: [1, 0],
+        up: [0, 1],
+        paperHalfMm: r.sizeMm / 2 + (1.5 * r.sizeMm) / b.cells,
+        bits: b,
+      },
+      extras.printDefects,
+    );
   });
-  return { table: scenario.table, dictionary: scenario.markerDictionary, bases, references };
+  return {
+    table: scenario.table,
+    dictionary: scenario.markerDictionary,
+    bases,
+    references,
+    ...sceneExtras(extras),
+  };
 }
 
 /** Loads (and caches) the patterns of every marker in the scenario. */

@@ -2,7 +2,11 @@
 import { cameraCentre, projectPoint, type SynthCamera } from './camera.ts';
 import { undistort } from './lens.ts';
 import type { Rect } from './noise.ts';
+import { GLOSS, LightingField, type SceneLighting } from './lighting.ts';
+import { printedInk } from './print-defects.ts';
+import type { Prop } from './props.ts';
 import type { SceneBase, SceneMarker, SynthScene } from './scene.ts';
+import { valueNoise } from './value-noise.ts';
 
 /**
  * The ray caster: one ray per (sub)pixel from the camera centre through the lens, hit against
@@ -22,30 +26,15 @@ const STICKER: readonly [number, number, number] = [240, 240, 236];
 const INK: readonly [number, number, number] = [24, 24, 27];
 const TILE = 16;
 
-/** Smooth lattice noise in [0, 1): deterministic hash, smoothstep interpolation. */
-function hash2(ix: number, iy: number, salt: number): number {
-  let h = Math.imul(ix, 0x27d4eb2d) ^ Math.imul(iy, 0x165667b1) ^ Math.imul(salt, 0x9e3779b9);
-  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
-}
-function valueNoise(x: number, y: number, salt: number): number {
-  const ix = Math.floor(x);
-  const iy = Math.floor(y);
-  const fx = x - ix;
-  const fy = y - iy;
-  const sx = fx * fx * (3 - 2 * fx);
-  const sy = fy * fy * (3 - 2 * fy);
-  const a = hash2(ix, iy, salt);
-  const b = hash2(ix + 1, iy, salt);
-  const c = hash2(ix, iy + 1, salt);
-  const d = hash2(ix + 1, iy + 1, salt);
-  return a + (b - a) * sx + (c - a) * sy + (a - b - c + d) * sx * sy;
-}
-
 export interface BaseBox {
   readonly base: SceneBase;
   /** Pixel rectangle that holds the base, its walls and its contact shadow. */
+  readonly rect: Rect;
+}
+
+/** One part of a prop's picture (a prop may have several, so long thin parts stay tight). */
+export interface PropBox {
+  readonly prop: Prop;
   readonly rect: Rect;
 }
 
@@ -64,6 +53,13 @@ export class Shader {
   private readonly n0 = new Float64Array(2);
   private readonly n1 = new Float64Array(2);
   private readonly n2 = new Float64Array(2);
+  private readonly colour = new Float64Array(3);
+  /** Glare and cast shadows of the scene; null when it has none (the plain, fast path). */
+  private field: LightingField | null = null;
+  private fieldOf: SceneLighting | undefined;
+  /** Plain booleans for the hot paths (a default scene pays one test per sample). */
+  private glareOn = false;
+  private shadowsOn = false;
 
   constructor(
     readonly cam: SynthCamera,
@@ -80,14 +76,35 @@ export class Shader {
     this.lighting = Math.max(0, options.lighting);
     this.tilesX = Math.ceil(this.width / TILE);
     this.tilesY = Math.ceil(this.height / TILE);
+    this.setScene(scene);
   }
 
   setScene(scene: SynthScene): void {
     this.scene = scene;
+    if (scene.lighting !== this.fieldOf) {
+      this.fieldOf = scene.lighting;
+      this.field = scene.lighting ? new LightingField(scene.lighting) : null;
+      this.glareOn = this.field?.hasGlare ?? false;
+      this.shadowsOn = this.field?.hasShadows ?? false;
+    }
   }
 
-  /** Light falling on table point (x, y): a hot spot off-centre plus a gentle gradient. */
+  /** Light at (x, y) with the cast shadows (what lies on the table receives). */
   private light(x: number, y: number): number {
+    const l = this.openLight(x, y);
+    return this.shadowsOn ? l * this.field!.shade(x, y) : l;
+  }
+
+  /** Glare on a surface of `gloss` at (x, y), weighted by the sample's share w (only when glareOn). */
+  private addGlare(x: number, y: number, gloss: number, w: number): void {
+    const g = this.field!.glare(x, y) * gloss * w;
+    this.acc[0]! += g;
+    this.acc[1]! += g;
+    this.acc[2]! += g;
+  }
+
+  /** Light falling on table point (x, y) before cast shadows: a hot spot off-centre plus a gentle gradient. */
+  private openLight(x: number, y: number): number {
     const { widthMm: w, depthMm: d } = this.scene.table;
     const hx = x - 0.38 * w;
     const hy = y - 0.62 * d;
@@ -117,7 +134,9 @@ export class Shader {
     const half = m.sizeMm / 2;
     if (Math.abs(a) > m.paperHalfMm || Math.abs(b) > m.paperHalfMm) return false;
     let c = paper;
-    if (a > -half && a < half && b > -half && b < half) {
+    if (m.print) {
+      if (printedInk(m.bits, m.sizeMm, m.paperHalfMm, m.print, a, b)) c = INK;
+    } else if (a > -half && a < half && b > -half && b < half) {
       const n = m.bits.cells;
       const col = Math.min(n - 1, Math.floor(((a + half) / m.sizeMm) * n));
       const row = Math.min(n - 1, Math.floor(((half - b) / m.sizeMm) * n));
@@ -130,7 +149,14 @@ export class Shader {
   }
 
   /** Shades one ray (direction dx, dy, dz in table frame) into acc, with weight w. */
-  private shadeRay(dx: number, dy: number, dz: number, cands: readonly SceneBase[] | null, w: number): void {
+  private shadeRay(
+    dx: number,
+    dy: number,
+    dz: number,
+    cands: readonly SceneBase[] | null,
+    w: number,
+    props: readonly Prop[] | null,
+  ): void {
     const { ox, oy, oz, acc } = this;
     // Nearest base box (slab test in the base's own frame).
     let tBest = Infinity;
@@ -191,6 +217,28 @@ export class Shader {
         }
       }
     }
+    if (props) {
+      // Clutter nearer than any base hides it.
+      let hitProp: Prop | undefined;
+      for (const p of props) {
+        const t = p.intersect(ox, oy, oz, dx, dy, dz);
+        if (t < tBest) {
+          tBest = t;
+          hitProp = p;
+        }
+      }
+      if (hitProp) {
+        const x = ox + tBest * dx;
+        const y = oy + tBest * dy;
+        const gloss = hitProp.surface(x, y, oz + tBest * dz, this.colour);
+        const l = (hitProp.inCastShadows ? this.light(x, y) : this.openLight(x, y)) * w;
+        acc[0]! += this.colour[0]! * l;
+        acc[1]! += this.colour[1]! * l;
+        acc[2]! += this.colour[2]! * l;
+        if (this.glareOn) this.addGlare(x, y, gloss, w);
+        return;
+      }
+    }
     if (hitBase) {
       const x = ox + tBest * dx;
       const y = oy + tBest * dy;
@@ -201,7 +249,8 @@ export class Shader {
           acc[0]! += hitBase.colour[0] * l;
           acc[1]! += hitBase.colour[1] * l;
           acc[2]! += hitBase.colour[2] * l;
-        }
+          if (this.glareOn) this.addGlare(x, y, GLOSS.paint, w);
+        } else if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
         return;
       }
       // Wall: outward normal in table frame; lit from the upper left, darker at the foot.
@@ -211,6 +260,7 @@ export class Shader {
       acc[0]! += hitBase.colour[0] * k;
       acc[1]! += hitBase.colour[1] * k;
       acc[2]! += hitBase.colour[2] * k;
+      if (this.glareOn) this.addGlare(x, y, GLOSS.wall, w);
       return;
     }
     // Reference sheets, highest first wins.
@@ -219,7 +269,10 @@ export class Shader {
       if (t <= 0) continue;
       const x = ox + t * dx;
       const y = oy + t * dy;
-      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) return;
+      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) {
+        if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
+        return;
+      }
     }
     const t = -oz / dz;
     const x = ox + t * dx;
@@ -232,6 +285,7 @@ export class Shader {
       acc[0]! += 58 * g * k;
       acc[1]! += 47 * g * k;
       acc[2]! += 40 * g * k;
+      if (this.glareOn) this.addGlare(x, y, GLOSS.floor, w);
       return;
     }
     if (cands) {
@@ -244,6 +298,7 @@ export class Shader {
         k *= 1 - 0.5 * Math.exp(-Math.hypot(ex, ey) / 1.8);
       }
     }
+    if (props) for (const p of props) k *= p.contact(x, y);
     // Cloth: broad mottling, a finer nap and a few blades of lighter flock.
     const n1 = valueNoise(x / 70, y / 70, 1);
     const n2 = valueNoise(x / 13, y / 13, 2);
@@ -252,6 +307,7 @@ export class Shader {
     acc[0]! += (52 + 18 * n2) * g * k;
     acc[1]! += (98 + 10 * n1) * g * k;
     acc[2]! += (46 + 6 * n3) * g * k;
+    if (this.glareOn) this.addGlare(x, y, GLOSS.cloth, w);
   }
 
   /**
@@ -266,6 +322,7 @@ export class Shader {
     cands: readonly SceneBase[] | null,
     buf: Float32Array,
     centreKnown = false,
+    props: readonly Prop[] | null = null,
   ): void {
     const cam = this.cam;
     const { n0, n1, n2, acc } = this;
@@ -286,6 +343,7 @@ export class Shader {
         r[2] * x + r[5] * y + r[8],
         cands,
         1,
+        props,
       );
     } else {
       undistort(cam.distortion, xd + 1 / cam.fx, yd, n1, n0[0], n0[1]);
@@ -307,6 +365,7 @@ export class Shader {
             r[2] * x + r[5] * y + r[8],
             cands,
             w,
+            props,
           );
         }
       }
@@ -358,12 +417,8 @@ export class Shader {
 
   /** Pixel rectangle of a base: box corners and a contact-shadow skirt, projected, plus 2 px. */
   baseBox(b: SceneBase): BaseBox {
-    let u0 = Infinity;
-    let v0 = Infinity;
-    let u1 = -Infinity;
-    let v1 = -Infinity;
     const skirt = 8;
-    for (const [lx, ly, z] of [
+    const corners = [
       [-b.halfWidth - skirt, -b.halfDepth - skirt, 0],
       [b.halfWidth + skirt, -b.halfDepth - skirt, 0],
       [b.halfWidth + skirt, b.halfDepth + skirt, 0],
@@ -372,12 +427,33 @@ export class Shader {
       [b.halfWidth, -b.halfDepth, b.topMm],
       [b.halfWidth, b.halfDepth, b.topMm],
       [-b.halfWidth, b.halfDepth, b.topMm],
-    ] as const) {
-      const p = projectPoint(this.cam, {
+    ] as const;
+    const rect = this.pixelRect(
+      corners.map(([lx, ly, z]) => ({
         x: b.x + lx * b.cos - ly * b.sin,
         y: b.y + lx * b.sin + ly * b.cos,
         z,
-      });
+      })),
+    );
+    return { base: b, rect };
+  }
+
+  /** Pixel rectangles of a prop's parts (empty rectangles dropped). */
+  propBoxes(prop: Prop): PropBox[] {
+    return prop
+      .hulls()
+      .map((hull) => ({ prop, rect: this.pixelRect(hull) }))
+      .filter((b) => b.rect.x0 < b.rect.x1 && b.rect.y0 < b.rect.y1);
+  }
+
+  /** Bounding pixel rectangle of projected table points, plus 2 px, clamped to the image. */
+  private pixelRect(points: readonly { x: number; y: number; z: number }[]): Rect {
+    let u0 = Infinity;
+    let v0 = Infinity;
+    let u1 = -Infinity;
+    let v1 = -Infinity;
+    for (const q of points) {
+      const p = projectPoint(this.cam, q);
       if (!p) continue;
       u0 = Math.min(u0, p.u);
       v0 = Math.min(v0, p.v);
@@ -392,18 +468,13 @@ export class Shader {
       x1: clampX(Math.ceil(u1) + 3),
       y1: clampY(Math.ceil(v1) + 3),
     };
-    if (!(rect.x0 < rect.x1 && rect.y0 < rect.y1)) return { base: b, rect: { x0: 0, y0: 0, x1: 0, y1: 0 } };
-    return { base: b, rect };
+    if (!(rect.x0 < rect.x1 && rect.y0 < rect.y1)) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+    return rect;
   }
 
-  /**
-   * Draws bases over the background already in `buf`. Work is grouped in 16-px tiles, each
-   * with the bases that reach it, so touching bases occlude each other correctly and no pixel
-   * is shaded twice. With `onlyTiles`, only those tiles are redrawn (the caller has restored
-   * their background first).
-   */
-  renderBases(buf: Float32Array, boxes: readonly BaseBox[], onlyTiles?: Uint8Array): void {
-    const lists = new Map<number, BaseBox[]>();
+  /** Adds each box to the list of every tile its rectangle touches (only `onlyTiles`, if given). */
+  private tileLists<B extends { rect: Rect }>(boxes: readonly B[], onlyTiles?: Uint8Array): Map<number, B[]> {
+    const lists = new Map<number, B[]>();
     for (const box of boxes) {
       const { x0, y0, x1, y1 } = box.rect;
       if (x0 >= x1 || y0 >= y1) continue;
@@ -417,10 +488,38 @@ export class Shader {
         }
       }
     }
-    for (const [key, list] of lists) {
+    return lists;
+  }
+
+  /**
+   * Draws bases (and clutter) over the background already in `buf`. Work is grouped in 16-px
+   * tiles, each with the bases and props that reach it, so touching things occlude each other
+   * correctly and no pixel is shaded twice. With `onlyTiles`, only those tiles are redrawn (the
+   * caller has restored their background first).
+   */
+  renderBases(
+    buf: Float32Array,
+    boxes: readonly BaseBox[],
+    onlyTiles?: Uint8Array,
+    propBoxes: readonly PropBox[] = [],
+  ): void {
+    const lists = this.tileLists(boxes, onlyTiles);
+    const propLists = this.tileLists(propBoxes, onlyTiles);
+    const keys = new Set([...lists.keys(), ...propLists.keys()]);
+    const none: BaseBox[] = [];
+    for (const key of keys) {
       const tx = key % this.tilesX;
       const ty = (key - tx) / this.tilesX;
+      const list = lists.get(key) ?? none;
+      const propList = propLists.get(key);
       const cands = list.map((b) => b.base);
+      const props = propList ? [...new Set(propList.map((b) => b.prop))] : null;
+      // Tiles holding only smooth props (hands) need fewer samples than printed detail.
+      const samples =
+        list.length === 0 && props && props.every((p) => !p.fineDetail) ? Math.min(this.ss, 2) : this.ss;
+      const rects = propList
+        ? [...list.map((b) => b.rect), ...propList.map((b) => b.rect)]
+        : list.map((b) => b.rect);
       const ya = ty * TILE;
       const yb = Math.min(this.height, ya + TILE);
       const xa = tx * TILE;
@@ -428,14 +527,13 @@ export class Shader {
       for (let v = ya; v < yb; v++) {
         for (let u = xa; u < xb; u++) {
           let inside = false;
-          for (const b of list) {
-            const r = b.rect;
+          for (const r of rects) {
             if (u >= r.x0 && u < r.x1 && v >= r.y0 && v < r.y1) {
               inside = true;
               break;
             }
           }
-          if (inside) this.shadePixel(u, v, this.ss, cands, buf);
+          if (inside) this.shadePixel(u, v, samples, cands, buf, false, props);
         }
       }
     }

@@ -1,7 +1,14 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { TablePose, Vec3 } from '../camera/table-pose.ts';
 import { projectPoint, syntheticCameraProfile, truePose, type SynthCamera } from './camera.ts';
+import type { SceneLighting } from './lighting.ts';
 import type { SceneMarker, SynthScene } from './scene.ts';
+import {
+  clutterTruth,
+  sceneConditions,
+  type ClutterTruth,
+  type MarkerConditions,
+} from './truth-conditions.ts';
 
 /**
  * Ground truth of a rendered frame: where everything really is, in table millimetres and in
@@ -25,8 +32,16 @@ export interface MarkerTruth {
   /** Corners in OpenCV's order: top-left, top-right, bottom-right, bottom-left of the marker image. */
   readonly cornersMm: Quad<Vec3>;
   readonly cornersPx: Quad<PixelPoint>;
-  /** All four corners fall inside the image (not counting occlusion by other bases). */
+  /** All four corners fall inside the image (occlusion is `hiddenFraction`). */
   readonly inView: boolean;
+  /** Share of the black square hidden from the camera by clutter, hands or other bases (0–1). */
+  readonly hiddenFraction: number;
+  /** Strongest glare on the marker: grey levels added to its white paper (0 = none). */
+  readonly glareLevel: number;
+  /** Light left by cast shadows at the marker's centre (1 = none). */
+  readonly shadowFactor: number;
+  /** Printed size / declared size (1 unless print defects were asked for). */
+  readonly printScale: number;
 }
 
 export interface BaseTruth {
@@ -51,13 +66,19 @@ export interface SceneTruth {
   readonly table: { readonly widthMm: number; readonly depthMm: number };
   readonly bases: readonly BaseTruth[];
   readonly references: readonly MarkerTruth[];
+  /** Every piece of clutter, in the order given: where its picture is and which markers it hides. */
+  readonly clutter: readonly ClutterTruth[];
+  /** Glare spots and cast shadows on the table (empty lists: none). */
+  readonly lighting: SceneLighting;
 }
 
 function px(cam: SynthCamera, p: Vec3): PixelPoint {
   return projectPoint(cam, p) ?? { u: Number.NaN, v: Number.NaN };
 }
 
-export function markerTruth(cam: SynthCamera, m: SceneMarker): MarkerTruth {
+const PLAIN: MarkerConditions = { hiddenFraction: 0, glareLevel: 0, shadowFactor: 1 };
+
+export function markerTruth(cam: SynthCamera, m: SceneMarker, conditions = PLAIN): MarkerTruth {
   const h = m.sizeMm / 2;
   const [rx, ry] = m.right;
   const [ux, uy] = m.up;
@@ -76,11 +97,20 @@ export function markerTruth(cam: SynthCamera, m: SceneMarker): MarkerTruth {
   const inView = cornersPx.every(
     (p) => p.u >= -0.5 && p.v >= -0.5 && p.u <= cam.width - 0.5 && p.v <= cam.height - 0.5,
   );
-  return { markerId: m.id, centreMm: { x: m.x, y: m.y, z: m.z }, cornersMm, cornersPx, inView };
+  return {
+    markerId: m.id,
+    centreMm: { x: m.x, y: m.y, z: m.z },
+    cornersMm,
+    cornersPx,
+    inView,
+    ...conditions,
+    printScale: m.print?.scale ?? 1,
+  };
 }
 
 export function sceneTruth(cam: SynthCamera, scene: SynthScene): SceneTruth {
-  const bases = scene.bases.map((b): BaseTruth => {
+  const conditions = sceneConditions(cam, scene);
+  const bases = scene.bases.map((b, i): BaseTruth => {
     const at = (lx: number, ly: number): TablePoint => ({
       x: b.x + lx * b.cos - ly * b.sin,
       y: b.y + lx * b.sin + ly * b.cos,
@@ -99,7 +129,7 @@ export function sceneTruth(cam: SynthCamera, scene: SynthScene): SceneTruth {
       widthMm: 2 * w,
       depthMm: 2 * d,
       footprintMm,
-      marker: markerTruth(cam, b.marker),
+      marker: markerTruth(cam, b.marker, conditions.bases[i]),
       topCornersPx: [top(footprintMm[0]), top(footprintMm[1]), top(footprintMm[2]), top(footprintMm[3])],
     };
   });
@@ -108,6 +138,8 @@ export function sceneTruth(cam: SynthCamera, scene: SynthScene): SceneTruth {
     pose: truePose(cam),
     table: scene.table,
     bases,
-    references: scene.references.map((m) => markerTruth(cam, m)),
+    references: scene.references.map((m, i) => markerTruth(cam, m, conditions.references[i])),
+    clutter: clutterTruth(cam, scene, conditions.covers),
+    lighting: scene.lighting ?? { glare: [], shadows: [] },
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { frameTable } from '../../src/synth/camera.ts';
+import { handShadows, handsOverMarkers, randomClutter, randomGlare } from '../../src/synth/clutter-layout.ts';
 import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { renderScene } from '../../src/synth/render.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
@@ -51,5 +52,48 @@ describe('LiveSyntheticTable', () => {
     const ms = (performance.now() - t0) / n;
     console.log(`live 1080p: ${ms.toFixed(0)} ms per frame (${(1000 / ms).toFixed(1)} fps)`);
     expect(live.frame(0).image.data.length).toBe(1920 * 1080 * 3);
+  });
+
+  it('with clutter, hands, glare, shadows and print defects, incremental frames still equal full renders', async () => {
+    const cam = frameTable(demo.table, { resolution: { width: 640, height: 360 } });
+    const placed = demo.units.flatMap((u) =>
+      u.bases.flatMap((b) => (b.pose ? [{ ...b.pose, id: b.marker.id }] : [])),
+    );
+    const avoid = placed.map((p) => ({ x: p.x, y: p.y, radiusMm: 45 }));
+    const lying = randomClutter({ table: demo.table, seed: 2, avoid, counts: { hand: 0 } });
+    const hands = handsOverMarkers(
+      placed.slice(0, 2).map((p) => ({ x: p.x, y: p.y, sizeMm: 32, zMm: 3 })),
+      demo.table,
+      7,
+    );
+    const extras = {
+      clutter: [...lying, ...hands],
+      glare: [randomGlare(demo.table, 3, placed[5])],
+      shadows: handShadows(hands),
+      printDefects: { inkSpreadMm: 0.2, speckPerMm2: 0.3, scaleError: 0.02 },
+    };
+    const opts = { noiseSigma: 0, supersampling: 2, movingUnitId: 'camerons' };
+    const live = await LiveSyntheticTable.create(demo, cam, { ...opts, ...extras });
+    for (const t of [5000, 0]) {
+      const full = await renderScene(demo, cam, { ...opts, ...extras, poses: live.posesAt(t) });
+      const inc = live.frame(t);
+      expect(Buffer.compare(Buffer.from(inc.image.data), Buffer.from(full.image.data)), `t = ${t}`).toBe(0);
+      expect(inc.truth).toEqual(full.truth);
+    }
+    // New clutter and a softer lens: the next frame is what a full render of them draws.
+    const other = randomClutter({ table: demo.table, seed: 8, avoid, counts: { hand: 1 } });
+    live.setClutter(other);
+    live.setSensor({ blurSigma: 1.1 });
+    const full = await renderScene(demo, cam, {
+      ...opts,
+      ...extras,
+      clutter: other,
+      blurSigma: 1.1,
+      poses: live.posesAt(2500),
+    });
+    const inc = live.frame(2500);
+    expect(Buffer.compare(Buffer.from(inc.image.data), Buffer.from(full.image.data))).toBe(0);
+    expect(inc.truth).toEqual(full.truth);
+    expect(inc.truth.clutter).toHaveLength(other.length);
   });
 });
