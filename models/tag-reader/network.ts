@@ -24,7 +24,7 @@ export function buildNetwork(architecture: Architecture, seed: number): tf.Layer
     m.add(
       tf.layers.conv2d({
         inputShape: [size, size, 1],
-        filters: 12,
+        filters: 8,
         kernelSize: 3,
         padding: 'same',
         activation: 'relu',
@@ -34,7 +34,7 @@ export function buildNetwork(architecture: Architecture, seed: number): tf.Layer
     );
     m.add(
       tf.layers.conv2d({
-        filters: 24,
+        filters: 16,
         kernelSize: 3,
         strides: 3,
         padding: 'valid',
@@ -45,7 +45,7 @@ export function buildNetwork(architecture: Architecture, seed: number): tf.Layer
     );
     m.add(
       tf.layers.conv2d({
-        filters: 24,
+        filters: 16,
         kernelSize: 3,
         padding: 'same',
         activation: 'relu',
@@ -54,11 +54,22 @@ export function buildNetwork(architecture: Architecture, seed: number): tf.Layer
       }),
     );
     m.add(tf.layers.flatten());
-    m.add(tf.layers.dense({ units: 64, activation: 'relu', kernelInitializer: init(), biasInitializer: zeros() }));
+    m.add(
+      tf.layers.dense({ units: 48, activation: 'relu', kernelInitializer: init(), biasInitializer: zeros() }),
+    );
   } else {
     m.add(tf.layers.flatten({ inputShape: [size, size, 1] }));
-    m.add(tf.layers.dense({ units: 160, activation: 'relu', kernelInitializer: init(), biasInitializer: zeros() }));
-    m.add(tf.layers.dense({ units: 96, activation: 'relu', kernelInitializer: init(), biasInitializer: zeros() }));
+    m.add(
+      tf.layers.dense({
+        units: 160,
+        activation: 'relu',
+        kernelInitializer: init(),
+        biasInitializer: zeros(),
+      }),
+    );
+    m.add(
+      tf.layers.dense({ units: 96, activation: 'relu', kernelInitializer: init(), biasInitializer: zeros() }),
+    );
   }
   m.add(
     tf.layers.dense({

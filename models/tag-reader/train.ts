@@ -1,7 +1,7 @@
 /**
  * Trains the learned tag reader from Vedette's own renderer and writes it to models/tag-reader/:
  *
- *   npm run train:tag-reader [-- --seed 1 --train-crops 6000 --held-crops 1200 --epochs 8 --workers 2]
+ *   npm run train:tag-reader [-- --seed 1 --train-crops 5000 --held-crops 2000 --epochs 6 --workers 2]
  *
  * 1. Renders training crops (seeds 100000 + i) and held-out crops (seeds 200000 + i); the test
  *    seeds (1–99), the tuning seeds (1000–1999) and the benchmark seeds (≥ 5000, < 100000) are
@@ -17,7 +17,14 @@ import { parseArgs } from 'node:util';
 import * as tf from '@tensorflow/tfjs';
 import { DEFAULT_TAG_PATCH } from '../../src/vision/tag-patch.ts';
 import { initTensorflow, type ReaderSpec } from '../../src/vision/learned-reader.ts';
-import { chooseThreshold, fitCalibration, judge, makeEpisodes, reliability, type Judged } from './calibrate.ts';
+import {
+  chooseThreshold,
+  fitCalibration,
+  judge,
+  makeEpisodes,
+  reliability,
+  type Judged,
+} from './calibrate.ts';
 import { READER_DICTIONARIES } from './crop-scene.ts';
 import { generateDataset, subset } from './dataset.ts';
 import { buildNetwork, type Architecture } from './network.ts';
@@ -32,9 +39,9 @@ export const SIZE_BINS = [1.0, 1.3, 1.7, 2.3, 3.2, 4.3] as const;
 const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
-    'train-crops': { type: 'string', default: '6000' },
-    'held-crops': { type: 'string', default: '1200' },
-    epochs: { type: 'string', default: '8' },
+    'train-crops': { type: 'string', default: '5000' },
+    'held-crops': { type: 'string', default: '2000' },
+    epochs: { type: 'string', default: '6' },
     architecture: { type: 'string', default: 'cnn' },
     workers: { type: 'string', default: '2' },
     out: { type: 'string', default: new URL('./', import.meta.url).pathname },
@@ -63,11 +70,21 @@ let t = performance.now();
 const progress = (what: string) => (done: number, total: number) => {
   if (done % 1000 === 0 || done === total) log(`  ${what}: ${done}/${total} crops (${seconds(t)} s)`);
 };
-const train = await generateDataset({ firstSeed: TRAIN_FIRST_SEED, crops: trainCrops }, workers, progress('train'));
-const held = await generateDataset({ firstSeed: HELD_OUT_FIRST_SEED, crops: heldCrops }, workers, progress('held-out'));
+const train = await generateDataset(
+  { firstSeed: TRAIN_FIRST_SEED, crops: trainCrops },
+  workers,
+  progress('train'),
+);
+const held = await generateDataset(
+  { firstSeed: HELD_OUT_FIRST_SEED, crops: heldCrops },
+  workers,
+  progress('held-out'),
+);
 const dataSeconds = (performance.now() - t) / 1000;
 const positives = (d: typeof train) => d.info.filter((i) => i.marker).length;
-log(`train: ${train.count} patches (${positives(train)} markers); held-out: ${held.count} (${positives(held)} markers)`);
+log(
+  `train: ${train.count} patches (${positives(train)} markers); held-out: ${held.count} (${positives(held)} markers)`,
+);
 
 await initTensorflow('wasm');
 registerWasmConvFilterGradient();
@@ -173,7 +190,9 @@ const metrics = {
 };
 await writeFile(new URL('metrics.json', outDir), JSON.stringify(metrics, null, 2) + '\n');
 
-log('\nheld-out evaluation half (px per cell; markers in play: right / wrong / unread; strangers and non-markers read):');
+log(
+  '\nheld-out evaluation half (px per cell; markers in play: right / wrong / unread; strangers and non-markers read):',
+);
 log('| px/cell | markers | right | wrong | unread | strangers read | non-markers read |');
 log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows)
@@ -182,7 +201,9 @@ for (const r of rows)
   );
 log(`\nreliability (top outcome): ECE ${(100 * rel.ece).toFixed(2)} %`);
 for (const r of rel.rows)
-  log(`  ${r.lo.toFixed(1)}–${r.hi.toFixed(1)}: n ${r.n}, mean confidence ${r.conf.toFixed(3)}, accuracy ${r.accuracy.toFixed(3)}`);
+  log(
+    `  ${r.lo.toFixed(1)}–${r.hi.toFixed(1)}: n ${r.n}, mean confidence ${r.conf.toFixed(3)}, accuracy ${r.accuracy.toFixed(3)}`,
+  );
 log(
   `\nweights ${weightBytes} bytes; data ${metrics.dataSeconds} s, training ${metrics.trainSeconds} s, total ${metrics.totalSeconds} s (CPU ${metrics.cpuSeconds} s)`,
 );
