@@ -51,7 +51,11 @@ export function makeEpisodes(data: Dataset, seed: number): Episode[] {
   });
 }
 
-export function readingOf(logits: Float32Array, index: number, calibration?: ReaderCalibration): LearnedReading {
+export function readingOf(
+  logits: Float32Array,
+  index: number,
+  calibration?: ReaderCalibration,
+): LearnedReading {
   const row = logits.subarray(index * OUTPUTS, (index + 1) * OUTPUTS);
   const bitLogits = Float32Array.from(row.subarray(0, DATA_BITS));
   const raw = row[DATA_BITS]!;
@@ -240,7 +244,10 @@ export async function judge(
 }
 
 /** Smallest threshold from a ladder with no wrong reading on these episodes (judged at threshold 0). */
-export function chooseThreshold(judged: readonly Judged[], ladder = [0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999]): number {
+export function chooseThreshold(
+  judged: readonly Judged[],
+  ladder = [0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999],
+): number {
   for (const t of ladder) {
     const wrong = judged.some((j) => j.confidence >= t && j.verdict === 'wrong');
     if (!wrong) return t;
@@ -250,14 +257,21 @@ export function chooseThreshold(judged: readonly Judged[], ladder = [0.5, 0.8, 0
 
 /** Reliability of the top outcome's probability: per bin, mean confidence against accuracy. */
 export function reliability(judged: readonly Judged[], bins = 10) {
-  const rows = Array.from({ length: bins }, (_, b) => ({ lo: b / bins, hi: (b + 1) / bins, n: 0, conf: 0, right: 0 }));
+  const rows = Array.from({ length: bins }, (_, b) => ({
+    lo: b / bins,
+    hi: (b + 1) / bins,
+    n: 0,
+    conf: 0,
+    right: 0,
+  }));
   for (const j of judged) {
     const b = Math.min(bins - 1, Math.floor(j.topProbability * bins));
     rows[b]!.n++;
     rows[b]!.conf += j.topProbability;
     rows[b]!.right += j.topRight ? 1 : 0;
   }
-  const ece = rows.reduce((s, r) => s + (r.n ? Math.abs(r.conf - r.right) : 0), 0) / Math.max(1, judged.length);
+  const ece =
+    rows.reduce((s, r) => s + (r.n ? Math.abs(r.conf - r.right) : 0), 0) / Math.max(1, judged.length);
   return {
     ece,
     rows: rows.filter((r) => r.n > 0).map((r) => ({ ...r, conf: r.conf / r.n, accuracy: r.right / r.n })),

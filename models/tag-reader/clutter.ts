@@ -26,14 +26,23 @@ const SKIN: readonly Colour[] = [
 function placeAway(rng: Rng, size: number, target: ClutterTarget, radius: number): Point | null {
   for (let tries = 0; tries < 20; tries++) {
     const p = { x: rng.uniform(-0.2, 1.2) * size, y: rng.uniform(-0.2, 1.2) * size };
-    if (target.keepOut <= 0 || Math.hypot(p.x - target.centre.x, p.y - target.centre.y) > target.keepOut + radius)
+    if (
+      target.keepOut <= 0 ||
+      Math.hypot(p.x - target.centre.x, p.y - target.centre.y) > target.keepOut + radius
+    )
       return p;
   }
   return null;
 }
 
 /** A die seen from above: its top face, a darker rim of its sides, and its pips. */
-export function paintDie(img: Float32Array, size: number, rng: Rng, pxPerMm: number, target: ClutterTarget): void {
+export function paintDie(
+  img: Float32Array,
+  size: number,
+  rng: Rng,
+  pxPerMm: number,
+  target: ClutterTarget,
+): void {
   const side = rng.uniform(10, 17) * pxPerMm;
   const at = placeAway(rng, size, target, side * 0.75);
   if (!at) return;
@@ -113,7 +122,13 @@ export function paintDie(img: Float32Array, size: number, rng: Rng, pxPerMm: num
 }
 
 /** A ruler or tape across the crop: a strip with millimetre ticks and digit-like marks. */
-export function paintRuler(img: Float32Array, size: number, rng: Rng, pxPerMm: number, target: ClutterTarget): void {
+export function paintRuler(
+  img: Float32Array,
+  size: number,
+  rng: Rng,
+  pxPerMm: number,
+  target: ClutterTarget,
+): void {
   const width = rng.uniform(12, 30) * pxPerMm;
   const angle = rng.uniform(0, Math.PI);
   // The strip's centre line passes at least keepOut + width/2 from the tag.
@@ -155,7 +170,13 @@ export function paintRuler(img: Float32Array, size: number, rng: Rng, pxPerMm: n
 }
 
 /** A printed card: lines of glyph-like strokes, a few boxes and table rules. */
-export function paintCard(img: Float32Array, size: number, rng: Rng, pxPerMm: number, target: ClutterTarget): void {
+export function paintCard(
+  img: Float32Array,
+  size: number,
+  rng: Rng,
+  pxPerMm: number,
+  target: ClutterTarget,
+): void {
   const w = rng.uniform(40, 100) * pxPerMm;
   const h = rng.uniform(30, 70) * pxPerMm;
   const at = placeAway(rng, size, target, Math.hypot(w, h) / 2);
@@ -235,7 +256,8 @@ export function paintHand(
   const c = Math.cos(angle);
   const s = Math.sin(angle);
   const fingerW = rng.uniform(14, 20) * pxPerMm;
-  const shade = (x: number, y: number) => 0.75 + 0.3 * Math.max(-1, Math.min(1, ((x - tip.x) * c + (y - tip.y) * s) / size));
+  const shade = (x: number, y: number) =>
+    0.75 + 0.3 * Math.max(-1, Math.min(1, ((x - tip.x) * c + (y - tip.y) * s) / size));
   // Shadow first, offset away from the light.
   const shadowOffset = rng.uniform(2, 8) * pxPerMm;
   const fingers = 1 + rng.int(4);
@@ -250,15 +272,47 @@ export function paintHand(
     const mx = tx + (len / 2) * c;
     const my = ty + (len / 2) * s;
     parts.push((dx, dy, colour, alpha, m) => {
-      fillPolygon(img, size, rectangle(mx + dx, my + dy, len, fingerW, angle), colour, alpha, m, colour === skin ? shade : undefined);
-      fillEllipse(img, size, tx + dx, ty + dy, fingerW / 2, fingerW / 2, 0, colour, alpha, m, colour === skin ? shade : undefined);
+      fillPolygon(
+        img,
+        size,
+        rectangle(mx + dx, my + dy, len, fingerW, angle),
+        colour,
+        alpha,
+        m,
+        colour === skin ? shade : undefined,
+      );
+      fillEllipse(
+        img,
+        size,
+        tx + dx,
+        ty + dy,
+        fingerW / 2,
+        fingerW / 2,
+        0,
+        colour,
+        alpha,
+        m,
+        colour === skin ? shade : undefined,
+      );
     });
   }
   const palmX = tip.x + rng.uniform(60, 90) * pxPerMm * c;
   const palmY = tip.y + rng.uniform(60, 90) * pxPerMm * s;
   const palmR = rng.uniform(40, 55) * pxPerMm;
   parts.push((dx, dy, colour, alpha, m) =>
-    fillEllipse(img, size, palmX + dx, palmY + dy, palmR, palmR * 0.8, angle, colour, alpha, m, colour === skin ? shade : undefined),
+    fillEllipse(
+      img,
+      size,
+      palmX + dx,
+      palmY + dy,
+      palmR,
+      palmR * 0.8,
+      angle,
+      colour,
+      alpha,
+      m,
+      colour === skin ? shade : undefined,
+    ),
   );
   const dark: Colour = [0, 0, 0];
   const shadowAlpha = rng.uniform(0.15, 0.45);

@@ -16,7 +16,10 @@ import type { Rng } from './rng.ts';
 
 /** The dictionaries the reader serves: both 6 × 6 data bits, 8 cells across with the border. */
 export const READER_DICTIONARIES: readonly MarkerDictionaryName[] = ['aruco_mip_36h12', 'apriltag_36h11'];
-export const DICTIONARY_SIZE: Readonly<Record<string, number>> = { aruco_mip_36h12: 250, apriltag_36h11: 587 };
+export const DICTIONARY_SIZE: Readonly<Record<string, number>> = {
+  aruco_mip_36h12: 250,
+  apriltag_36h11: 587,
+};
 export const CELLS = 8;
 
 const TABLE = { widthMm: 72 * 25.4, depthMm: 48 * 25.4 } as const;
@@ -166,14 +169,18 @@ function sceneBase(p: BasePlan, index: number): SceneBase {
       right: [Math.cos(h), Math.sin(h)],
       up: [-Math.sin(h), Math.cos(h)],
       paperHalfMm: p.sticker
-        ? p.markerMm / 2 + Math.max(cell, Math.min(2 * cell, (Math.min(p.widthMm, p.depthMm) - p.markerMm) / 2))
+        ? p.markerMm / 2 +
+          Math.max(cell, Math.min(2 * cell, (Math.min(p.widthMm, p.depthMm) - p.markerMm) / 2))
         : 0,
       bits: p.bits,
     },
   };
 }
 
-async function randomBits(rng: Rng, dictionary: MarkerDictionaryName): Promise<{ id: number; bits: MarkerBits }> {
+async function randomBits(
+  rng: Rng,
+  dictionary: MarkerDictionaryName,
+): Promise<{ id: number; bits: MarkerBits }> {
   const id = rng.int(DICTIONARY_SIZE[dictionary]!);
   return { id, bits: await markerBits(dictionary, id) };
 }
@@ -202,7 +209,8 @@ export async function renderCrop(rng: Rng, spec: CropSpec): Promise<Crop> {
   const cx = rng.uniform(120, TABLE.widthMm - 120);
   const cy = rng.uniform(120, TABLE.depthMm - 120);
   const plans: BasePlan[] = [];
-  const targetBits = spec.target === 'marker' ? await randomBits(rng, spec.dictionary) : { id: -1, bits: BLANK_STICKER };
+  const targetBits =
+    spec.target === 'marker' ? await randomBits(rng, spec.dictionary) : { id: -1, bits: BLANK_STICKER };
   if (spec.target !== 'none') {
     plans.push({
       x: cx,
@@ -229,7 +237,8 @@ export async function renderCrop(rng: Rng, spec: CropSpec): Promise<Crop> {
     const x = cx + rng.uniform(-reach, reach);
     const y = cy + rng.uniform(-reach, reach);
     const radius = Math.hypot(w, d) / 2;
-    if (plans.some((p) => Math.hypot(p.x - x, p.y - y) < radius + Math.hypot(p.widthMm, p.depthMm) / 2)) continue;
+    if (plans.some((p) => Math.hypot(p.x - x, p.y - y) < radius + Math.hypot(p.widthMm, p.depthMm) / 2))
+      continue;
     const kind = rng.next();
     const dictionary = rng.chance(0.8) ? spec.dictionary : rng.pick(READER_DICTIONARIES);
     const marked = kind < 0.7 ? await randomBits(rng, dictionary) : { id: -1, bits: BLANK_STICKER };

@@ -121,7 +121,11 @@ export async function generateDataset(
     ranges.map(
       (range) =>
         new Promise<Dataset>((resolve, reject) => {
-          const worker = startTsWorker(new URL('./dataset-worker.ts', import.meta.url), range, 'tag-reader-data');
+          const worker = startTsWorker(
+            new URL('./dataset-worker.ts', import.meta.url),
+            range,
+            'tag-reader-data',
+          );
           worker.on('message', (msg: { progress?: number; dataset?: Dataset }) => {
             if (msg.progress !== undefined) {
               done += msg.progress;

@@ -149,7 +149,12 @@ export function lightAndGlare(img: Float32Array, size: number, d: Degradation, r
 }
 
 /** Lens blur, sensor noise, JPEG; returns the grey picture the detector sees. */
-export async function camera(img: Float32Array, size: number, d: Degradation, seed: number): Promise<Uint8Array> {
+export async function camera(
+  img: Float32Array,
+  size: number,
+  d: Degradation,
+  seed: number,
+): Promise<Uint8Array> {
   const blurred = new Float32Array(img.length);
   blurRgb(img, blurred, new Float32Array(img.length), size, size, gaussianKernel(d.blurSigma));
   const rgb = new Uint8Array(img.length);

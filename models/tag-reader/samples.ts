@@ -6,7 +6,7 @@ import { codeBook, dictionaryCodes, type CodeBook } from '../../src/vision/code-
 import { applyHomography } from '../../src/vision/homography.ts';
 import { loadOpenCV } from '../../src/vision/opencv.ts';
 import { gridToImage } from '../../src/vision/tag-footprint.ts';
-import { DEFAULT_TAG_PATCH, tagPatch } from '../../src/vision/tag-patch.ts';
+import { tagPatch } from '../../src/vision/tag-patch.ts';
 import type { MarkerDictionaryName } from '../../src/table/scenario.ts';
 import { paintCard, paintDie, paintHand, paintRuler, type ClutterTarget } from './clutter.ts';
 import { CELLS, randomSpec, renderCrop, type CropSpec } from './crop-scene.ts';
@@ -74,7 +74,10 @@ export function matchQuad(quad: Quad, marker: Quad): { rotation: number; error: 
   for (let s = 0; s < 4; s++) {
     let worst = 0;
     for (let k = 0; k < 4; k++)
-      worst = Math.max(worst, Math.hypot(quad[k]!.u - marker[(k + s) % 4]!.u, quad[k]!.v - marker[(k + s) % 4]!.v));
+      worst = Math.max(
+        worst,
+        Math.hypot(quad[k]!.u - marker[(k + s) % 4]!.u, quad[k]!.v - marker[(k + s) % 4]!.v),
+      );
     if (worst < best.error) best = { rotation: s, error: worst };
   }
   return best;
@@ -95,7 +98,11 @@ async function fullBook(dictionary: MarkerDictionaryName): Promise<CodeBook> {
 }
 
 /** Data bits seen through a quad whose corner 0 is the marker's corner `rotation`. */
-export async function viewBits(dictionary: MarkerDictionaryName, id: number, rotation: number): Promise<Uint8Array> {
+export async function viewBits(
+  dictionary: MarkerDictionaryName,
+  id: number,
+  rotation: number,
+): Promise<Uint8Array> {
   const book = await fullBook(dictionary);
   const view = book.views[id * 4 + rotation]!;
   if (view.id !== id || view.rotation !== rotation) throw new Error('code book order is not id × rotation');
@@ -155,7 +162,8 @@ function occlusion(mask: Float32Array, size: number, quad: Quad): { bits: Uint8A
       const y = Math.round(p.v);
       const m = x >= 0 && y >= 0 && x < size && y < size ? mask[y * size + x]! : 0;
       covered += m;
-      if (r > 0 && c > 0 && r < CELLS - 1 && c < CELLS - 1 && m > 0.2) bits[(r - 1) * (CELLS - 2) + (c - 1)] = 0;
+      if (r > 0 && c > 0 && r < CELLS - 1 && c < CELLS - 1 && m > 0.2)
+        bits[(r - 1) * (CELLS - 2) + (c - 1)] = 0;
     }
   }
   return { bits, tag: covered / (CELLS * CELLS) };
@@ -255,7 +263,11 @@ export async function cropWithSamples(seed: number, plan?: (rng: Rng) => CropPla
   const markers: TruthMarker[] = [];
   crop.truth.bases.forEach((b, i) => {
     if (b.markerId >= 0 && b.marker.inView)
-      markers.push({ id: b.markerId, dictionary: crop.dictionaries[i]!, corners: b.marker.cornersPx as Quad });
+      markers.push({
+        id: b.markerId,
+        dictionary: crop.dictionaries[i]!,
+        corners: b.marker.cornersPx as Quad,
+      });
   });
   const target = crop.targetIndex !== null ? crop.truth.bases[crop.targetIndex]! : null;
   const targetQuad = target ? (target.marker.cornersPx as Quad) : null;
@@ -269,7 +281,14 @@ export async function cropWithSamples(seed: number, plan?: (rng: Rng) => CropPla
   const d = randomDegradation(rng);
   if (target && spec.target === 'marker') {
     const paper = gridSquare(target.marker.cornersPx as Quad, -1, -1, CELLS + 2, 0);
-    if (paper) printDefects(clean, size, paper.map((p) => ({ x: p.u, y: p.v })), d, rng);
+    if (paper)
+      printDefects(
+        clean,
+        size,
+        paper.map((p) => ({ x: p.u, y: p.v })),
+        d,
+        rng,
+      );
   }
   if (cropPlan.clutter) {
     tags.push('clutter');
@@ -289,7 +308,14 @@ export async function cropWithSamples(seed: number, plan?: (rng: Rng) => CropPla
     tags.push('hand');
     const reach = tagPx * (spec.target === 'marker' ? rng.uniform(0.35, 0.9) : rng.uniform(0, 1.2));
     const a = rng.uniform(0, 2 * Math.PI);
-    paintHand(clean, size, rng, pxPerMm, { x: centre.x + reach * Math.cos(a), y: centre.y + reach * Math.sin(a) }, handMask);
+    paintHand(
+      clean,
+      size,
+      rng,
+      pxPerMm,
+      { x: centre.x + reach * Math.cos(a), y: centre.y + reach * Math.sin(a) },
+      handMask,
+    );
   }
   castShadow(clean, size, d, rng);
   lightAndGlare(clean, size, d, rng);
@@ -358,7 +384,13 @@ export async function cropWithSamples(seed: number, plan?: (rng: Rng) => CropPla
   if (targetMarker)
     for (let n = 0; n < 3; n++) {
       const j = jitterQuad(rng, targetMarker.corners, errorScale);
-      await positive(j.quad, targetMarker, j.rotation, matchQuad(j.quad, targetMarker.corners).error, 'jitter');
+      await positive(
+        j.quad,
+        targetMarker,
+        j.rotation,
+        matchQuad(j.quad, targetMarker.corners).error,
+        'jitter',
+      );
     }
   const other = markers.filter((m) => m !== targetMarker);
   if (other.length > 0 && rng.chance(0.5)) {

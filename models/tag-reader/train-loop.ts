@@ -29,7 +29,8 @@ function turnPatch(src: Float32Array, dst: Float32Array, turns: number): void {
   let a = src;
   for (let t = 0; t < turns; t++) {
     const b = new Float32Array(PATCH_PIXELS);
-    for (let r = 0; r < SIDE; r++) for (let c = 0; c < SIDE; c++) b[c * SIDE + (SIDE - 1 - r)] = a[r * SIDE + c]!;
+    for (let r = 0; r < SIDE; r++)
+      for (let c = 0; c < SIDE; c++) b[c * SIDE + (SIDE - 1 - r)] = a[r * SIDE + c]!;
     a = b;
   }
   dst.set(a);
@@ -53,7 +54,10 @@ function outputWeights(bitWeight: number): tf.Tensor1D {
 
 function maskedLoss(logits: tf.Tensor, targets: tf.Tensor, masks: tf.Tensor, weights: tf.Tensor): tf.Scalar {
   // Stable sigmoid cross-entropy: max(z, 0) − z·y + log(1 + e^−|z|).
-  const ce = tf.relu(logits).sub(logits.mul(targets)).add(tf.log1p(tf.exp(tf.neg(tf.abs(logits)))));
+  const ce = tf
+    .relu(logits)
+    .sub(logits.mul(targets))
+    .add(tf.log1p(tf.exp(tf.neg(tf.abs(logits)))));
   return ce.mul(masks).mul(weights).sum().div(logits.shape[0]!) as tf.Scalar;
 }
 
@@ -79,7 +83,11 @@ export async function trainNetwork(model: tf.LayersModel, data: Dataset, o: Trai
       const m = new Float32Array(idx.length * OUTPUTS);
       idx.forEach((src, k) => {
         const turns = rng.int(4);
-        turnPatch(data.patches.subarray(src * PATCH_PIXELS, (src + 1) * PATCH_PIXELS), x.subarray(k * PATCH_PIXELS), turns);
+        turnPatch(
+          data.patches.subarray(src * PATCH_PIXELS, (src + 1) * PATCH_PIXELS),
+          x.subarray(k * PATCH_PIXELS),
+          turns,
+        );
         y.set(turnBits(data.targets.subarray(src * OUTPUTS, (src + 1) * OUTPUTS), turns), k * OUTPUTS);
         m.set(turnBits(data.masks.subarray(src * OUTPUTS, (src + 1) * OUTPUTS), turns), k * OUTPUTS);
       });
@@ -114,7 +122,12 @@ export function predictLogits(model: tf.LayersModel, data: Dataset, batchSize = 
   for (let s = 0; s < data.count; s += batchSize) {
     const n = Math.min(batchSize, data.count - s);
     const logits = tf.tidy(() => {
-      const xs = tf.tensor4d(data.patches.subarray(s * PATCH_PIXELS, (s + n) * PATCH_PIXELS), [n, SIDE, SIDE, 1]);
+      const xs = tf.tensor4d(data.patches.subarray(s * PATCH_PIXELS, (s + n) * PATCH_PIXELS), [
+        n,
+        SIDE,
+        SIDE,
+        1,
+      ]);
       return (model.predict(xs) as tf.Tensor).dataSync() as Float32Array;
     });
     out.set(logits, s * OUTPUTS);

@@ -4,7 +4,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import type { CodeBook } from './code-book.ts';
 import type { Quad } from './candidates.ts';
 import type { Grey } from './tag-footprint.ts';
-import { DEFAULT_TAG_PATCH, tagPatch, type TagPatchOptions } from './tag-patch.ts';
+import { tagPatch, type TagPatchOptions } from './tag-patch.ts';
 
 /**
  * The learned tag reader: a small network (models/tag-reader/, trained only on Vedette's own
@@ -74,12 +74,12 @@ async function readJson<T>(url: URL): Promise<T> {
   try {
     text = await readFile(url, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read ${url.pathname}: ${(e as Error).message}`);
+    throw new Error(`cannot read ${url.pathname}: ${(e as Error).message}`, { cause: e });
   }
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    throw new Error(`${url.pathname} is not JSON: ${(e as Error).message}`);
+    throw new Error(`${url.pathname} is not JSON: ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -117,7 +117,9 @@ export class LearnedTagReader {
       for (const group of manifest) {
         for (const path of group.paths) {
           const bytes = await readFile(new URL(path, dir));
-          buffers.push(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+          buffers.push(
+            bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+          );
         }
         specs.push(...group.weights);
       }
@@ -143,7 +145,8 @@ export class LearnedTagReader {
     const n = side * side;
     const batch = new Float32Array(patches.length * n);
     patches.forEach((p, i) => {
-      if (p.length !== n) throw new Error(`patch ${i} has ${p.length} values, expected ${n} (${side} × ${side})`);
+      if (p.length !== n)
+        throw new Error(`patch ${i} has ${p.length} values, expected ${n} (${side} × ${side})`);
       batch.set(p, i * n);
     });
     const bits = this.bitsPerSide * this.bitsPerSide;
@@ -205,7 +208,11 @@ function logSumExp(values: ArrayLike<number>): number {
  * and log(1 − σ(marker)) for "not a marker". Exponentiated and normalised, these are the
  * calibrated posterior probabilities (decide()).
  */
-export function scoreViews(reading: LearnedReading, book: CodeBook, calibration: ReaderCalibration): ViewScores {
+export function scoreViews(
+  reading: LearnedReading,
+  book: CodeBook,
+  calibration: ReaderCalibration,
+): ViewScores {
   const nBits = book.bitsPerSide * book.bitsPerSide;
   if (reading.bitLogits.length !== nBits)
     throw new Error(`the reader reads ${reading.bitLogits.length} bits; this book's codes have ${nBits}`);
@@ -218,7 +225,8 @@ export function scoreViews(reading: LearnedReading, book: CodeBook, calibration:
   const inPlay = book.views.length;
   const views = new Float64Array(inPlay);
   const inPlayPrior = logMarker - Math.log(Math.max(1, inPlay));
-  for (let h = 0; h < inPlay; h++) views[h] = inPlayPrior + viewLogLikelihood(book.views[h]!.white, allBlack, z) / t;
+  for (let h = 0; h < inPlay; h++)
+    views[h] = inPlayPrior + viewLogLikelihood(book.views[h]!.white, allBlack, z) / t;
   const foreign = new Float64Array(book.foreign.length);
   const foreignPrior = logMarker + calibration.foreignLogOdds - Math.log(Math.max(1, book.foreign.length));
   let foreignBest = -1;

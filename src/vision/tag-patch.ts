@@ -68,9 +68,11 @@ export function rawTagPatch(
   options: TagPatchOptions = DEFAULT_TAG_PATCH,
 ): Float32Array | null {
   if (corners.length !== 4) throw new Error(`a tag patch needs four corners, got ${corners.length}`);
-  if (!(cells >= 3) || !Number.isInteger(cells)) throw new Error(`cells must be an integer ≥ 3, got ${cells}`);
+  if (!(cells >= 3) || !Number.isInteger(cells))
+    throw new Error(`cells must be an integer ≥ 3, got ${cells}`);
   const { size, marginCells } = options;
-  if (!(size >= 4) || !Number.isInteger(size)) throw new Error(`patch size must be an integer ≥ 4, got ${size}`);
+  if (!(size >= 4) || !Number.isInteger(size))
+    throw new Error(`patch size must be an integer ≥ 4, got ${size}`);
   if (grey.width < 2 || grey.height < 2) return null;
   if (corners.some((c) => !Number.isFinite(c.u) || !Number.isFinite(c.v))) return null;
   const h = gridToImage(corners, cells);

@@ -15,7 +15,11 @@ const CELLS = 8;
 
 /** Cell (column, row) → grey level: a pattern with no symmetry, so turns and flips show. */
 const cellLevel = (c: number, r: number): number =>
-  c < 0 || r < 0 || c >= CELLS || r >= CELLS ? 230 : (c * 7 + r * 13) % 5 === 0 ? 220 : 20 + 12 * ((c + 2 * r) % 4);
+  c < 0 || r < 0 || c >= CELLS || r >= CELLS
+    ? 230
+    : (c * 7 + r * 13) % 5 === 0
+      ? 220
+      : 20 + 12 * ((c + 2 * r) % 4);
 
 function paint(width: number, height: number, corners: Quad): Grey {
   const toImage = homographyFrom(
@@ -61,7 +65,8 @@ describe('tag patch', () => {
     const patch = rawTagPatch(bigGrey, big, CELLS)!;
     expect(patch.length).toBe(30 * 30);
     for (let r = -1; r <= CELLS; r++)
-      for (let c = -1; c <= CELLS; c++) expect(atCell(patch, c, r), `cell ${c},${r}`).toBeCloseTo(cellLevel(c, r), -1);
+      for (let c = -1; c <= CELLS; c++)
+        expect(atCell(patch, c, r), `cell ${c},${r}`).toBeCloseTo(cellLevel(c, r), -1);
   });
 
   it('follows the quad’s corner order: starting at corner 1 turns the patch a quarter', () => {
