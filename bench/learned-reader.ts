@@ -224,6 +224,9 @@ const cropRows: CropRow[] = BINS.slice(1).map(() => ({
   classicalPhantom: 0,
   learnedPhantom: 0,
 }));
+/** Reads of non-tag quads naming an id no tag in the crop carries, by kind of quad (samples.ts). */
+const phantomKinds = { classical: new Map<string, number>(), learned: new Map<string, number>() };
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 const allCodes = new Map<MarkerDictionaryName, DictionaryCodes>();
 for (let n = 0; n < cropCount; n++) {
   const seed = 60_000 + n;
@@ -259,8 +262,14 @@ for (let n = 0; n < cropCount; n++) {
       row.negatives++;
       row.classicalFalse += v.classical.read ? 1 : 0;
       row.learnedFalse += v.learned.read ? 1 : 0;
-      row.classicalPhantom += v.classical.read && !idsHere.has(v.classical.id) ? 1 : 0;
-      row.learnedPhantom += v.learned.read && !idsHere.has(v.learned.id) ? 1 : 0;
+      if (v.classical.read && !idsHere.has(v.classical.id)) {
+        row.classicalPhantom++;
+        bump(phantomKinds.classical, s.kind);
+      }
+      if (v.learned.read && !idsHere.has(v.learned.id)) {
+        row.learnedPhantom++;
+        bump(phantomKinds.learned, s.kind);
+      }
     } else if (strangers.has(s.id)) {
       row.strangers++;
       row.classicalStrangers += v.classical.read ? 1 : 0;
@@ -292,6 +301,12 @@ if (cropCount > 0) {
     console.log(
       `| ${BINS[i]!.toFixed(1)}–${BINS[i + 1]!.toFixed(1)} | ${r.tags} | ${r.classical} (${pct(r.classical, r.tags)}) | ${r.learned} (${pct(r.learned, r.tags)}) | ${r.onlyLearned} | ${r.onlyClassical} | ${r.classicalWrong} / ${r.learnedWrong} | ${r.classicalStrangers} / ${r.learnedStrangers} of ${r.strangers} | ${r.negatives} | ${r.classicalFalse} / ${r.learnedFalse} | ${r.classicalPhantom} / ${r.learnedPhantom} |`,
     ),
+  );
+}
+if (cropCount > 0) {
+  const list = (m: Map<string, number>) => [...m].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+  console.log(
+    `\nReads of an id no tag in the crop carries, by kind of quad (samples.ts): classical ${list(phantomKinds.classical)}; learned ${list(phantomKinds.learned)}.`,
   );
 }
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s; model ${modelDir.pathname})`);

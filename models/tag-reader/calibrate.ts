@@ -207,6 +207,8 @@ export async function fitCalibration(
 /** One episode judged through the runtime path (scoreViews, decide). */
 export interface Judged {
   readonly episode: Episode;
+  /** The most probable id in play (read or not). */
+  readonly id: number;
   readonly confidence: number;
   /** Probability of the most probable outcome of all (a view, a stranger, or not a marker) and whether it was right. */
   readonly topProbability: number;
@@ -234,6 +236,7 @@ export async function judge(
       top === d.confidence ? right : top === d.foreign ? e.outcome === 'foreign' : e.outcome === 'none';
     out.push({
       episode: e,
+      id: d.id,
       confidence: d.confidence,
       topProbability: top,
       topRight,

@@ -1,10 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import type { CodeBook } from './code-book.ts';
 import type { Quad } from './candidates.ts';
 import type { Grey } from './tag-footprint.ts';
 import { tagPatch, type TagPatchOptions } from './tag-patch.ts';
+import type { LearnedReading, ReaderCalibration } from './learned-decision.ts';
+
+export {
+  decide,
+  scoreViews,
+  type LearnedDecision,
+  type LearnedReading,
+  type ReaderCalibration,
+  type ViewScores,
+} from './learned-decision.ts';
 
 /**
  * The learned tag reader: a small network (models/tag-reader/, trained only on Vedette's own
@@ -14,35 +23,13 @@ import { tagPatch, type TagPatchOptions } from './tag-patch.ts';
  * It knows nothing of ids: scoreViews() turns its answer into a log-likelihood for every view
  * (id × rotation) of a CodeBook, for the best code not in play, and for "not a marker", so one
  * model serves any scenario. decide() turns those into an id with a calibrated probability
- * (temperature and Platt scaling fitted on held-out renders; models/tag-reader/MODEL_CARD.md).
+ * (temperature and Platt scaling fitted on held-out renders; models/tag-reader/MODEL-CARD.md).
  * One model per cell layout: this one reads 6 × 6 data bits inside a one-cell border (ArUco MIP
  * 36h12, AprilTag 36h11).
  *
  * Runs on TensorFlow.js's WebAssembly backend (XNNPACK), which ships inside its npm package and
  * needs no network; `tfjs-node` cannot be installed offline.
  */
-
-/** What the network says about one patch. */
-export interface LearnedReading {
-  /** Probability that each data cell is white, row-major in the quad's frame (36 values). */
-  readonly bitProbabilities: Float32Array;
-  /** The same as logits (numerically safer for sums of logs). */
-  readonly bitLogits: Float32Array;
-  /** Probability that the patch is a marker's outline (calibrated). */
-  readonly markerProbability: number;
-  readonly markerLogit: number;
-}
-
-/** The calibration fitted on held-out renders (models/tag-reader/reader.json). */
-export interface ReaderCalibration {
-  /** Divides the bits' log-likelihoods (≥ 1 when the network is over-confident). */
-  readonly bitTemperature: number;
-  /** Platt scaling of the marker logit: σ(scale · z + bias). */
-  readonly markerScale: number;
-  readonly markerBias: number;
-  /** Prior odds (log) that a marker is a code not in play rather than one in play. */
-  readonly foreignLogOdds: number;
-}
 
 /** Everything about the shipped model that is not its weights. */
 export interface ReaderSpec {
@@ -96,10 +83,6 @@ function checkSpec(spec: ReaderSpec, where: string): ReaderSpec {
   return spec;
 }
 
-function logSigmoid(z: number): number {
-  return z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z));
-}
-
 export class LearnedTagReader {
   private constructor(
     private readonly model: tf.LayersModel,
@@ -138,9 +121,12 @@ export class LearnedTagReader {
     return tagPatch(grey, quad, this.spec.bitsPerSide + 2, this.spec.patch);
   }
 
-  /** Runs the network on a batch of patches (each `size × size`, from patch()); one reading each. */
-  read(patches: readonly Float32Array[]): LearnedReading[] {
-    if (patches.length === 0) return [];
+  /**
+   * The network's raw outputs for a batch of patches (each `size × size`, from patch()): per patch
+   * 36 bit logits then the marker logit, before calibration.
+   */
+  outputs(patches: readonly Float32Array[]): Float32Array {
+    if (patches.length === 0) return new Float32Array(0);
     const side = this.spec.patch.size;
     const n = side * side;
     const batch = new Float32Array(patches.length * n);
@@ -149,11 +135,16 @@ export class LearnedTagReader {
         throw new Error(`patch ${i} has ${p.length} values, expected ${n} (${side} × ${side})`);
       batch.set(p, i * n);
     });
-    const bits = this.bitsPerSide * this.bitsPerSide;
-    const logits = tf.tidy(() => {
+    return tf.tidy(() => {
       const out = this.model.predict(tf.tensor4d(batch, [patches.length, side, side, 1])) as tf.Tensor;
       return out.dataSync() as Float32Array;
     });
+  }
+
+  /** Runs the network on a batch of patches (from patch()); one calibrated reading each. */
+  read(patches: readonly Float32Array[]): LearnedReading[] {
+    const logits = this.outputs(patches);
+    const bits = this.bitsPerSide * this.bitsPerSide;
     const { markerScale, markerBias } = this.spec.calibration;
     return patches.map((_, i) => {
       const row = logits.subarray(i * (bits + 1), (i + 1) * (bits + 1));
@@ -171,114 +162,4 @@ export class LearnedTagReader {
   dispose(): void {
     this.model.dispose();
   }
-}
-
-/** Log-likelihoods of one reading against a CodeBook (natural logs, calibrated). */
-export interface ViewScores {
-  /** Per view in play (book.views order): log P(marker, this view | patch) up to one shared constant. */
-  readonly views: Float64Array;
-  /** The best view not in play (index into book.foreign; -1 if none) and its score. */
-  readonly foreignBest: number;
-  readonly foreignBestScore: number;
-  /** All views not in play together (log-sum-exp). */
-  readonly foreignTotal: number;
-  /** "Not a marker at all". */
-  readonly notMarker: number;
-}
-
-/** Σ over bits of log P(bit as the view has it), from logits: Σ log σ(−z) plus, for each white bit, z. */
-function viewLogLikelihood(white: Uint16Array, base: number, logits: Float32Array): number {
-  let sum = base;
-  for (let i = 0; i < white.length; i++) sum += logits[white[i]!]!;
-  return sum;
-}
-
-function logSumExp(values: ArrayLike<number>): number {
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) max = Math.max(max, values[i]!);
-  if (max === -Infinity) return -Infinity;
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += Math.exp(values[i]! - max);
-  return max + Math.log(sum);
-}
-
-/**
- * Scores every view of a book: log σ(marker) + (bits' log-likelihood) / T, with a uniform prior
- * over the views in play and over those not in play (their total weighted by the foreign odds),
- * and log(1 − σ(marker)) for "not a marker". Exponentiated and normalised, these are the
- * calibrated posterior probabilities (decide()).
- */
-export function scoreViews(
-  reading: LearnedReading,
-  book: CodeBook,
-  calibration: ReaderCalibration,
-): ViewScores {
-  const nBits = book.bitsPerSide * book.bitsPerSide;
-  if (reading.bitLogits.length !== nBits)
-    throw new Error(`the reader reads ${reading.bitLogits.length} bits; this book's codes have ${nBits}`);
-  const z = reading.bitLogits;
-  // log σ(−z_k) summed: every bit black; a white bit k adds log σ(z_k) − log σ(−z_k) = z_k.
-  let allBlack = 0;
-  for (let k = 0; k < nBits; k++) allBlack += logSigmoid(-z[k]!);
-  const t = calibration.bitTemperature;
-  const logMarker = logSigmoid(reading.markerLogit);
-  const inPlay = book.views.length;
-  const views = new Float64Array(inPlay);
-  const inPlayPrior = logMarker - Math.log(Math.max(1, inPlay));
-  for (let h = 0; h < inPlay; h++)
-    views[h] = inPlayPrior + viewLogLikelihood(book.views[h]!.white, allBlack, z) / t;
-  const foreign = new Float64Array(book.foreign.length);
-  const foreignPrior = logMarker + calibration.foreignLogOdds - Math.log(Math.max(1, book.foreign.length));
-  let foreignBest = -1;
-  for (let h = 0; h < book.foreign.length; h++) {
-    foreign[h] = foreignPrior + viewLogLikelihood(book.foreign[h]!.white, allBlack, z) / t;
-    if (foreignBest < 0 || foreign[h]! > foreign[foreignBest]!) foreignBest = h;
-  }
-  return {
-    views,
-    foreignBest,
-    foreignBestScore: foreignBest >= 0 ? foreign[foreignBest]! : -Infinity,
-    foreignTotal: logSumExp(foreign),
-    notMarker: logSigmoid(-reading.markerLogit),
-  };
-}
-
-/** The reader's verdict on one patch. */
-export interface LearnedDecision {
-  /** The most probable view in play (its id and rotation), whatever its probability. */
-  readonly id: number;
-  readonly rotation: number;
-  /** Calibrated probability that the patch is that marker in that rotation. */
-  readonly confidence: number;
-  /** Probability of the runner-up view in play. */
-  readonly runnerUp: number;
-  /** Probability that it is a marker not in play, and that it is no marker at all. */
-  readonly foreign: number;
-  readonly notMarker: number;
-  /** Whether confidence reaches the model's read threshold. */
-  readonly read: boolean;
-}
-
-/** Normalises the scores into probabilities and names the best view in play. */
-export function decide(scores: ViewScores, book: CodeBook, readThreshold: number): LearnedDecision {
-  const total = logSumExp([logSumExp(scores.views), scores.foreignTotal, scores.notMarker]);
-  let best = -1;
-  let second = -Infinity;
-  for (let h = 0; h < scores.views.length; h++) {
-    if (best < 0 || scores.views[h]! > scores.views[best]!) {
-      if (best >= 0) second = Math.max(second, scores.views[best]!);
-      best = h;
-    } else second = Math.max(second, scores.views[h]!);
-  }
-  const confidence = best >= 0 ? Math.exp(scores.views[best]! - total) : 0;
-  const view = best >= 0 ? book.views[best]! : null;
-  return {
-    id: view?.id ?? -1,
-    rotation: view?.rotation ?? -1,
-    confidence,
-    runnerUp: Math.exp(second - total),
-    foreign: Math.exp(scores.foreignTotal - total),
-    notMarker: Math.exp(scores.notMarker - total),
-    read: view !== null && confidence >= readThreshold,
-  };
 }
