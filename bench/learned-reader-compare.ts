@@ -24,7 +24,12 @@ export interface Verdict {
 export interface PairVerdict {
   readonly classical: Verdict;
   readonly learned: Verdict & { readonly confidence: number };
+  /** The network's probability that the quad is no marker, the least over the quads tried. */
+  readonly notMarker: number;
 }
+
+/** A veto by the network on a classical reading: every quad tried is more likely no marker. */
+export const VETO_NOT_MARKER = 0.5;
 
 const NONE: Verdict = { read: false, id: -1, rotation: -1 };
 
@@ -79,13 +84,15 @@ export function readBoth(
   );
   const readings = reader.read(patches);
   const learned: Array<Verdict & { confidence: number }> = quads.map(() => ({ ...NONE, confidence: 0 }));
+  const notMarker = quads.map(() => 1);
   readings.forEach((reading, k) => {
     const d = decide(scoreViews(reading, book, reader.spec.calibration), book, reader.spec.readThreshold);
     const i = owner[k]!;
+    notMarker[i] = Math.min(notMarker[i]!, d.notMarker);
     if (d.confidence > learned[i]!.confidence)
       learned[i] = { read: d.read, id: d.id, rotation: d.rotation, confidence: d.confidence };
   });
-  return quads.map((_, i) => ({ classical: classical[i]!, learned: learned[i]! }));
+  return quads.map((_, i) => ({ classical: classical[i]!, learned: learned[i]!, notMarker: notMarker[i]! }));
 }
 
 /** Milliseconds per quad of each reader alone, quads as found (no refinement), learned batched. */

@@ -27,7 +27,13 @@ import { DEFAULT_MODEL_DIR, LearnedTagReader } from '../src/vision/learned-reade
 import { loadOpenCV } from '../src/vision/opencv.ts';
 import type { MarkerDictionaryName } from '../src/table/scenario.ts';
 import { cropWithSamples, matchQuad } from '../models/tag-reader/samples.ts';
-import { readBoth, timeReaders, type PairVerdict, type Verdict } from './learned-reader-compare.ts';
+import {
+  readBoth,
+  timeReaders,
+  VETO_NOT_MARKER,
+  type PairVerdict,
+  type Verdict,
+} from './learned-reader-compare.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +70,8 @@ interface SizeRow {
   clutterQuads: number;
   classicalFalse: number;
   learnedFalse: number;
+  /** Tags the decoder read that a veto by the network would lose. */
+  vetoLost: number;
   quads: number;
   classicalMs: number;
   learnedMs: number;
@@ -87,6 +95,7 @@ for (const [sizeIndex, sizeMm] of SIZES_MM.entries()) {
     clutterQuads: 0,
     classicalFalse: 0,
     learnedFalse: 0,
+    vetoLost: 0,
     quads: 0,
     classicalMs: 0,
     learnedMs: 0,
@@ -150,17 +159,21 @@ for (const [sizeIndex, sizeMm] of SIZES_MM.entries()) {
       const m = markers[k]!;
       row.withCandidate++;
       let c = false;
+      let kept = false;
       let l = false;
       let cWrong = false;
       let lWrong = false;
       for (const { quad, verdict } of list) {
         const rotation = matchQuad(quad, m.marker.cornersPx as Quad).rotation;
-        if (right(verdict.classical, m.markerId, rotation)) c = true;
-        else if (verdict.classical.read) cWrong = true;
+        if (right(verdict.classical, m.markerId, rotation)) {
+          c = true;
+          if (verdict.notMarker <= VETO_NOT_MARKER) kept = true;
+        } else if (verdict.classical.read) cWrong = true;
         if (right(verdict.learned, m.markerId, rotation)) l = true;
         else if (verdict.learned.read) lWrong = true;
       }
       row.classical += c ? 1 : 0;
+      row.vetoLost += c && !kept ? 1 : 0;
       row.learned += l ? 1 : 0;
       row.onlyLearned += l && !c ? 1 : 0;
       row.onlyClassical += c && !l ? 1 : 0;
@@ -179,12 +192,12 @@ console.log(
   `## Whole 72 × 48 in table at 1080p, ${scenesPerSize} scenes per size (${DICTIONARY}, tilt 0–15°, noise σ 1.5–4, blur σ 0.5–1.1 px)\n`,
 );
 console.log(
-  '| tag | px/cell (median) | tags | with a candidate | classical reads | learned reads | only learned | only classical | wrong id (classical / learned) | quads on no tag | false reads there (classical / learned) | ms per quad (classical / learned, batched) |',
+  '| tag | px/cell (median) | tags | with a candidate | classical reads | learned reads | only learned | only classical | wrong id (classical / learned) | quads on no tag | false reads there (classical / learned) | ms per quad (classical / learned, batched) | decoder reads a network veto would lose |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows)
   console.log(
-    `| ${r.sizeMm} mm | ${median(r.cellPx).toFixed(2)} | ${r.tags} | ${r.withCandidate} | ${r.classical} (${pct(r.classical, r.tags)}) | ${r.learned} (${pct(r.learned, r.tags)}) | ${r.onlyLearned} | ${r.onlyClassical} | ${r.classicalWrong} / ${r.learnedWrong} | ${r.clutterQuads} | ${r.classicalFalse} / ${r.learnedFalse} | ${(r.classicalMs / Math.max(1, r.quads)).toFixed(3)} / ${(r.learnedMs / Math.max(1, r.quads)).toFixed(3)} |`,
+    `| ${r.sizeMm} mm | ${median(r.cellPx).toFixed(2)} | ${r.tags} | ${r.withCandidate} | ${r.classical} (${pct(r.classical, r.tags)}) | ${r.learned} (${pct(r.learned, r.tags)}) | ${r.onlyLearned} | ${r.onlyClassical} | ${r.classicalWrong} / ${r.learnedWrong} | ${r.clutterQuads} | ${r.classicalFalse} / ${r.learnedFalse} | ${(r.classicalMs / Math.max(1, r.quads)).toFixed(3)} / ${(r.learnedMs / Math.max(1, r.quads)).toFixed(3)} | ${r.vetoLost} |`,
   );
 
 // 2. Hard crops.
@@ -206,6 +219,9 @@ interface CropRow {
   /** Of those, reads of an id no tag in the crop carries (the rest name a tag nearby from a displaced quad). */
   classicalPhantom: number;
   learnedPhantom: number;
+  /** A veto by the network: the decoder's right reads it would lose, and its phantom reads it would stop. */
+  vetoLost: number;
+  vetoStopped: number;
 }
 const cropRows: CropRow[] = BINS.slice(1).map(() => ({
   tags: 0,
@@ -223,6 +239,8 @@ const cropRows: CropRow[] = BINS.slice(1).map(() => ({
   learnedFalse: 0,
   classicalPhantom: 0,
   learnedPhantom: 0,
+  vetoLost: 0,
+  vetoStopped: 0,
 }));
 /** Reads of non-tag quads naming an id no tag in the crop carries, by kind of quad (samples.ts). */
 const phantomKinds = { classical: new Map<string, number>(), learned: new Map<string, number>() };
@@ -265,6 +283,7 @@ for (let n = 0; n < cropCount; n++) {
       if (v.classical.read && !idsHere.has(v.classical.id)) {
         row.classicalPhantom++;
         bump(phantomKinds.classical, s.kind);
+        if (v.notMarker > VETO_NOT_MARKER) row.vetoStopped++;
       }
       if (v.learned.read && !idsHere.has(v.learned.id)) {
         row.learnedPhantom++;
@@ -279,6 +298,7 @@ for (let n = 0; n < cropCount; n++) {
       const l = right(v.learned, s.id, s.rotation);
       row.tags++;
       row.classical += c ? 1 : 0;
+      row.vetoLost += c && v.notMarker > VETO_NOT_MARKER ? 1 : 0;
       row.learned += l ? 1 : 0;
       row.onlyLearned += l && !c ? 1 : 0;
       row.onlyClassical += c && !l ? 1 : 0;
@@ -294,12 +314,12 @@ if (cropCount > 0) {
     `\n## Hard crops (${cropCount}: glare, shadows, hands, JPEG, print defects, clutter; tilt up to 45°), every labelled quad\n`,
   );
   console.log(
-    '| px/cell | tag quads | classical reads | learned reads | only learned | only classical | wrong id (classical / learned) | strangers read as a declared id (classical / learned) | non-tag quads | reads of them (classical / learned) | of which an id no tag here carries (classical / learned) |',
+    '| px/cell | tag quads | classical reads | learned reads | only learned | only classical | wrong id (classical / learned) | strangers read as a declared id (classical / learned) | non-tag quads | reads of them (classical / learned) | of which an id no tag here carries (classical / learned) | a network veto: decoder right reads lost / phantoms stopped |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   cropRows.forEach((r, i) =>
     console.log(
-      `| ${BINS[i]!.toFixed(1)}–${BINS[i + 1]!.toFixed(1)} | ${r.tags} | ${r.classical} (${pct(r.classical, r.tags)}) | ${r.learned} (${pct(r.learned, r.tags)}) | ${r.onlyLearned} | ${r.onlyClassical} | ${r.classicalWrong} / ${r.learnedWrong} | ${r.classicalStrangers} / ${r.learnedStrangers} of ${r.strangers} | ${r.negatives} | ${r.classicalFalse} / ${r.learnedFalse} | ${r.classicalPhantom} / ${r.learnedPhantom} |`,
+      `| ${BINS[i]!.toFixed(1)}–${BINS[i + 1]!.toFixed(1)} | ${r.tags} | ${r.classical} (${pct(r.classical, r.tags)}) | ${r.learned} (${pct(r.learned, r.tags)}) | ${r.onlyLearned} | ${r.onlyClassical} | ${r.classicalWrong} / ${r.learnedWrong} | ${r.classicalStrangers} / ${r.learnedStrangers} of ${r.strangers} | ${r.negatives} | ${r.classicalFalse} / ${r.learnedFalse} | ${r.classicalPhantom} / ${r.learnedPhantom} | ${r.vetoLost} / ${r.vetoStopped} |`,
     ),
   );
 }
