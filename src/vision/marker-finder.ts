@@ -5,6 +5,8 @@ import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
 import { BlurEstimate } from './blur-estimate.ts';
 import { PatchEvidence } from './evidence.ts';
+import type { LearnedTagReader } from './learned-reader.ts';
+import { readUnsureQuads } from './learned-stage.ts';
 import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
@@ -28,6 +30,8 @@ import {
  * 2. every other quad is explained by the scenario (finding-priors.ts) or dropped: it must
  *    back-project to a declared marker's size, or to the white sticker around one; what remains
  *    is read by maximum likelihood over the ids of that size (template-decoder.ts);
+ *    (2b. with a learned tag reader, small quads the decoder left unsure are read by the network;
+ *    learned-stage.ts, docs/learned-reader.md);
  * 3. bases the tracker knows and that were not found yet are read where their marker should be;
  * 4. what is still missing or unsure is searched again in upsampled regions (roi-search.ts);
  * 5. still markers that no single frame settles are averaged over frames (evidence.ts).
@@ -124,6 +128,7 @@ export class MarkerFinder {
     private readonly declaredIds: ReadonlySet<number>,
     private readonly roi: RoiSearch | null,
     readonly options: FinderOptions = DEFAULT_FINDER,
+    private readonly learned: LearnedTagReader | null = null,
   ) {}
 
   /**
@@ -200,6 +205,23 @@ export class MarkerFinder {
         else if (attempt.reading.evidence >= this.options.tentativeEvidence) tentative.push(attempt);
         else unsure.push({ quad: interpretation.quad, markerClass: interpretation.markerClass });
       }
+    }
+
+    // 2b. The learned reader's opinion on small quads the decoder left unsure.
+    if (this.learned) {
+      const quads = [
+        ...tentative.map((t) => ({ quad: t.reading.corners, markerClass: t.markerClass })),
+        ...unsure,
+      ].filter((u) => !this.coveredBy(found, u.quad));
+      for (const r of readUnsureQuads(this.learned, input.grey, quads, (c) => this.bookOf(c)))
+        if (!found.has(r.id) && !this.coveredBy(found, r.corners))
+          accept({
+            id: r.id,
+            corners: this.measuringCorners(input.grey, r.id, r.corners),
+            stage: 'learned',
+            // Log-odds of the calibrated probability, in nats like the decoder's evidence.
+            evidence: Math.log(r.confidence / Math.max(1e-12, 1 - r.confidence)),
+          });
     }
 
     // 3. Known bases where they should be.

@@ -13,7 +13,7 @@ import type { Frame } from './frame-source.ts';
 import { toGrayMat } from './grey-mat.ts';
 import { assertRaster } from './image.ts';
 import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
-import { MarkerFinder } from './marker-finder.ts';
+import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
 import { RoiSearch } from './roi-search.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
@@ -44,9 +44,18 @@ export interface PipelineOptions {
   readonly fullFrameEveryMs: number;
   /** A frame where more than this share of the picture changed is searched whole. */
   readonly fullFrameShare: number;
+  /**
+   * Ask the learned tag reader (models/tag-reader) about small quads the classical decoder left
+   * unsure. Off by default: see docs/learned-reader.md for what it adds and what it costs.
+   */
+  readonly learnedReader: boolean;
 }
 
-export const DEFAULT_PIPELINE: PipelineOptions = { fullFrameEveryMs: 1500, fullFrameShare: 0.3 };
+export const DEFAULT_PIPELINE: PipelineOptions = {
+  fullFrameEveryMs: 1500,
+  fullFrameShare: 0.3,
+  learnedReader: false,
+};
 
 /**
  * Detector → Locator → Tracker for one camera watching one scenario's table.
@@ -92,7 +101,14 @@ export class VisionPipeline {
     const roi = await RoiSearch.create(dictionary, codes.bitsPerSide + 2);
     const referenceIds = new Set(scenario.referenceMarkers.map((m) => m.id));
     const declaredIds = new Set(scenario.units.flatMap((u) => u.bases.map((b) => b.marker.id)));
-    const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi);
+    const learnedReader = options.learnedReader ?? DEFAULT_PIPELINE.learnedReader;
+    // The shipped model reads 6 × 6 data bits (MIP 36h12, AprilTag 36h11).
+    // Loaded only when asked for: TensorFlow.js stays out of the worker otherwise.
+    const learned =
+      learnedReader && codes.bitsPerSide === 6
+        ? await (await import('./learned-reader.ts')).LearnedTagReader.load()
+        : null;
+    const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi, DEFAULT_FINDER, learned);
     const locator = await Locator.create(camera, scenario);
     const regionPass = await RegionPass.create({ ...DEFAULT_CANDIDATE_PASS, dictionary });
     return new VisionPipeline(cv, pass, finder, roi, locator, scenario, regionPass, {
