@@ -1,4 +1,4 @@
-import { formatElapsed } from '../replay/model.ts';
+import { counted, formatElapsed } from '../replay/model.ts';
 import { board, el, tableState, type BoardTable } from './hub-api.ts';
 
 /**
@@ -44,7 +44,7 @@ function card(t: BoardTable, stamp: number): HTMLLIElement {
     body.append(
       el('span', {
         className: 'turn',
-        textContent: `${b.turn ? `Turn ${b.turn}` : 'before the first turn'} · ${formatElapsed(b.lastEventAt - b.startedAt)} · ${b.moves} moves`,
+        textContent: `${b.turn ? `Turn ${b.turn}` : 'before the first turn'} · ${formatElapsed(b.lastEventAt - b.startedAt)} · ${counted(b.moves, 'move')}`,
       }),
     );
     const r = b.lastRuling;

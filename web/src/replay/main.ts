@@ -2,7 +2,7 @@ import type { BattleSummary, ReplayData } from '../../../src/record/types.ts';
 import { buildOverlay } from '../core/overlay-model.ts';
 import { render } from '../render/picture.ts';
 import { fitContain } from '../core/viewport.ts';
-import { formatElapsed, ReplayModel, RULING_PAIR, type ReplayFrame } from './model.ts';
+import { counted, formatElapsed, ReplayModel, RULING_PAIR, type ReplayFrame } from './model.ts';
 import { withNames } from './names.ts';
 import { mountRulingList, type RulingList } from './ruling-list.ts';
 import { drawTactical } from './tactical.ts';
@@ -84,7 +84,7 @@ async function showList(): Promise<void> {
     a.textContent = `#${b.id} ${b.name}`;
     li.append(
       a,
-      ` — ${b.scenario}, ${formatElapsed(b.lastEventAt - b.startedAt)}, ${b.moves} moves, ${b.rulings} rulings`,
+      ` — ${b.scenario}, ${formatElapsed(b.lastEventAt - b.startedAt)}, ${counted(b.moves, 'move')}, ${counted(b.rulings, 'ruling')}`,
     );
     ol.append(li);
   }

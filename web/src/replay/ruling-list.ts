@@ -1,6 +1,6 @@
 import type { BattleRoster, RulingRecord } from '../../../src/record/types.ts';
 import { h } from '../ui/dom.ts';
-import { formatElapsed } from './model.ts';
+import { counted, formatElapsed } from './model.ts';
 import { kindWord, unitsOf, withNames } from './names.ts';
 
 /**
@@ -48,7 +48,7 @@ export function mountRulingList(
       (r) => (!unit || about.get(r.id)?.includes(unit)) && (!kind || r.verdict.question === kind),
     );
     shown = rows.map((r) => r.id ?? -1);
-    count.textContent = `${rows.length} of ${rulings.length} rulings`;
+    count.textContent = `${rows.length} of ${counted(rulings.length, 'ruling')}`;
     list.replaceChildren(
       ...rows.map((r) => {
         const v = r.verdict;
