@@ -3,8 +3,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CameraProfile } from '../camera/profile.ts';
-import type { TablePose } from '../camera/table-pose.ts';
-import type { Verdict } from '../rules/engine/verdict.ts';
+import {
+  annotationFromRow,
+  markFromRow,
+  moveFromRow,
+  num,
+  numOrNull,
+  rulingFromRow,
+  snapshotFromRow,
+  strOrNull,
+  type Row,
+} from './event-rows.ts';
 import { applyMoves } from './replay-state.ts';
 import { migrate, STORE_FORMAT } from './schema.ts';
 import { checkStoreFile } from './store-check.ts';
@@ -18,7 +27,6 @@ import type {
   MoveRecord,
   RecordedPose,
   ReplayData,
-  RulingInputs,
   RulingRecord,
   SeekResult,
   SnapshotInfo,
@@ -49,14 +57,11 @@ export interface NewBattle {
   readonly importedFrom?: string | null;
 }
 
+export { moveFromRow } from './event-rows.ts';
+
 export class BattleNotFoundError extends Error {
   override name = 'BattleNotFoundError';
 }
-
-type Row = Record<string, unknown>;
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /** Poses in keyframes are stored compactly: [markerId, x, y, headingDeg, sigmaMm, sigmaHeadingDeg]. */
 export function encodePoses(poses: readonly RecordedPose[]): string {
@@ -73,67 +78,6 @@ export function decodePoses(json: string): RecordedPose[] {
     sigmaMm,
     sigmaHeadingDeg,
   }));
-}
-
-export function moveFromRow(r: Row): MoveRecord {
-  return {
-    id: num(r['id']),
-    t: num(r['t']),
-    markerId: num(r['marker_id']),
-    unitId: String(r['unit_id']),
-    x: num(r['x']),
-    y: num(r['y']),
-    headingDeg: num(r['heading_deg']),
-    sigmaMm: num(r['sigma_mm']),
-    sigmaHeadingDeg: num(r['sigma_heading_deg']),
-    from:
-      r['from_x'] === null
-        ? null
-        : { x: num(r['from_x']), y: num(r['from_y']), headingDeg: num(r['from_heading_deg']) },
-    movingSince: num(r['moving_since']),
-  };
-}
-
-function markFromRow(r: Row): MarkRecord {
-  return {
-    id: num(r['id']),
-    t: num(r['t']),
-    kind: r['kind'] === 'phase' ? 'phase' : 'turn',
-    turn: numOrNull(r['turn']),
-    phase: strOrNull(r['phase']),
-    side: strOrNull(r['side']),
-    source: r['source'] === 'player' ? 'player' : 'inferred',
-    label: String(r['label']),
-  };
-}
-
-function rulingFromRow(r: Row): RulingRecord {
-  return {
-    id: num(r['id']),
-    t: num(r['t']),
-    inputs: JSON.parse(String(r['inputs_json'])) as RulingInputs,
-    verdict: JSON.parse(String(r['verdict_json'])) as Verdict,
-  };
-}
-
-function annotationFromRow(r: Row): AnnotationRecord {
-  return {
-    id: num(r['id']),
-    t: num(r['t']),
-    text: String(r['text']),
-    at: r['x'] === null ? null : { x: num(r['x']), y: num(r['y']) },
-    author: strOrNull(r['author']),
-  };
-}
-
-function snapshotFromRow(r: Row): SnapshotInfo {
-  return {
-    id: num(r['id']),
-    t: num(r['t']),
-    width: num(r['width']),
-    height: num(r['height']),
-    pose: r['pose_json'] === null ? null : (JSON.parse(String(r['pose_json'])) as TablePose),
-  };
 }
 
 const SUMMARY_SQL = `

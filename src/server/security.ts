@@ -105,16 +105,20 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /**
  * The token a request carries: `Authorization: Bearer`, `X-Vedette-Token`, the cookie, or `?token=`
- * (only honoured on a page load, which swaps it for the cookie: see `accessMiddleware`).
+ * (only honoured on a page load, which swaps it for the cookie: see `accessMiddleware`). The hub
+ * reads its own cookie the same way.
  */
-export function tokenOf(req: IncomingMessage): { token: string | undefined; fromQuery: boolean } {
+export function tokenOf(
+  req: IncomingMessage,
+  cookieName = TOKEN_COOKIE,
+): { token: string | undefined; fromQuery: boolean } {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return { token: auth.slice(7).trim(), fromQuery: false };
   const header = req.headers['x-vedette-token'];
   if (typeof header === 'string') return { token: header, fromQuery: false };
   const query = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
   if (query !== null) return { token: query, fromQuery: true };
-  return { token: cookieValue(req.headers.cookie, TOKEN_COOKIE), fromQuery: false };
+  return { token: cookieValue(req.headers.cookie, cookieName), fromQuery: false };
 }
 
 /** The value of one cookie of a request, if it has it. */

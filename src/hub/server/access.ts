@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { tableForToken, tokenHash } from '../store/tables.ts';
+import { sameSecret, tokenOf } from '../../server/security.ts';
 import type { HubSecurity } from './security.ts';
 
 /**
@@ -36,34 +36,9 @@ export interface HubTokens {
 
 export const HUB_COOKIE = 'vedette_hub';
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookie(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
-export function tokenOf(req: IncomingMessage): { token: string | undefined; fromQuery: boolean } {
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return { token: auth.slice(7).trim(), fromQuery: false };
-  const header = req.headers['x-vedette-token'];
-  if (typeof header === 'string') return { token: header, fromQuery: false };
-  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
-  if (query !== null) return { token: query, fromQuery: true };
-  return { token: cookie(req.headers.cookie, HUB_COOKIE), fromQuery: false };
+/** The token a request carries, as the table server reads it, with the hub's own cookie. */
+export function hubTokenOf(req: IncomingMessage): { token: string | undefined; fromQuery: boolean } {
+  return tokenOf(req, HUB_COOKIE);
 }
 
 export type AccessAnswer = Caller | { readonly refuse: 401 | 403 | 429; readonly why: string };
@@ -97,7 +72,7 @@ export class HubAccess {
   async resolve(req: IncomingMessage): Promise<AccessAnswer> {
     if (!this.security.hostAllowed(req)) return { refuse: 403, why: 'unknown host' };
     const address = req.socket.remoteAddress ?? '?';
-    const { token } = tokenOf(req);
+    const { token } = hubTokenOf(req);
     if (token === undefined || token === '') {
       if (this.tokens.public) return { role: 'spectator', table: null };
       return { refuse: 401, why: 'a token is needed: open the link the organiser gave you' };
@@ -105,8 +80,8 @@ export class HubAccess {
     if (this.security.guesses.blocked(address))
       return { refuse: 429, why: 'too many wrong tokens from this address: wait a minute' };
     if (token.length <= 200) {
-      if (same(token, this.tokens.organiser)) return { role: 'organiser', table: null };
-      if (this.tokens.spectator !== null && same(token, this.tokens.spectator))
+      if (sameSecret(token, this.tokens.organiser)) return { role: 'organiser', table: null };
+      if (this.tokens.spectator !== null && sameSecret(token, this.tokens.spectator))
         return { role: 'spectator', table: null };
       const table = await this.tableOf(token);
       if (table) return { role: 'table', table };
@@ -136,7 +111,7 @@ export class HubAccess {
             return void res.status(answer.refuse).json({ error: answer.why });
           }
           (res.locals as { caller?: Caller }).caller = answer;
-          const { token, fromQuery } = tokenOf(req);
+          const { token, fromQuery } = hubTokenOf(req);
           if (fromQuery && token) {
             res.cookie(HUB_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/', secure });
             if (req.method === 'GET' && req.accepts('html')) {

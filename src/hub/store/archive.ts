@@ -1,32 +1,32 @@
 import type pg from 'pg';
 import type { CameraProfile } from '../../camera/profile.ts';
-import type { TablePose } from '../../camera/table-pose.ts';
+import {
+  annotationFromRow,
+  markFromRow,
+  moveFromRow,
+  num,
+  numOrNull,
+  rulingFromRow,
+  snapshotFromRow,
+  withTableIds,
+  type Row,
+} from '../../record/event-rows.ts';
 import { decodePoses } from '../../record/store.ts';
 import type {
-  AnnotationRecord,
   BattleDetail,
   BattleRoster,
   BattleSummary,
   KeyframeRecord,
-  MarkRecord,
   MoveRecord,
   ReplayData,
-  RulingInputs,
   RulingRecord,
-  SnapshotInfo,
 } from '../../record/types.ts';
-import type { Verdict } from '../../rules/engine/verdict.ts';
 
 /**
  * The archive: every battle every table has replicated, searchable by player, ruleset, scenario,
  * table and date, read back in the shapes the table's own record uses (src/record/types.ts), so
  * the replay page opens a hub battle exactly as it opens a local one.
  */
-
-type Row = Record<string, unknown>;
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 export class HubBattleNotFoundError extends Error {
   override name = 'HubBattleNotFoundError';
@@ -122,38 +122,16 @@ async function rows(pool: pg.Pool, sql: string, id: number): Promise<Row[]> {
   return (await pool.query(sql, [id])).rows as Row[];
 }
 
-export function moveFromHubRow(r: Row): MoveRecord {
-  return {
-    id: num(r['seq']),
-    t: num(r['t']),
-    markerId: num(r['marker_id']),
-    unitId: String(r['unit_id']),
-    x: num(r['x']),
-    y: num(r['y']),
-    headingDeg: num(r['heading_deg']),
-    sigmaMm: num(r['sigma_mm']),
-    sigmaHeadingDeg: num(r['sigma_heading_deg']),
-    from:
-      r['from_x'] === null
-        ? null
-        : { x: num(r['from_x']), y: num(r['from_y']), headingDeg: num(r['from_heading_deg']) },
-    movingSince: num(r['moving_since']),
-  };
-}
-
 export async function battleMoves(pool: pg.Pool, id: number): Promise<MoveRecord[]> {
-  return (await rows(pool, 'SELECT * FROM moves WHERE battle_id = $1 ORDER BY t, seq', id)).map(
-    moveFromHubRow,
+  return withTableIds(await rows(pool, 'SELECT * FROM moves WHERE battle_id = $1 ORDER BY t, seq', id)).map(
+    moveFromRow,
   );
 }
 
 export async function battleRulings(pool: pg.Pool, id: number): Promise<RulingRecord[]> {
-  return (await rows(pool, 'SELECT * FROM rulings WHERE battle_id = $1 ORDER BY t, seq', id)).map((r) => ({
-    id: num(r['seq']),
-    t: num(r['t']),
-    inputs: JSON.parse(String(r['inputs_json'])) as RulingInputs,
-    verdict: JSON.parse(String(r['verdict_json'])) as Verdict,
-  }));
+  return withTableIds(await rows(pool, 'SELECT * FROM rulings WHERE battle_id = $1 ORDER BY t, seq', id)).map(
+    rulingFromRow,
+  );
 }
 
 export async function battleKeyframes(pool: pg.Pool, id: number): Promise<KeyframeRecord[]> {
@@ -184,31 +162,10 @@ export async function replayData(pool: pg.Pool, id: number): Promise<ReplayData>
       ? { t: num(k['t']), poses: decodePoses(String(k['poses_json'])) }
       : { t: battle.startedAt, poses: [] },
     moves,
-    marks: marks.map((r): MarkRecord => ({
-      id: num(r['seq']),
-      t: num(r['t']),
-      kind: r['kind'] === 'phase' ? 'phase' : 'turn',
-      turn: numOrNull(r['turn']),
-      phase: strOrNull(r['phase']),
-      side: strOrNull(r['side']),
-      source: r['source'] === 'player' ? 'player' : 'inferred',
-      label: String(r['label']),
-    })),
+    marks: withTableIds(marks).map(markFromRow),
     rulings,
-    annotations: annotations.map((r): AnnotationRecord => ({
-      id: num(r['seq']),
-      t: num(r['t']),
-      text: String(r['text']),
-      at: r['x'] === null ? null : { x: num(r['x']), y: num(r['y']) },
-      author: strOrNull(r['author']),
-    })),
-    snapshots: snapshots.map((r): SnapshotInfo => ({
-      id: num(r['seq']),
-      t: num(r['t']),
-      width: num(r['width']),
-      height: num(r['height']),
-      pose: r['pose_json'] === null ? null : (JSON.parse(String(r['pose_json'])) as TablePose),
-    })),
+    annotations: withTableIds(annotations).map(annotationFromRow),
+    snapshots: withTableIds(snapshots).map(snapshotFromRow),
   };
 }
 

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { battleContentHash, CONTENT_HASH_KEY } from '../../record/content-hash.ts';
 import { BattleFileError, EXPORT_FORMAT, migrate, SCHEMA_VERSION } from '../../record/schema.ts';
 import { EVENT_KINDS } from '../protocol/ingest.ts';
+import { EVENT_COLUMNS, isIntegerColumn } from './event-columns.ts';
 import { HubBattleNotFoundError } from './archive.ts';
 
 /**
@@ -11,31 +12,6 @@ import { HubBattleNotFoundError } from './archive.ts';
  * an SQLite database with the record's schema and format marker, holding one battle whose rows
  * carry the table's own ids. `vedette import` and the replay of any table read it.
  */
-
-const SQLITE_COLUMNS: Record<(typeof EVENT_KINDS)[number], readonly string[]> = {
-  moves: [
-    't',
-    'marker_id',
-    'unit_id',
-    'x',
-    'y',
-    'heading_deg',
-    'sigma_mm',
-    'sigma_heading_deg',
-    'from_x',
-    'from_y',
-    'from_heading_deg',
-    'moving_since',
-  ],
-  keyframes: ['t', 'poses_json'],
-  marks: ['t', 'kind', 'turn', 'phase', 'side', 'source', 'label'],
-  rulings: ['t', 'ruleset', 'question', 'asked', 'answer', 'inputs_json', 'verdict_json'],
-  annotations: ['t', 'text', 'x', 'y', 'author'],
-  snapshots: ['t', 'width', 'height', 'pose_json', 'jpeg'],
-};
-
-/** Integer columns come from PostgreSQL's int8 as strings: SQLite must get integers back. */
-const INTEGER = new Set(['t', 'moving_since', 'marker_id', 'turn', 'width', 'height']);
 
 const CHUNK = 500;
 
@@ -70,7 +46,7 @@ export async function exportHubBattle(
         b['ended_at'] === null ? null : Number(b['ended_at']),
       );
     for (const kind of EVENT_KINDS) {
-      const cols = SQLITE_COLUMNS[kind];
+      const cols = EVENT_COLUMNS[kind];
       const insert = out.prepare(
         `INSERT INTO ${kind} (id, battle_id, ${cols.join(', ')}) VALUES (?, ?, ${cols.map(() => '?').join(', ')})`,
       );
@@ -79,9 +55,9 @@ export async function exportHubBattle(
           insert.run(
             Number(r['seq']),
             localId,
-            ...cols.map((c) => {
+            ...cols.map((c, i) => {
               const v = r[c];
-              return v === null || v === undefined ? null : INTEGER.has(c) ? Number(v) : v;
+              return v === null || v === undefined ? null : isIntegerColumn(kind, i) ? Number(v) : v;
             }),
           );
       });

@@ -8,6 +8,7 @@ import {
   type KindCounts,
   type ParsedIngestBatch,
 } from '../protocol/ingest.ts';
+import { EVENT_COLUMNS, EVENT_COLUMN_TYPES } from './event-columns.ts';
 
 /**
  * Ingestion: one table's batch for one battle, in one transaction. The battle row is made or
@@ -15,52 +16,6 @@ import {
  * never from the body); each event is inserted with ON CONFLICT DO NOTHING on (battle, seq), so a
  * batch sent twice — after a lost answer, a cut network, a hub restart — is stored once.
  */
-
-/** Columns of each event table after (battle_id, seq), and how a wire row gives them. */
-const COLUMNS: Record<EventKind, readonly string[]> = {
-  moves: [
-    't',
-    'marker_id',
-    'unit_id',
-    'x',
-    'y',
-    'heading_deg',
-    'sigma_mm',
-    'sigma_heading_deg',
-    'from_x',
-    'from_y',
-    'from_heading_deg',
-    'moving_since',
-  ],
-  keyframes: ['t', 'poses_json'],
-  marks: ['t', 'kind', 'turn', 'phase', 'side', 'source', 'label'],
-  rulings: ['t', 'ruleset', 'question', 'asked', 'answer', 'inputs_json', 'verdict_json'],
-  annotations: ['t', 'text', 'x', 'y', 'author'],
-  snapshots: ['t', 'width', 'height', 'pose_json', 'jpeg'],
-};
-
-/** PostgreSQL types of the columns, for unnest() of one array per column. */
-const TYPES: Record<EventKind, readonly string[]> = {
-  moves: [
-    'int8',
-    'int4',
-    'text',
-    'float8',
-    'float8',
-    'float8',
-    'float8',
-    'float8',
-    'float8',
-    'float8',
-    'float8',
-    'int8',
-  ],
-  keyframes: ['int8', 'text'],
-  marks: ['int8', 'text', 'int4', 'text', 'text', 'text', 'text'],
-  rulings: ['int8', 'text', 'text', 'text', 'text', 'text', 'text'],
-  annotations: ['int8', 'text', 'float8', 'float8', 'text'],
-  snapshots: ['int8', 'int4', 'int4', 'text', 'bytea'],
-};
 
 type Cell = string | number | boolean | null | Buffer;
 
@@ -167,8 +122,8 @@ export async function ingestBatch(
     for (const kind of EVENT_KINDS) {
       const rows = rowsOf(batch, kind);
       if (rows.length === 0) continue;
-      const cols = COLUMNS[kind];
-      const types = TYPES[kind];
+      const cols = EVENT_COLUMNS[kind];
+      const types = EVENT_COLUMN_TYPES[kind];
       // One array parameter per column, unnested into rows: one statement per kind and batch.
       const params: unknown[] = [battleId, rows.map((r) => r.seq)];
       cols.forEach((_c, i) => params.push(rows.map((r) => r.cells[i] ?? null)));

@@ -3,6 +3,7 @@ import { cssToImage, fitContain, imageToCss, type Viewport } from '../core/viewp
 import { render, type UnitLabel } from '../render/picture.ts';
 import type { Scene } from './scene.ts';
 import type { LiveState } from './state.ts';
+import { onTap } from '../ui/tap.ts';
 
 /**
  * The camera picture with its overlays: sizes the canvas, draws the scene, and turns a click or a
@@ -11,13 +12,10 @@ import type { LiveState } from './state.ts';
 
 /** Hit tolerance around footprints, CSS pixels. */
 export const TOLERANCE_CSS = { mouse: 6, touch: 18 } as const;
-/** Farther than this between press and release is a drag, not a tap (fingers wobble). */
-export const TAP_SLOP_CSS = 12;
 
 export class PictureView {
   private size = { width: 0, height: 0, dpr: 1 };
   private hover: string | null = null;
-  private down: { id: number; x: number; y: number } | null = null;
   labels: UnitLabel[] = [];
 
   constructor(
@@ -31,22 +29,9 @@ export class PictureView {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('this browser cannot draw on a canvas');
     this.ctx = ctx;
-    canvas.addEventListener('pointerdown', (e) => {
-      if (!e.isPrimary || e.button > 0) return;
-      this.down = { id: e.pointerId, x: e.clientX, y: e.clientY };
-    });
-    canvas.addEventListener('pointerup', (e) => {
-      const start = this.down;
-      this.down = null;
-      if (
-        !start ||
-        start.id !== e.pointerId ||
-        Math.hypot(e.clientX - start.x, e.clientY - start.y) > TAP_SLOP_CSS
-      )
-        return;
+    onTap(canvas, (e) => {
       this.onPick(this.unitAt(e.clientX, e.clientY, e.pointerType));
     });
-    canvas.addEventListener('pointercancel', () => (this.down = null));
     canvas.addEventListener('pointermove', (e) => {
       if (e.pointerType !== 'mouse') return;
       const id = this.unitAt(e.clientX, e.clientY, e.pointerType);

@@ -1,7 +1,8 @@
 import type { Vec2 } from '../../../src/geometry/vec.ts';
 import { renderTactical } from '../render/tactical.ts';
 import type { UnitLabel } from '../render/picture.ts';
-import { TAP_SLOP_CSS, TOLERANCE_CSS } from '../live/picture-view.ts';
+import { TOLERANCE_CSS } from '../live/picture-view.ts';
+import { onTap } from '../ui/tap.ts';
 import type { Scene } from '../live/scene.ts';
 import { currentState, type LiveState } from '../live/state.ts';
 import {
@@ -20,7 +21,6 @@ import type { TerrainDraft } from './terrain-panel.ts';
 export class TacticalView {
   private size = { width: 0, height: 0, dpr: 1 };
   private hover: string | null = null;
-  private down: { id: number; x: number; y: number } | null = null;
   private readonly ctx: CanvasRenderingContext2D;
   labels: UnitLabel[] = [];
 
@@ -36,19 +36,7 @@ export class TacticalView {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('this browser cannot draw on a canvas');
     this.ctx = ctx;
-    canvas.addEventListener('pointerdown', (e) => {
-      if (!e.isPrimary || e.button > 0) return;
-      this.down = { id: e.pointerId, x: e.clientX, y: e.clientY };
-    });
-    canvas.addEventListener('pointerup', (e) => {
-      const start = this.down;
-      this.down = null;
-      if (
-        !start ||
-        start.id !== e.pointerId ||
-        Math.hypot(e.clientX - start.x, e.clientY - start.y) > TAP_SLOP_CSS
-      )
-        return;
+    onTap(canvas, (e) => {
       const p = this.tablePoint(e);
       if (this.draft().active) return this.handlers.addPoint(p);
       const s = currentState(this.state);
@@ -57,7 +45,6 @@ export class TacticalView {
         (e.pointerType === 'mouse' ? TOLERANCE_CSS.mouse : TOLERANCE_CSS.touch) / this.viewport().scale;
       this.handlers.pick(hitTestTable(s, p, tol));
     });
-    canvas.addEventListener('pointercancel', () => (this.down = null));
     canvas.addEventListener('pointermove', (e) => {
       if (e.pointerType !== 'mouse') return;
       const s = currentState(this.state);
