@@ -37,6 +37,8 @@ export interface PixelSet {
   readonly v: Int32Array;
   readonly values: Float64Array;
   readonly count: number;
+  /** Image pixel → grid coordinates (cells) of the quad the set was gathered for. */
+  readonly toGrid: Mat3;
 }
 
 export function pixelsAround(
@@ -85,6 +87,7 @@ export function pixelsAround(
     v: Int32Array.from(vs),
     values: Float64Array.from(values),
     count: us.length,
+    toGrid,
   };
 }
 

@@ -1,7 +1,6 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CodeBook, PackedViews } from './code-book.ts';
-import { invert3 } from './homography.ts';
-import { cellWeight, gridToImage, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
+import { cellWeight, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
 
 /** Data cells one pixel's kernel may touch (a wide blur on tiny cells touches many). */
 const MAX_ENTRIES = 64;
@@ -101,10 +100,9 @@ function gatherMoments(
   cells: number,
   options: TemplateDecoderOptions,
 ): Moments | null {
-  const toImage = gridToImage(corners, cells);
-  const toGrid = toImage && invert3(toImage);
-  const pixels = toGrid && pixelsAround(grey, corners, cells, options.marginCells);
-  if (!toGrid || !pixels || pixels.count < 16) return null;
+  const pixels = pixelsAround(grey, corners, cells, options.marginCells);
+  if (!pixels || pixels.count < 16) return null;
+  const { toGrid } = pixels;
   const bitsPerSide = cells - 2;
   const nBits = bitsPerSide * bitsPerSide;
   const m: Moments = {
