@@ -89,6 +89,11 @@ export interface FinderInput {
   readonly gray: OpenCV;
   readonly grey: GreyImage;
   readonly pass: CandidatePassResult;
+  /**
+   * A second look for reference sheets the pass did not read (reference-search.ts), asked only
+   * when some are missing.
+   */
+  readonly moreReferences?: () => ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
 }
 
 /** What the table knows once the reference sheets are read: the priors, and where known bases should be. */
@@ -179,6 +184,16 @@ export class MarkerFinder {
         used.add(quad);
       }
     }
+    // 1b. Reference sheets the pass missed (uneven light), looked for again.
+    if (input.moreReferences && [...this.referenceIds].some((id) => !found.has(id)))
+      for (const { id, quad } of input.moreReferences())
+        if (!found.has(id) && !this.coveredBy(found, quad))
+          accept({
+            id,
+            corners: this.measuringCorners(input.grey, id, quad),
+            stage: 'opencv',
+            evidence: Infinity,
+          });
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;

@@ -14,6 +14,7 @@ import { toGrayMat } from './grey-mat.ts';
 import { assertRaster } from './image.ts';
 import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
 import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
+import { ReferenceSearch } from './reference-search.ts';
 import { RoiSearch } from './roi-search.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
@@ -68,6 +69,8 @@ export class VisionPipeline {
   private readonly tracker = new Tracker();
   private readonly changes = new ChangeMap();
   private lastFullAt = -Infinity;
+  /** Whether the previous frame had a table pose (without one, missing sheets are looked for every frame). */
+  private hadTable = false;
   /** Smallest quad perimeter worth finding (px), from the scenario's smallest marker once the table is known. */
   private minPerimeterPx: number;
 
@@ -80,6 +83,7 @@ export class VisionPipeline {
     private readonly scenario: Scenario,
     private readonly regionPass: RegionPass,
     private readonly options: PipelineOptions,
+    private readonly references: ReferenceSearch,
   ) {
     this.minPerimeterPx = 0.01 * Math.max(locator.camera.imageWidth, locator.camera.imageHeight);
   }
@@ -111,10 +115,24 @@ export class VisionPipeline {
     const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi, DEFAULT_FINDER, learned);
     const locator = await Locator.create(camera, scenario);
     const regionPass = await RegionPass.create({ ...DEFAULT_CANDIDATE_PASS, dictionary });
-    return new VisionPipeline(cv, pass, finder, roi, locator, scenario, regionPass, {
-      ...DEFAULT_PIPELINE,
-      ...options,
-    });
+    const sheet = referenceSheetPx(camera, scenario);
+    const references = await ReferenceSearch.create(
+      dictionary,
+      sheet.sidePx / (codes.bitsPerSide + 2),
+      sheet.sidePx,
+      Math.max(camera.imageWidth, camera.imageHeight),
+    );
+    return new VisionPipeline(
+      cv,
+      pass,
+      finder,
+      roi,
+      locator,
+      scenario,
+      regionPass,
+      { ...DEFAULT_PIPELINE, ...options },
+      references,
+    );
   }
 
   get camera(): CameraProfile {
@@ -159,7 +177,11 @@ export class VisionPipeline {
       // The table pose from the reference sheets (read first), then the search with it.
       let table: TablePoseState | null = null;
       let expected: Array<{ id: number; quad: Quad }> = [];
-      const found = this.finder.find({ gray, grey, pass }, (markers) => {
+      // Sheets the pass missed are looked for again on whole-frame searches, or until the table is known.
+      const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
+      const moreReferences =
+        full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
+      const found = this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
         table = this.locator.estimateTablePose(markers);
         if (!table) return null;
         const priors = new FindingPriors(this.camera, table.pose, this.scenario);
@@ -182,6 +204,7 @@ export class VisionPipeline {
         if (!foundIds.has(e.id) && change.regions.some((r) => contains(r, quadCentre(e.quad))))
           moving.add(e.id);
       t1 = performance.now();
+      this.hadTable = table !== null;
       located = this.locator.locateWithPose(table as TablePoseState | null, detections);
     } finally {
       gray.delete();
@@ -205,6 +228,7 @@ export class VisionPipeline {
     this.pass.dispose();
     this.roi.dispose();
     this.regionPass.dispose();
+    this.references.dispose();
   }
 }
 
@@ -217,8 +241,18 @@ function largestSquarePx(camera: CameraProfile, scenario: Scenario): number {
     ...scenario.referenceMarkers.map((m) => m.sizeMm),
     ...scenario.units.flatMap((u) => u.bases.map((b) => Math.max(b.widthMm, b.depthMm))),
   );
-  const pxPerMm = camera.imageWidth / Math.min(scenario.table.widthMm, scenario.table.depthMm * 1.6);
-  return Math.ceil(largestMm * pxPerMm);
+  return Math.ceil(largestMm * pxPerMm(camera, scenario));
+}
+
+/** Pixels per millimetre where the table is framed whole (the scale a player's webcam sees it at). */
+function pxPerMm(camera: CameraProfile, scenario: Scenario): number {
+  return camera.imageWidth / Math.min(scenario.table.widthMm, scenario.table.depthMm * 1.6);
+}
+
+/** The smallest reference sheet's side in pixels, roughly (at the framing's scale; a tilted camera's far side is smaller). */
+function referenceSheetPx(camera: CameraProfile, scenario: Scenario): { sidePx: number } {
+  const smallestMm = Math.min(...scenario.referenceMarkers.map((m) => m.sizeMm));
+  return { sidePx: smallestMm * pxPerMm(camera, scenario) };
 }
 
 /** Rows the two halves of the candidate pass share: one and a half times the largest square. */
