@@ -66,9 +66,11 @@ export class CandidatePass {
     readonly options: CandidatePassOptions,
   ) {
     this.minPerimeterRate = options.minPerimeterRate;
+    this.thresholdWindowPx = options.thresholdWindowPx;
   }
 
   private minPerimeterRate: number;
+  private thresholdWindowPx: number;
 
   static async create(
     options: Partial<CandidatePassOptions> & { dictionary: MarkerDictionaryName },
@@ -77,7 +79,7 @@ export class CandidatePass {
     const o: CandidatePassOptions = { ...DEFAULT_CANDIDATE_PASS, ...options };
     const dictionary = cv.getPredefinedDictionary(dictionaryConstant(cv, o.dictionary));
     dictionary.maxCorrectionBits = 0;
-    const params = detectorParameters(cv, o, o.minPerimeterRate);
+    const params = detectorParameters(cv, o, o.minPerimeterRate, o.thresholdWindowPx);
     const refine = new cv.aruco_RefineParameters(10, 3, true);
     const detector = new cv.aruco_ArucoDetector(dictionary, params, refine);
     dictionary.delete();
@@ -94,7 +96,27 @@ export class CandidatePass {
   setMinPerimeterRate(rate: number): void {
     if (Math.abs(rate - this.minPerimeterRate) < 1e-6) return;
     this.minPerimeterRate = rate;
-    const params = detectorParameters(this.cv, this.options, rate);
+    this.retune();
+  }
+
+  /** The adaptive threshold window in use, px. */
+  get windowPx(): number {
+    return this.thresholdWindowPx;
+  }
+
+  /**
+   * Changes the adaptive threshold window (odd, px). A blurred camera spreads a small tag's
+   * black border over a 5 px window, so its quad is lost; a wider window keeps it (pipeline.ts
+   * picks the window from the blur the finder has learned).
+   */
+  setThresholdWindow(windowPx: number): void {
+    if (windowPx === this.thresholdWindowPx) return;
+    this.thresholdWindowPx = windowPx;
+    this.retune();
+  }
+
+  private retune(): void {
+    const params = detectorParameters(this.cv, this.options, this.minPerimeterRate, this.thresholdWindowPx);
     this.detector.setDetectorParameters(params);
     params.delete();
   }
@@ -124,11 +146,16 @@ export class CandidatePass {
   }
 }
 
-function detectorParameters(cv: OpenCV, o: CandidatePassOptions, minPerimeterRate: number): OpenCV {
+function detectorParameters(
+  cv: OpenCV,
+  o: CandidatePassOptions,
+  minPerimeterRate: number,
+  thresholdWindowPx: number,
+): OpenCV {
   const params = new cv.aruco_DetectorParameters();
   params.cornerRefinementMethod = cv.CORNER_REFINE_NONE;
-  params.adaptiveThreshWinSizeMin = o.thresholdWindowPx;
-  params.adaptiveThreshWinSizeMax = o.thresholdWindowPx;
+  params.adaptiveThreshWinSizeMin = thresholdWindowPx;
+  params.adaptiveThreshWinSizeMax = thresholdWindowPx;
   params.adaptiveThreshWinSizeStep = 10;
   params.polygonalApproxAccuracyRate = o.polygonAccuracy;
   params.minMarkerPerimeterRate = minPerimeterRate;

@@ -9,6 +9,7 @@ import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
 import { quietZoneLightness } from './quiet-zone.ts';
+import { RivalCheck } from './rival-check.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
@@ -65,6 +66,11 @@ export interface FinderOptions {
   readonly minDarkSurroundFit: number;
   /** …must have a quiet zone at least this light (quiet-zone.ts), or it is not a printed marker. */
   readonly minQuietZone: number;
+  /**
+   * A firm reading of a small tag with less evidence than this (nats) over another code in play
+   * must still win when both codes are fitted at their best (rival-check.ts).
+   */
+  readonly rivalCheckBelowEvidence: number;
 }
 
 /**
@@ -85,6 +91,7 @@ export const DEFAULT_FINDER: FinderOptions = {
   alignBelowCellPx: 3,
   minDarkSurroundFit: 0.38,
   minQuietZone: 0.38,
+  rivalCheckBelowEvidence: 60,
 };
 
 /** A marker found in a frame. */
@@ -138,6 +145,9 @@ export class MarkerFinder {
   /** Rendering patterns of codes, for fitting corners (by id). */
   private readonly patterns = new Map<number, Float64Array>();
   private blurSamplesThisFrame = 0;
+  private referenceBook: CodeBook | null = null;
+  private readonly rivals: RivalCheck;
+  private readonly rivalVerdicts = new WeakMap<TemplateReading, boolean>();
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -146,7 +156,9 @@ export class MarkerFinder {
     private readonly roi: RoiSearch | null,
     readonly options: FinderOptions = DEFAULT_FINDER,
     private readonly learned: LearnedTagReader | null = null,
-  ) {}
+  ) {
+    this.rivals = new RivalCheck(codes);
+  }
 
   /**
    * The search for one frame. `knowledgeFrom` is called once with the markers read so far (the
@@ -179,12 +191,9 @@ export class MarkerFinder {
       if (this.coveredBy(found, quad)) {
         used.add(quad);
       } else if (this.referenceIds.has(id) || this.declaredIds.has(id)) {
-        accept({
-          id,
-          corners: this.measuringCorners(input.grey, id, quad),
-          stage: 'opencv',
-          evidence: Infinity,
-        });
+        const corners = this.measuringCorners(input.grey, id, quad);
+        accept({ id, corners, stage: 'opencv', evidence: Infinity });
+        if (this.referenceIds.has(id)) this.learnBlurFromReference(input.grey, id, corners);
         used.add(quad);
       } else if (quadSide(quad) / cells >= this.options.foreignMinCellPx) {
         unknown.push({
@@ -199,13 +208,13 @@ export class MarkerFinder {
     // 1b. Reference sheets the pass missed (uneven light), looked for again.
     if (input.moreReferences && [...this.referenceIds].some((id) => !found.has(id)))
       for (const { id, quad } of input.moreReferences())
-        if (!found.has(id) && !this.coveredBy(found, quad))
-          accept({
-            id,
-            corners: this.measuringCorners(input.grey, id, quad),
-            stage: 'opencv',
-            evidence: Infinity,
-          });
+        if (!found.has(id) && !this.coveredBy(found, quad)) {
+          const corners = this.measuringCorners(input.grey, id, quad);
+          accept({ id, corners, stage: 'opencv', evidence: Infinity });
+          this.learnBlurFromReference(input.grey, id, corners);
+        }
+    // The sheets may just have taught the blur (learnBlurFromReference): read the tags with it.
+    this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;
@@ -339,9 +348,25 @@ export class MarkerFinder {
       return false;
     // A printed marker has paper all round and cells its code explains. A die showing four or five
     // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).
-    if (r.fit >= this.options.minDarkSurroundFit) return true;
-    const lightness = quietZoneLightness(grey, r.corners, this.codes.bitsPerSide, this.codes.bits(r.id));
-    return lightness === null || lightness >= this.options.minQuietZone;
+    if (r.fit < this.options.minDarkSurroundFit) {
+      const lightness = quietZoneLightness(grey, r.corners, this.codes.bitsPerSide, this.codes.bits(r.id));
+      if (lightness !== null && lightness < this.options.minQuietZone) return false;
+    }
+    // A close call between two codes in play on a small tag: each code fitted at its best decides.
+    if (
+      r.evidence >= this.options.rivalCheckBelowEvidence ||
+      quadSide(r.corners) / (this.codes.bitsPerSide + 2) >= this.options.alignBelowCellPx
+    )
+      return true;
+    let holds = this.rivalVerdicts.get(r);
+    if (holds === undefined)
+      this.rivalVerdicts.set(
+        r,
+        (holds = this.rivals.holds(grey, r, this.decoderOptions, (q) =>
+          this.refine(grey, q, this.codes.bitsPerSide + 2),
+        )),
+      );
+    return holds;
   }
 
   private toFound(a: Attempt): FoundMarker {
@@ -360,6 +385,24 @@ export class MarkerFinder {
     this.blurSamplesThisFrame++;
     // The reading's corners are in marker order, so the rotation-0 view is the one they show.
     this.blur.observe(this.currentGrey, a.reading.corners, book.bitsPerSide, view.white, this.decoderOptions);
+  }
+
+  /**
+   * Reference sheets teach the blur until the estimate stands: they are read from the first frame,
+   * where a blurred camera's small tags may not be (and the candidate pass's window follows the
+   * blur, pipeline.ts). The blur is in pixels whatever the cell size, so a sheet's edges show it.
+   */
+  private learnBlurFromReference(grey: GreyImage, id: number, corners: Quad): void {
+    if (this.blur.sampleCount >= this.blur.options.minSamples) return;
+    this.referenceBook ??= codeBook(this.codes, this.referenceIds);
+    const view = this.referenceBook.views.find((v) => v.id === id && v.rotation === 0);
+    if (view)
+      this.blur.observe(grey, corners, this.referenceBook.bitsPerSide, view.white, this.decoderOptions);
+  }
+
+  /** The camera's blur as learned so far (px; the starting value until enough markers were read). */
+  get blurSigmaPx(): number {
+    return this.blur.sigmaPx;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
-import { DEFAULT_CANDIDATE_PASS } from './candidate-pass.ts';
+import { DEFAULT_CANDIDATE_PASS, type CandidatePassResult } from './candidate-pass.ts';
 import { SplitCandidatePass } from './split-pass.ts';
 import { ChangeMap } from './change-map.ts';
 import { RegionPass } from './region-pass.ts';
@@ -163,11 +163,6 @@ export class VisionPipeline {
         change.share > this.options.fullFrameShare ||
         frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
         frame.capturedAt < this.lastFullAt;
-      const pass = full
-        ? this.pass.run(gray)
-        : change.regions.length > 0
-          ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
-          : { read: [], unread: [] };
       if (full) this.lastFullAt = frame.capturedAt;
       search = {
         mode: full ? 'full' : 'changes',
@@ -181,22 +176,33 @@ export class VisionPipeline {
       const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
       const moreReferences =
         full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
-      const found = this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
-        table = this.locator.estimateTablePose(markers);
-        if (!table) return null;
-        const priors = new FindingPriors(this.camera, table.pose, this.scenario);
-        // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
-        const smallest = priors.smallestMarkerSidePx(this.scenario.table);
-        if (Number.isFinite(smallest)) {
-          this.minPerimeterPx = 0.7 * 4 * smallest;
-          this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
-        }
-        expected = this.tracker.all().flatMap((b) => {
-          const quad = priors.expectedQuad(b.markerId, b);
-          return quad ? [{ id: b.markerId, quad }] : [];
+      const findWith = (pass: CandidatePassResult) =>
+        this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
+          table = this.locator.estimateTablePose(markers);
+          if (!table) return null;
+          const priors = new FindingPriors(this.camera, table.pose, this.scenario);
+          // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
+          const smallest = priors.smallestMarkerSidePx(this.scenario.table);
+          if (Number.isFinite(smallest)) {
+            this.minPerimeterPx = 0.7 * 4 * smallest;
+            this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
+          }
+          expected = this.tracker.all().flatMap((b) => {
+            const quad = priors.expectedQuad(b.markerId, b);
+            return quad ? [{ id: b.markerId, quad }] : [];
+          });
+          return { priors, expected };
         });
-        return { priors, expected };
-      });
+      const runPass = () =>
+        full
+          ? this.pass.run(gray)
+          : change.regions.length > 0
+            ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
+            : { read: [], unread: [] };
+      let found = findWith(runPass());
+      // A whole-frame search that just learned the camera is blurred looks again with the window
+      // that blur needs (once: the window only changes when the blur estimate crosses a band).
+      if (this.followBlur() && full) found = findWith(runPass());
       detections = [...found.markers, ...found.unknown];
       // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
       const foundIds = new Set(found.markers.map((m) => m.id));
@@ -224,6 +230,33 @@ export class VisionPipeline {
     };
   }
 
+  /**
+   * Sets the candidate window from the blur the finder has learned; true when it changed. A 5 px
+   * window finds the black border of 1.2 px cells on a sharp camera; under blur σ ≥ ~1 px that
+   * border is smeared past a 5 px window and most small tags' quads are lost, while 9 px finds
+   * them (tuning scenes, seeds 1501–1502: 1080p, blur σ 1.4, 20 mm tags, quads found for 11 → 47
+   * of 54). The band between the two limits keeps the window from flapping.
+   */
+  private followBlur(): boolean {
+    const sigma = this.finder.blurSigmaPx;
+    const current = this.pass.windowPx;
+    const wanted =
+      sigma >= BLURRED_FROM_PX
+        ? BLURRED_WINDOW_PX
+        : sigma <= SHARP_FROM_PX
+          ? DEFAULT_CANDIDATE_PASS.thresholdWindowPx
+          : current;
+    if (wanted === current) return false;
+    this.pass.setThresholdWindow(wanted);
+    this.regionPass.setThresholdWindow(wanted);
+    return true;
+  }
+
+  /** The blur the finder decodes with (px), learned from the markers read. */
+  get blurSigmaPx(): number {
+    return this.finder.blurSigmaPx;
+  }
+
   dispose(): void {
     this.pass.dispose();
     this.roi.dispose();
@@ -231,6 +264,11 @@ export class VisionPipeline {
     this.references.dispose();
   }
 }
+
+/** Blur (px) from which the candidate pass uses the wide window, and below which it goes back. */
+const BLURRED_FROM_PX = 1.05;
+const SHARP_FROM_PX = 0.9;
+const BLURRED_WINDOW_PX = 9;
 
 /**
  * The largest square that matters (a reference sheet, or a base's sticker) in pixels, at the

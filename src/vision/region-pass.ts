@@ -21,6 +21,11 @@ export class RegionPass {
     );
   }
 
+  /** See CandidatePass.setThresholdWindow. */
+  setThresholdWindow(windowPx: number): void {
+    this.pass.setThresholdWindow(windowPx);
+  }
+
   /**
    * `minPerimeterPx`: the smallest quad worth finding, in pixels (the pass's own limit is relative
    * to the image it sees, here the mosaic).

@@ -27,6 +27,7 @@ try {
       continue;
     }
     pass.setMinPerimeterRate(control[5]! / 1e6);
+    pass.setThresholdWindow(control[6]!);
     const width = control[1]!;
     const rows = control[2]!;
     let ok = false;

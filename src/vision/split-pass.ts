@@ -31,8 +31,11 @@ export interface SplitWorkerData {
   readonly quads: SharedArrayBuffer;
 }
 
-/** Control words: state, width, rows, quads read, quads unread, smallest perimeter rate × 10⁶. */
-export const CONTROL_WORDS = 6;
+/**
+ * Control words: state, width, rows, quads read, quads unread, smallest perimeter rate × 10⁶,
+ * threshold window (px).
+ */
+export const CONTROL_WORDS = 7;
 
 const WORKER_URL = new URL('./split-pass-worker.ts', import.meta.url);
 
@@ -51,6 +54,7 @@ export class SplitCandidatePass {
   static async create(options: CandidatePassOptions, overlapRows: number): Promise<SplitCandidatePass> {
     const control = new SharedArrayBuffer(4 * CONTROL_WORDS);
     new Int32Array(control)[5] = Math.round(options.minPerimeterRate * 1e6);
+    new Int32Array(control)[6] = options.thresholdWindowPx;
     const pixels = new SharedArrayBuffer(MAX_PIXELS);
     const quads = new SharedArrayBuffer(4 * MAX_QUADS * FLOATS_PER_QUAD);
     const data: SplitWorkerData = { options, control, pixels, quads };
@@ -78,6 +82,16 @@ export class SplitCandidatePass {
   setMinPerimeterRate(rate: number): void {
     this.local.setMinPerimeterRate(rate);
     this.control[5] = Math.round(rate * 1e6);
+  }
+
+  /** See CandidatePass.setThresholdWindow; the helper thread takes it with its next job. */
+  setThresholdWindow(windowPx: number): void {
+    this.local.setThresholdWindow(windowPx);
+    this.control[6] = windowPx;
+  }
+
+  get windowPx(): number {
+    return this.local.windowPx;
   }
 
   run(gray: OpenCV): CandidatePassResult {

@@ -1,0 +1,83 @@
+import type { Pixel } from '../camera/projection.ts';
+import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
+import { quadSide } from './candidates.ts';
+import type { GreyImage } from './image.ts';
+import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
+import { readQuad, type TemplateDecoderOptions, type TemplateReading } from './template-decoder.ts';
+
+type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
+
+/**
+ * The second opinion on a small tag read as one id in play when another id in play came close.
+ *
+ * The decoder reads a quad as found; a blurred tag's quad can sit a fraction of a cell off, and
+ * then the grid may match another code in play better than the tag's own (tuning scenes, seeds
+ * 1501–1502, 1080p, blur σ 1.4: a 20 mm tag 42 read as 32 with 25 nats over 42). Letting each of
+ * the two codes move the corners to fit the picture best (quad-align.ts) takes the misplacement
+ * out; the code the picture really shows then fits better. Only close calls on small tags are
+ * asked (large tags' edges place the grid well), so a frame pays for a handful of alignments.
+ */
+export class RivalCheck {
+  private readonly patterns = new Map<number, Float64Array>();
+  private readonly books = new Map<number, CodeBook>();
+
+  constructor(private readonly codes: DictionaryCodes) {}
+
+  /**
+   * True unless the runner-up, each code fitted at its best from the edge-fitted corners,
+   * explains the pixels better than the reading's own code.
+   */
+  holds(
+    grey: GreyImage,
+    reading: Pick<TemplateReading, 'id' | 'runnerUpId' | 'corners' | 'residualSigma'>,
+    decoder: TemplateDecoderOptions,
+    edgeFitted: (corners: Corners) => Corners,
+  ): boolean {
+    if (reading.runnerUpId < 0 || reading.runnerUpId === reading.id) return true;
+    const cells = this.codes.bitsPerSide + 2;
+    const start = edgeFitted(reading.corners);
+    // The rival's own reading of the quad gives its corners in its marker order.
+    const rival = readQuad(grey, start, this.bookOf(reading.runnerUpId), decoder);
+    if (!rival) return true;
+    const mine = this.fit(grey, start, reading.id, cells, decoder.blurSigmaPx);
+    const theirs = this.fit(grey, rival.corners, rival.id, cells, decoder.blurSigmaPx);
+    if (theirs === null) return true;
+    // Our code could not be fitted at all: the rival wins if, fitted, it explains the pixels
+    // better than our code did where the quad was found.
+    if (mine === null) return theirs >= reading.residualSigma * reading.residualSigma;
+    return mine <= theirs;
+  }
+
+  /** Mean squared residual of the code fitted with its corners free to move a pixel. */
+  private fit(
+    grey: GreyImage,
+    corners: Corners,
+    id: number,
+    cells: number,
+    blurSigmaPx: number,
+  ): number | null {
+    const cellPx = quadSide(corners) / cells;
+    const aligned = alignQuad(grey, corners, this.patternOf(id, cells), cells, {
+      ...DEFAULT_ALIGN,
+      blurSigmaPx,
+      maxShiftPx: Math.max(1.5, cellPx),
+    });
+    return aligned && aligned.pixels > 0 ? aligned.sse / aligned.pixels : null;
+  }
+
+  private patternOf(id: number, cells: number): Float64Array {
+    let pattern = this.patterns.get(id);
+    if (!pattern) {
+      const white: number[] = [];
+      this.codes.bits(id).forEach((b, k) => b && white.push(k));
+      this.patterns.set(id, (pattern = markerPattern(cells, white)));
+    }
+    return pattern;
+  }
+
+  private bookOf(id: number): CodeBook {
+    let book = this.books.get(id);
+    if (!book) this.books.set(id, (book = codeBook(this.codes, [id])));
+    return book;
+  }
+}
