@@ -16,6 +16,7 @@ import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
 import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
 import { ReferenceSearch } from './reference-search.ts';
 import { RoiSearch } from './roi-search.ts';
+import { StillAverage } from './still-average.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
 
@@ -68,6 +69,7 @@ export const DEFAULT_PIPELINE: PipelineOptions = {
 export class VisionPipeline {
   private readonly tracker = new Tracker();
   private readonly changes = new ChangeMap();
+  private readonly average = new StillAverage();
   private lastFullAt = -Infinity;
   /** Whether the previous frame had a table pose (without one, missing sheets are looked for every frame). */
   private hadTable = false;
@@ -163,6 +165,11 @@ export class VisionPipeline {
         change.share > this.options.fullFrameShare ||
         frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
         frame.capturedAt < this.lastFullAt;
+      // What is searched is the still table's averaged picture (a moved part restarts from this frame).
+      this.average.apply(
+        grey,
+        !change.compared || change.share > this.options.fullFrameShare ? null : change.regions,
+      );
       if (full) this.lastFullAt = frame.capturedAt;
       search = {
         mode: full ? 'full' : 'changes',
