@@ -165,11 +165,12 @@ export class VisionPipeline {
         change.share > this.options.fullFrameShare ||
         frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
         frame.capturedAt < this.lastFullAt;
-      // What is searched is the still table's averaged picture (a moved part restarts from this frame).
-      this.average.apply(
+      // A whole-frame search looks at the still table's averaged picture (still-average.ts).
+      this.average.add(
         grey,
         !change.compared || change.share > this.options.fullFrameShare ? null : change.regions,
       );
+      if (full) this.average.takeMean(grey);
       if (full) this.lastFullAt = frame.capturedAt;
       search = {
         mode: full ? 'full' : 'changes',

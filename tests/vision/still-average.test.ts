@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StillAverage } from '../../src/vision/still-average.ts';
 
-/** A flat grey picture of 100 with seeded noise σ ≈ 6 (sum of uniforms), 64 × 48. */
+/** A flat grey picture at `level` with seeded noise σ ≈ 6 (sum of uniforms), 64 × 48. */
 function noisyFrame(seed: number, level = 100): { data: Uint8Array; width: number; height: number } {
   let state = seed;
   const uniform = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -14,43 +14,56 @@ function noisyFrame(seed: number, level = 100): { data: Uint8Array; width: numbe
   return { data, width: 64, height: 48 };
 }
 
-function sigmaOf(data: Uint8Array, level: number, from = 0, to = data.length): number {
+function sigmaOf(data: Uint8Array, level: number): number {
   let s = 0;
-  for (let i = from; i < to; i++) s += (data[i]! - level) ** 2;
-  return Math.sqrt(s / (to - from));
+  for (const v of data) s += (v - level) ** 2;
+  return Math.sqrt(s / data.length);
 }
 
+const mean = (data: Uint8Array) => data.reduce((a, b) => a + b, 0) / data.length;
+
 describe('still average', () => {
-  it('takes the noise of a still picture down by about √8 after eight frames', () => {
-    const average = new StillAverage(8);
+  it('takes the noise of a still picture down by about √8 over eight frames', () => {
+    const average = new StillAverage();
     let last = noisyFrame(1);
-    average.apply(last, null);
     expect(sigmaOf(last.data, 100)).toBeGreaterThan(5);
-    for (let f = 2; f <= 8; f++) average.apply((last = noisyFrame(f)), []);
+    average.add(last, null);
+    for (let f = 2; f <= 8; f++) average.add((last = noisyFrame(f)), []);
+    average.takeMean(last);
     expect(sigmaOf(last.data, 100)).toBeLessThan(6 / Math.sqrt(8) + 0.6);
   });
 
-  it('restarts where the picture changed: those pixels are the new frame, the rest stays averaged', () => {
-    const average = new StillAverage(8);
-    for (let f = 1; f <= 8; f++) average.apply(noisyFrame(f), f === 1 ? null : []);
+  it('restarts where the picture changed: those pixels are the new frame, the rest the mean of the still frames', () => {
+    const average = new StillAverage();
+    for (let f = 1; f <= 7; f++) average.add(noisyFrame(f), f === 1 ? null : []);
     const moved = noisyFrame(9, 150);
     const copy = Uint8Array.from(moved.data);
     // The top 16 rows changed.
-    average.apply(moved, [{ x0: 0, y0: 0, w: 64, h: 16 }]);
+    average.add(moved, [{ x0: 0, y0: 0, w: 64, h: 16 }]);
+    average.takeMean(moved);
     expect(moved.data.subarray(0, 64 * 16)).toEqual(copy.subarray(0, 64 * 16));
-    // Below, seven still frames of 100 and one of 150: the mean moves by 50 / 8 only.
-    const below = moved.data.subarray(64 * 16);
-    const mean = below.reduce((a, b) => a + b, 0) / below.length;
-    expect(mean).toBeGreaterThan(100 + 50 / 8 - 1.5);
-    expect(mean).toBeLessThan(100 + 50 / 8 + 1.5);
+    // Below: seven frames at 100 and this one at 150.
+    const below = mean(moved.data.subarray(64 * 16));
+    expect(below).toBeGreaterThan(100 + 50 / 8 - 1.5);
+    expect(below).toBeLessThan(100 + 50 / 8 + 1.5);
   });
 
-  it('restarts everywhere when the frame cannot be compared', () => {
-    const average = new StillAverage(8);
-    for (let f = 1; f <= 5; f++) average.apply(noisyFrame(f), f === 1 ? null : []);
+  it('starts again after each mean, and everywhere when a frame cannot be compared', () => {
+    const average = new StillAverage();
+    for (let f = 1; f <= 5; f++) average.add(noisyFrame(f, 100), f === 1 ? null : []);
+    average.takeMean(noisyFrame(5, 100));
+    // After a mean only the frames since count: two at 60.
+    average.add(noisyFrame(6, 60), []);
+    const second = noisyFrame(7, 60);
+    average.add(second, []);
+    average.takeMean(second);
+    expect(Math.abs(mean(second.data) - 60)).toBeLessThan(1);
+    // A frame that cannot be compared is taken as it is.
+    for (let f = 8; f <= 10; f++) average.add(noisyFrame(f, 100), []);
     const fresh = noisyFrame(20, 30);
     const copy = Uint8Array.from(fresh.data);
-    average.apply(fresh, null);
+    average.add(fresh, null);
+    average.takeMean(fresh);
     expect(fresh.data).toEqual(copy);
   });
 });
