@@ -1,0 +1,153 @@
+/**
+ * The live benchmark's printout (bench/live.ts): one table of the phases, the targets of issue 13
+ * beside the figures, detection cost beside native OpenCV, and the CPU profiles' busiest functions.
+ */
+import { quantile } from './live-latency.ts';
+import type { TimedFrame } from './live-native.ts';
+import type { ThreadProfile } from './live-profile.ts';
+import type { PhaseResult } from './live-run.ts';
+
+export interface LiveReport {
+  readonly machine: string;
+  readonly setup: readonly string[];
+  readonly phases: readonly PhaseResult[];
+  /** Per phase name, native OpenCV on the pictures the server sent; null: native not run. */
+  readonly native: ReadonlyMap<string, readonly TimedFrame[]> | null;
+  readonly nativeNote: string;
+  readonly wholeFrame: { readonly frames: readonly TimedFrame[]; readonly modes: readonly string[] } | null;
+  readonly profiles: ReadonlyMap<string, readonly ThreadProfile[]>;
+  readonly seconds: number;
+}
+
+const f = (v: number, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '–');
+const mean = (v: readonly number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN);
+const verdict = (ok: boolean, measured: boolean) => (!measured ? 'NOT MEASURED' : ok ? 'met' : 'NOT MET');
+
+function phaseTable(phases: readonly PhaseResult[]): string[] {
+  const out = [
+    '| phase | fps (client) | fps (status) | in / processed / dropped | server cores | ffmpeg cores | server RSS MB mean / max | detection ms mean / p95 | loop lag ms | move→overlay ms p50 / p95 / max (moves shown / unresolved) | load avg |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const p of phases) {
+    const l = p.latency;
+    const lat = l ? `${f(l.p50, 0)} / ${f(l.p95, 0)} / ${f(l.max, 0)} (${l.shown} / ${l.unresolved})` : '–';
+    out.push(
+      `| ${p.spec.name} | ${f(p.fps)} | ${f(p.statusFps)} | ${p.counts.framesIn} / ${p.counts.processed} / ${p.counts.dropped} | ${f(p.cores.server, 2)} | ${p.cores.ffmpeg === null ? '–' : f(p.cores.ffmpeg, 2)} | ${f(p.rssMb.mean, 0)} / ${f(p.rssMb.max, 0)} | ${f(p.detectionMs.mean)} / ${f(p.detectionMs.p95)} | ${f(p.eventLoopLagMs, 0)} | ${lat} | ${f(p.loadAverage)} |`,
+    );
+  }
+  return out;
+}
+
+function phaseNotes(phases: readonly PhaseResult[]): string[] {
+  const out: string[] = [];
+  for (const p of phases) {
+    const bits = [`start to first full overlay ${f(p.startupS)} s`, `window ${f(p.windowS)} s`];
+    if (p.stream)
+      bits.push(
+        `camera sent ${f(p.stream.fps)} fps (${p.stream.missed} frames missed by a slow reader, ${p.stream.late} ticks late)`,
+      );
+    if (p.cores.ffmpeg !== null) bits.push(`ffmpeg max RSS ${f(p.rssMb.ffmpegMax, 0)} MB`);
+    for (const [name, c] of p.cores.others) bits.push(`child ${name} ${f(c, 2)} cores`);
+    bits.push(`this process (camera + client) ${f(p.cores.bench, 2)} cores`);
+    if (p.poseErrorMm)
+      bits.push(
+        `still bases vs truth: p50 ${f(p.poseErrorMm.p50, 2)} mm, p95 ${f(p.poseErrorMm.p95, 2)} mm over ${p.poseErrorMm.readings} readings, ${p.poseErrorMm.missing} not seen`,
+      );
+    if (p.latency)
+      bits.push(
+        `latency: ${p.latency.moves} moves, tolerance ${p.latency.toleranceMm} mm, ${p.latency.unmatchedMessages} messages showing no frame`,
+      );
+    out.push(`- ${p.spec.name}: ${bits.join('; ')}`);
+  }
+  return out;
+}
+
+function ratio(frames: readonly TimedFrame[]): number {
+  return mean(frames.map((t) => t.vedetteMs)) / mean(frames.map((t) => t.nativeMs));
+}
+
+function nativeLines(r: LiveReport): string[] {
+  const out = ['', '## Detection cost beside native OpenCV (same frames)', ''];
+  if (!r.native) {
+    out.push(`**SKIPPED: ${r.nativeNote}**`);
+    return out;
+  }
+  out.push(r.nativeNote, '');
+  out.push(
+    '| frames | n | Vedette ms mean / median | native ms mean / median | ratio (means) |',
+    '|---|---|---|---|---|',
+  );
+  const row = (name: string, t: readonly TimedFrame[]) => {
+    const v = t.map((x) => x.vedetteMs);
+    const n = t.map((x) => x.nativeMs);
+    out.push(
+      `| ${name} | ${t.length} | ${f(mean(v))} / ${f(quantile(v, 0.5))} | ${f(mean(n))} / ${f(quantile(n, 0.5))} | ${f(ratio(t), 2)} × |`,
+    );
+  };
+  for (const [name, t] of r.native) row(`${name}: live, as the server detected them`, t);
+  if (r.wholeFrame) row('1080p whole-frame search (this process, warm pipeline)', r.wholeFrame.frames);
+  return out;
+}
+
+function targetLines(r: LiveReport): string[] {
+  const by = (name: string) => r.phases.find((p) => p.spec.name === name);
+  const out = ['', '## Targets (issue 13)', ''];
+  const still = by('mjpeg still');
+  const moving = by('mjpeg moving');
+  const demo = by('synthetic moving');
+  const line = (text: string, ok: boolean, measured: boolean) =>
+    out.push(`- ${text}: ${verdict(ok, measured)}`);
+  if (still)
+    line(
+      `1080p 30 fps MJPEG, still table: ≥ 30 processed fps — ${f(still.fps)} fps`,
+      still.fps >= 29.5,
+      true,
+    );
+  if (moving) {
+    line(`while a unit moves: ≥ 15 fps — ${f(moving.fps)} fps`, moving.fps >= 15, true);
+    const p95 = moving.latency?.p95 ?? Number.NaN;
+    line(
+      `moved unit to overlay p95 ≤ 150 ms — ${f(p95, 0)} ms (${moving.latency?.unresolved ?? 0} moves never shown)`,
+      p95 <= 150 && (moving.latency?.unresolved ?? 0) === 0,
+      Number.isFinite(p95),
+    );
+  }
+  if (r.wholeFrame) {
+    const x = ratio(r.wholeFrame.frames);
+    line(`full-frame 1080p detection ≤ 1.5 × native OpenCV 4.6 — ${f(x, 2)} ×`, x <= 1.5, Number.isFinite(x));
+  }
+  if (demo) line(`\`npm start\` demo ≥ 20 fps in the status line — ${f(demo.fps)} fps`, demo.fps >= 20, true);
+  return out;
+}
+
+function profileLines(r: LiveReport): string[] {
+  if (r.profiles.size === 0) return [];
+  const out = ['', '## CPU profiles (node --cpu-prof, whole server life incl. start-up): top self time', ''];
+  for (const [phase, threads] of r.profiles) {
+    out.push(`### ${phase}`, '');
+    for (const t of threads) {
+      if (t.busyMs < 500) continue;
+      out.push(`- ${t.thread}: ${f(t.busyMs / 1000)} s busy of ${f(t.totalMs / 1000)} s sampled`);
+      for (const s of t.top.slice(0, 10))
+        out.push(`  - ${f(s.ms / 1000, 2)} s (${f(100 * s.share)} %) ${s.name}`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+export function printReport(r: LiveReport): void {
+  const out = [
+    `# Live benchmark, ${f(r.seconds, 0)} s — ${r.machine}`,
+    '',
+    ...r.setup.map((s) => `- ${s}`),
+    '',
+    ...phaseTable(r.phases),
+    '',
+    ...phaseNotes(r.phases),
+    ...nativeLines(r),
+    ...targetLines(r),
+    ...profileLines(r),
+  ];
+  console.log(out.join('\n'));
+}
