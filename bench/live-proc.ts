@@ -16,8 +16,8 @@ export interface ProcTimes {
   readonly names: ReadonlyMap<number, string>;
 }
 
-const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-const PAGE_BYTES = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim()) || 4096;
+export const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+export const PAGE_BYTES = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim()) || 4096;
 
 interface StatLine {
   readonly pid: number;

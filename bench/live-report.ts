@@ -122,12 +122,12 @@ function targetLines(r: LiveReport): string[] {
 
 function profileLines(r: LiveReport): string[] {
   if (r.profiles.size === 0) return [];
-  const out = ['', '## CPU profiles (node --cpu-prof, whole server life incl. start-up): top self time', ''];
+  const out = ['', '## CPU profiles (node --cpu-prof, the measured window): self time by thread', ''];
   for (const [phase, threads] of r.profiles) {
     out.push(`### ${phase}`, '');
     for (const t of threads) {
-      if (t.busyMs < 500) continue;
-      out.push(`- ${t.thread}: ${f(t.busyMs / 1000)} s busy of ${f(t.totalMs / 1000)} s sampled`);
+      if (t.busyMs < 0.05 * t.totalMs) continue;
+      out.push(`- ${t.thread}: busy ${f(t.busyMs / 1000)} s of ${f(t.totalMs / 1000)} s`);
       for (const s of t.top.slice(0, 10))
         out.push(`  - ${f(s.ms / 1000, 2)} s (${f(100 * s.share)} %) ${s.name}`);
     }

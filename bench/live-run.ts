@@ -21,6 +21,7 @@ import {
   type TablePoint,
   type UnitPose,
 } from './live-latency.ts';
+import type { ProfileWindow } from './live-profile.ts';
 import { coresBetween, sampleProcesses, type ProcTimes } from './live-proc.ts';
 import type { FromLiveServer, LaunchOptions } from './live-server.ts';
 import type { MjpegStream } from './live-stream.ts';
@@ -92,6 +93,8 @@ export interface PhaseResult {
   } | null;
   readonly stream: { readonly fps: number; readonly missed: number; readonly late: number } | null;
   readonly pictures: readonly PictureSample[];
+  /** The measured window on CLOCK_MONOTONIC, for cutting it out of CPU profiles. */
+  readonly monotonicWindow: ProfileWindow;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -210,6 +213,7 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
     const procA = sampleProcesses(pid);
     const benchA = process.cpuUsage();
     const from = Date.now();
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
     const sentBefore = stream.sent.length;
     const { missed: missedA, late: lateA } = stream;
     client.samplePictures((ctx.seconds * 1000) / 10, 10);
@@ -225,6 +229,7 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
       ffmpegRss.push(c);
     }
     const to = Date.now();
+    const toUs = Number(process.hrtime.bigint() / 1000n);
     const benchCpu = process.cpuUsage(benchA);
     const statusB = await status(hello.url);
     // Moves near the end of the window are answered a little after it.
@@ -302,6 +307,7 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
           ? { fps: streamSent / windowS, missed: stream.missed - missedA, late: stream.late - lateA }
           : null,
       pictures: client.pictures,
+      monotonicWindow: { fromUs, toUs },
     };
   } finally {
     client?.close();

@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       );
       phases.push(result);
       log(`${spec.name}: ${result.fps.toFixed(1)} fps`);
-      if (profileDir) profiles.set(spec.name, readProfiles(profileDir, resolve('.')));
+      if (profileDir) profiles.set(spec.name, readProfiles(profileDir, resolve('.'), result.monotonicWindow));
     }
   } finally {
     await stream.close();
