@@ -150,6 +150,11 @@ async function main(): Promise<void> {
       `MJPEG camera: ${fps} fps 1920×1080, JPEG quality ${jpegQuality} (mean ${(frames.meanJpegBytes / 1024).toFixed(0)} KiB), ${frames.still.length} still frames looped; moving: ${(stepMm / 25.4).toFixed(2)} in per frame round a ${frames.moving.length}-frame loop; seed ${LIVE_SEED}`,
       `synthetic: the server's own renderer (serve --still / serve), its unit walking 150 mm out and back over 20 s`,
       `warm-up ${warmupS} s, measured ${seconds} s per phase${profile ? '; PROFILED (node --cpu-prof): speed figures are lower than unprofiled' : ''}`,
+      ...(Math.max(loadAtStart, ...phases.map((p) => p.loadAverage)) > cpus().length
+        ? [
+            `**the machine was busy with other work (load average above its ${cpus().length} cores, see the table): rates, latencies and detection times are what was left over, lower bounds; CPU ms per frame is the steadier figure**`,
+          ]
+        : []),
     ],
     phases,
     native,
