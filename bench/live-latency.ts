@@ -164,3 +164,27 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
+
+/**
+ * Where a shown frame's time went: camera to server (the server's capture stamp minus when the
+ * camera wrote the frame: sockets, ffmpeg, JPEG decode) and server to client (arrival minus the
+ * capture stamp: pipeline, overlay, WebSocket). One pair per message that shows a frame.
+ */
+export function latencySplit(
+  frames: readonly SentFrame[],
+  messages: readonly OverlayMessage[],
+  capturedAt: readonly number[],
+  matched: readonly (number | null)[],
+): { readonly toServerMs: number[]; readonly toClientMs: number[] } {
+  const sentAt = new Map(frames.map((f) => [f.index, f.sentAt]));
+  const toServerMs: number[] = [];
+  const toClientMs: number[] = [];
+  messages.forEach((m, i) => {
+    const k = matched[i];
+    const sent = k === null || k === undefined ? undefined : sentAt.get(k);
+    if (sent === undefined) return;
+    toServerMs.push(capturedAt[i]! - sent);
+    toClientMs.push(m.receivedAt - capturedAt[i]!);
+  });
+  return { toServerMs, toClientMs };
+}

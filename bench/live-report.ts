@@ -58,10 +58,18 @@ function phaseNotes(phases: readonly PhaseResult[]): string[] {
       bits.push(
         `still bases vs truth: p50 ${f(p.poseErrorMm.p50, 2)} mm, p95 ${f(p.poseErrorMm.p95, 2)} mm over ${p.poseErrorMm.readings} readings, ${p.poseErrorMm.missing} not seen`,
       );
-    if (p.latency)
+    if (p.latency) {
+      const l = p.latency;
+      const legs = [
+        ...(l.toServerMs
+          ? [`camera → server capture p50 ${f(l.toServerMs.p50, 0)} / p95 ${f(l.toServerMs.p95, 0)} ms`]
+          : []),
+        `server capture → client p50 ${f(l.toClientMs.p50, 0)} / p95 ${f(l.toClientMs.p95, 0)} ms`,
+      ];
       bits.push(
-        `latency: ${p.latency.moves} moves, tolerance ${p.latency.toleranceMm} mm, ${p.latency.unmatchedMessages} messages showing no frame`,
+        `latency: ${l.moves} moves, tolerance ${l.toleranceMm} mm, ${l.unmatchedMessages} messages showing no frame; per shown frame ${legs.join(', ')}`,
       );
+    }
     out.push(`- ${p.spec.name}: ${bits.join('; ')}`);
   }
   return out;

@@ -13,6 +13,7 @@ import type { StateMessage } from '../src/server/protocol.ts';
 import { LiveClient, type PictureSample, type ReceivedState } from './live-client.ts';
 import { demoPose, type BenchFrames } from './live-frames.ts';
 import {
+  latencySplit,
   matchMessages,
   moveLatencies,
   quantile,
@@ -61,6 +62,9 @@ export interface Latency {
   /** Messages whose pose of the moving unit showed no frame (stale, or a base missing or off). */
   readonly unmatchedMessages: number;
   readonly toleranceMm: number;
+  /** Per shown frame: camera write to server capture, and server capture to client (p50 / p95, ms). */
+  readonly toServerMs: { readonly p50: number; readonly p95: number } | null;
+  readonly toClientMs: { readonly p50: number; readonly p95: number };
 }
 
 export interface PhaseResult {
@@ -157,6 +161,7 @@ async function firstFullOverlay(client: LiveClient, unitId: string, timeoutMs: n
 function latencyOf(
   frames: readonly SentFrame[],
   messages: readonly OverlayMessage[],
+  capturedAt: readonly number[],
   window: { from: number; to: number },
   toleranceMm: number,
   windowMs: number,
@@ -164,6 +169,8 @@ function latencyOf(
   const matched = matchMessages(frames, messages, { toleranceMm, windowMs });
   const r = moveLatencies(frames, messages, matched, window);
   const v = r.latenciesMs;
+  const split = latencySplit(frames, messages, capturedAt, matched);
+  const p = (x: readonly number[]) => ({ p50: quantile(x, 0.5), p95: quantile(x, 0.95) });
   return {
     p50: quantile(v, 0.5),
     p95: quantile(v, 0.95),
@@ -174,6 +181,9 @@ function latencyOf(
     unresolved: r.unresolved,
     unmatchedMessages: matched.filter((m) => m === null).length,
     toleranceMm,
+    // A source that stamps frames itself (the synthetic table) has no camera-to-server leg.
+    toServerMs: messages.some((m) => m.frameIndex !== undefined) ? null : p(split.toServerMs),
+    toClientMs: p(split.toClientMs),
   };
 }
 
@@ -252,7 +262,8 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
         }));
         // Within one loop no pose comes back: a stale overlay is never taken for a later frame.
         const loopMs = ((frames.moving.length - 2) * 1000) / stream.fps;
-        latency = latencyOf(sent, messages, { from, to }, MJPEG_TOLERANCE_MM, loopMs);
+        const stamps = later.map((s) => s.message.timestamp);
+        latency = latencyOf(sent, messages, stamps, { from, to }, MJPEG_TOLERANCE_MM, loopMs);
       } else {
         const startedAt = hello.syntheticStartedAt ?? Number.NaN;
         const byFrame = new Map<number, SentFrame>();
@@ -270,7 +281,8 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
           reported: reportedPose(s.message, frames.movingUnitId),
           frameIndex: s.message.frame,
         }));
-        latency = latencyOf(sent, messages, { from, to }, DEMO_TOLERANCE_MM, 0);
+        const stamps = later.map((s) => s.message.timestamp);
+        latency = latencyOf(sent, messages, stamps, { from, to }, DEMO_TOLERANCE_MM, 0);
       }
     }
     const others = new Map(cores.children);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  latencySplit,
   matchMessages,
   moveLatencies,
   poseShows,
@@ -131,6 +132,21 @@ describe('moveLatencies', () => {
         },
       ),
     );
+  });
+});
+
+describe('latencySplit', () => {
+  it('splits each shown frame at the server capture stamp', () => {
+    const frames = stepping(4);
+    const messages: OverlayMessage[] = [
+      { receivedAt: 1200, reported: pose(50) }, // frame 2, sent at 1066
+      { receivedAt: 1210, reported: pose(-500) }, // shows nothing
+    ];
+    const matched = matchMessages(frames, messages, opts);
+    expect(latencySplit(frames, messages, [1100, 1150], matched)).toEqual({
+      toServerMs: [34],
+      toClientMs: [100],
+    });
   });
 });
 
