@@ -37,14 +37,20 @@ export interface OverlayMessage {
    * synthetic table); without it the message is matched to the latest frame it agrees with.
    */
   readonly frameIndex?: number;
+  /**
+   * When the server took in the frame it describes, epoch ms (its capture stamp): that frame was
+   * sent no later. Without it, no later than the message arrived.
+   */
+  readonly capturedAt?: number;
 }
 
 export interface MatchOptions {
   /** Largest distance between a reported base and its truth that still shows the frame, mm. */
   readonly toleranceMm: number;
   /**
-   * Only frames sent this recently before the message are candidates. Keep it under the time
-   * the path takes to come back to a pose, so a stale overlay is never taken for a later frame.
+   * Only frames sent this recently before the message's capture stamp are candidates. Keep it
+   * under the time the path takes to come back to a pose: a frame that took longer than that to
+   * reach the server could be taken for a later lap's.
    */
   readonly windowMs: number;
 }
@@ -73,8 +79,8 @@ export function poseShift(a: UnitPose, b: UnitPose): number {
 
 /**
  * For each message, the index of the frame it shows, or null: the frame it names if it shows that
- * one, else (no name) the latest frame sent no later than the message and within the window.
- * `frames` in sending order.
+ * one, else (no name) the latest frame it agrees with among those sent no later than its capture
+ * stamp (or its arrival) and within the window before that. `frames` in sending order.
  */
 export function matchMessages(
   frames: readonly SentFrame[],
@@ -87,9 +93,10 @@ export function matchMessages(
       const f = byIndex.get(m.frameIndex);
       return f && poseShows(m.reported, f.truth, options.toleranceMm) ? f.index : null;
     }
-    for (let i = lastSentBy(frames, m.receivedAt); i >= 0; i--) {
+    const notAfter = Math.min(m.receivedAt, m.capturedAt ?? m.receivedAt);
+    for (let i = lastSentBy(frames, notAfter); i >= 0; i--) {
       const f = frames[i]!;
-      if (m.receivedAt - f.sentAt > options.windowMs) break;
+      if (notAfter - f.sentAt > options.windowMs) break;
       if (poseShows(m.reported, f.truth, options.toleranceMm)) return f.index;
     }
     return null;
@@ -173,7 +180,6 @@ export function quantile(values: readonly number[], q: number): number {
 export function latencySplit(
   frames: readonly SentFrame[],
   messages: readonly OverlayMessage[],
-  capturedAt: readonly number[],
   matched: readonly (number | null)[],
 ): { readonly toServerMs: number[]; readonly toClientMs: number[] } {
   const sentAt = new Map(frames.map((f) => [f.index, f.sentAt]));
@@ -182,9 +188,9 @@ export function latencySplit(
   messages.forEach((m, i) => {
     const k = matched[i];
     const sent = k === null || k === undefined ? undefined : sentAt.get(k);
-    if (sent === undefined) return;
-    toServerMs.push(capturedAt[i]! - sent);
-    toClientMs.push(m.receivedAt - capturedAt[i]!);
+    if (sent === undefined || m.capturedAt === undefined) return;
+    toServerMs.push(m.capturedAt - sent);
+    toClientMs.push(m.receivedAt - m.capturedAt);
   });
   return { toServerMs, toClientMs };
 }

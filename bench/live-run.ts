@@ -161,7 +161,6 @@ async function firstFullOverlay(client: LiveClient, unitId: string, timeoutMs: n
 function latencyOf(
   frames: readonly SentFrame[],
   messages: readonly OverlayMessage[],
-  capturedAt: readonly number[],
   window: { from: number; to: number },
   toleranceMm: number,
   windowMs: number,
@@ -169,7 +168,7 @@ function latencyOf(
   const matched = matchMessages(frames, messages, { toleranceMm, windowMs });
   const r = moveLatencies(frames, messages, matched, window);
   const v = r.latenciesMs;
-  const split = latencySplit(frames, messages, capturedAt, matched);
+  const split = latencySplit(frames, messages, matched);
   const p = (x: readonly number[]) => ({ p50: quantile(x, 0.5), p95: quantile(x, 0.95) });
   return {
     p50: quantile(v, 0.5),
@@ -259,11 +258,11 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
         const messages = later.map((s) => ({
           receivedAt: s.receivedAt,
           reported: reportedPose(s.message, frames.movingUnitId),
+          capturedAt: s.message.timestamp,
         }));
-        // Within one loop no pose comes back: a stale overlay is never taken for a later frame.
+        // Within one loop no pose comes back; the frame was sent before the server's capture stamp.
         const loopMs = ((frames.moving.length - 2) * 1000) / stream.fps;
-        const stamps = later.map((s) => s.message.timestamp);
-        latency = latencyOf(sent, messages, stamps, { from, to }, MJPEG_TOLERANCE_MM, loopMs);
+        latency = latencyOf(sent, messages, { from, to }, MJPEG_TOLERANCE_MM, loopMs);
       } else {
         const startedAt = hello.syntheticStartedAt ?? Number.NaN;
         const byFrame = new Map<number, SentFrame>();
@@ -280,9 +279,9 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
           receivedAt: s.receivedAt,
           reported: reportedPose(s.message, frames.movingUnitId),
           frameIndex: s.message.frame,
+          capturedAt: s.message.timestamp,
         }));
-        const stamps = later.map((s) => s.message.timestamp);
-        latency = latencyOf(sent, messages, stamps, { from, to }, DEMO_TOLERANCE_MM, 0);
+        latency = latencyOf(sent, messages, { from, to }, DEMO_TOLERANCE_MM, 0);
       }
     }
     const others = new Map(cores.children);

@@ -57,6 +57,20 @@ describe('matchMessages', () => {
     expect(matchMessages(stepping(4), [{ receivedAt: 1099 + 60, reported: pose(0) }], short)).toEqual([null]);
   });
 
+  it('takes a frame captured before a later lap came round for that frame, not the later lap', () => {
+    // A 3-frame loop (period 99 ms): poses 0, 25, 50, 0, 25, 50…
+    const loop: SentFrame[] = Array.from({ length: 9 }, (_, i) => ({
+      index: i,
+      sentAt: 1000 + 33 * i,
+      truth: pose(25 * (i % 3)),
+    }));
+    // Frame 1 (sent 1033) reached the server at 1040 and the overlay at 1250, after laps 4 and 7.
+    const late: OverlayMessage = { receivedAt: 1250, reported: pose(25), capturedAt: 1040 };
+    expect(matchMessages(loop, [late], { toleranceMm: 8, windowMs: 90 })).toEqual([1]);
+    const { capturedAt: _, ...unstamped } = late;
+    expect(matchMessages(loop, [unstamped], { toleranceMm: 8, windowMs: 90 })).toEqual([7]);
+  });
+
   it('checks a message that names its frame against that frame only', () => {
     const messages: OverlayMessage[] = [
       { receivedAt: 1500, reported: pose(50), frameIndex: 2 },
@@ -139,11 +153,11 @@ describe('latencySplit', () => {
   it('splits each shown frame at the server capture stamp', () => {
     const frames = stepping(4);
     const messages: OverlayMessage[] = [
-      { receivedAt: 1200, reported: pose(50) }, // frame 2, sent at 1066
-      { receivedAt: 1210, reported: pose(-500) }, // shows nothing
+      { receivedAt: 1200, reported: pose(50), capturedAt: 1100 }, // frame 2, sent at 1066
+      { receivedAt: 1210, reported: pose(-500), capturedAt: 1150 }, // shows nothing
     ];
     const matched = matchMessages(frames, messages, opts);
-    expect(latencySplit(frames, messages, [1100, 1150], matched)).toEqual({
+    expect(latencySplit(frames, messages, matched)).toEqual({
       toServerMs: [34],
       toClientMs: [100],
     });
