@@ -2,8 +2,8 @@
  * The frames the live benchmark's MJPEG camera sends (bench/live.ts): Vedette's own synthetic
  * renderer over the scenario `vedette serve` watches by default, at 1080p, each frame encoded as
  * JPEG with sharp and kept with the renderer's truth. A still set (fresh sensor noise each frame)
- * and a loop in which the demo's walking unit is carried a fixed step per frame round a long
- * rectangle (out, a short step aside, back, a step back in), so no pose comes back within the loop.
+ * and a loop in which the demo's walking unit is carried a fixed step per frame along a serpentine
+ * (out, a short step aside, back, aside, … and home), so no pose comes back within the loop (≈ 3 s).
  */
 import { readFileSync } from 'node:fs';
 import type { CameraProfile } from '../src/camera/profile.ts';
@@ -48,16 +48,24 @@ export interface FramePlan {
 }
 
 /**
- * The moving unit's offset (table mm) at each frame of the loop: out along −x, two steps towards
- * +y, back along +x, two steps home. Consecutive offsets are one step apart; no two are closer.
+ * The moving unit's offset (table mm) at each frame of the loop: `legs` (even) legs of `legMm`
+ * along x, out along −x and back, two steps towards +y between them, then one step to +x and down
+ * that column home. Consecutive offsets (and the last and first) are one step apart; no two are
+ * closer, so a pose comes back only once a loop.
  */
-export function loopOffsets(stepMm: number, legMm: number): TablePoint[] {
+export function loopOffsets(stepMm: number, legMm: number, legs = 4): TablePoint[] {
+  if (legs < 2 || legs % 2 !== 0) throw new Error('the loop needs an even number of legs');
   const n = Math.max(1, Math.round(legMm / stepMm));
   const out: TablePoint[] = [{ x: 0, y: 0 }];
-  for (let i = 1; i <= n; i++) out.push({ x: -i * stepMm, y: 0 });
-  for (let j = 1; j <= 2; j++) out.push({ x: -n * stepMm, y: j * stepMm });
-  for (let i = 1; i <= n; i++) out.push({ x: (i - n) * stepMm, y: 2 * stepMm });
-  out.push({ x: 0, y: stepMm }); // the next step, (0, 0), is the loop's first frame again
+  for (let leg = 0; leg < legs; leg++) {
+    const y = 2 * leg * stepMm;
+    for (let i = 1; i <= n; i++) out.push({ x: (leg % 2 === 0 ? -i : i - n) * stepMm, y });
+    const x = leg % 2 === 0 ? -n * stepMm : 0;
+    if (leg < legs - 1) for (let j = 1; j <= 2; j++) out.push({ x, y: y + j * stepMm });
+  }
+  // Home down a column of its own; the step after the last is the first frame, (0, 0).
+  for (let k = 2 * (legs - 1); k >= 1; k--) out.push({ x: stepMm, y: k * stepMm });
+  out.push({ x: stepMm, y: 0 });
   return out;
 }
 

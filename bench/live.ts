@@ -8,7 +8,7 @@
  *     1080p MJPEG stream served by this process (bench/live-stream.ts) through ffmpeg. Its frames
  *     are drawn by Vedette's own renderer (src/synth) over the default scenario, JPEG-encoded with
  *     sharp (bench/live-frames.ts): the still table with fresh sensor noise each frame, or the
- *     demo's walking unit carried a step (default 1 in) every frame round a long rectangle;
+ *     demo's walking unit carried a step (default 1 in) every frame along a 94-frame serpentine;
  *   - synthetic still / synthetic moving: what `npm start` shows (`serve --still` and `serve`).
  * Measured over a window after a warm-up: overlay messages received per second (what the page's
  * status line counts) and the server's own counters; move-to-overlay latency (the frame in which
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const frames = await renderBenchFrames({
     scenarioPath: DEFAULT_SCENARIO,
     seed: LIVE_SEED,
-    stillFrames: 20,
+    stillFrames: 12,
     stepMm,
     legMm: 500,
     jpegQuality,
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average at start ${loadAtStart.toFixed(1)}`,
     setup: [
       `scenario ${DEFAULT_SCENARIO} (${frames.scenario.units.length} units), moving unit "${frames.movingUnitId}"`,
-      `MJPEG camera: ${fps} fps 1920×1080, JPEG quality ${jpegQuality} (mean ${(frames.meanJpegBytes / 1024).toFixed(0)} KiB), ${frames.still.length} still frames looped; moving: ${(stepMm / 25.4).toFixed(2)} in per frame round a ${frames.moving.length}-frame loop; seed ${LIVE_SEED}`,
+      `MJPEG camera: ${fps} fps 1920×1080, JPEG quality ${jpegQuality} (mean ${(frames.meanJpegBytes / 1024).toFixed(0)} KiB), ${frames.still.length} still frames looped; moving: ${(stepMm / 25.4).toFixed(2)} in per frame along a ${frames.moving.length}-frame serpentine loop; seed ${LIVE_SEED}`,
       `synthetic: the server's own renderer (serve --still / serve), its unit walking 150 mm out and back over 20 s`,
       `warm-up ${warmupS} s, measured ${seconds} s per phase${profile ? '; PROFILED (node --cpu-prof): speed figures are lower than unprofiled' : ''}`,
       ...(Math.max(loadAtStart, ...phases.map((p) => p.loadAverage)) > cpus().length

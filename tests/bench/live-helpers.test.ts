@@ -7,12 +7,16 @@ import { selfTimes, type CpuProfile } from '../../bench/live-profile.ts';
 
 describe('loopOffsets', () => {
   it('steps one step per frame, back to the start, never coming near an earlier pose', () => {
-    for (const [step, leg] of [
-      [25.4, 500],
-      [10, 95],
-      [40, 40],
+    expect(() => loopOffsets(10, 100, 3)).toThrow();
+    for (const [step, leg, legs] of [
+      [25.4, 500, 4],
+      [10, 95, 2],
+      [40, 40, 6],
     ] as const) {
-      const o = loopOffsets(step, leg);
+      const o = loopOffsets(step, leg, legs);
+      const n = Math.round(leg / step);
+      // Legs, two steps between legs, the home column.
+      expect(o.length).toBe(1 + legs * n + 2 * (legs - 1) + 2 * (legs - 1) + 1);
       for (let i = 0; i < o.length; i++) {
         const next = o[(i + 1) % o.length]!;
         expect(Math.hypot(next.x - o[i]!.x, next.y - o[i]!.y)).toBeCloseTo(step, 9);
