@@ -158,6 +158,30 @@ async function firstFullOverlay(client: LiveClient, unitId: string, timeoutMs: n
   return false;
 }
 
+/** Waits (at most `timeoutMs`) until a message shows the last frame the camera sent before `to`, or a later one. */
+async function caughtUp(
+  client: LiveClient,
+  stream: MjpegStream,
+  frames: BenchFrames,
+  to: number,
+  timeoutMs: number,
+): Promise<void> {
+  const last = stream.sent.filter((f) => f.sentAt < to).at(-1);
+  if (!last) return;
+  const deadline = Date.now() + timeoutMs;
+  const windowMs = ((frames.moving.length - 2) * 1000) / stream.fps;
+  while (Date.now() < deadline) {
+    const recent = client.states.slice(-5).map((s) => ({
+      receivedAt: s.receivedAt,
+      reported: reportedPose(s.message, frames.movingUnitId),
+      capturedAt: s.message.timestamp,
+    }));
+    const shown = matchMessages(stream.sent, recent, { toleranceMm: MJPEG_TOLERANCE_MM, windowMs });
+    if (shown.some((k) => k !== null && k >= last.index)) return;
+    await sleep(250);
+  }
+}
+
 function latencyOf(
   frames: readonly SentFrame[],
   messages: readonly OverlayMessage[],
@@ -241,8 +265,9 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
     const toUs = Number(process.hrtime.bigint() / 1000n);
     const benchCpu = process.cpuUsage(benchA);
     const statusB = await status(hello.url);
-    // Moves near the end of the window are answered a little after it.
+    // Moves near the end of the window are answered after it: wait for the overlay to catch up.
     await sleep(1500);
+    if (spec.moving && spec.camera === 'mjpeg') await caughtUp(client, stream, frames, to, 10_000);
     const statesAll = [...client.states];
     const inWindow = statesAll.filter((s) => s.receivedAt >= from && s.receivedAt < to);
     const windowS = (to - from) / 1000;

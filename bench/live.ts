@@ -18,7 +18,7 @@
  * same pictures (python3-opencv, bench/native-aruco.py), and a whole-frame search beside it.
  * Seeds from 5000.
  *
- * Run: npm run bench -- live [--seconds 15] [--warmup 3] [--step-mm 25.4] [--quality 85]
+ * Run: npm run bench -- live [--seconds 12] [--warmup 2] [--step-mm 25.4] [--quality 85]
  *      [--only mjpeg|synthetic] [--profile]            (default ≈ 2.5 min on 2 cores)
  *   --seconds  measured window per phase (longer: steadier figures)
  *   --profile  run each server under node --cpu-prof and print the busiest functions per thread
@@ -68,8 +68,8 @@ function nativeProblem(): string | null {
 }
 
 async function main(): Promise<void> {
-  const seconds = option('seconds', 15);
-  const warmupS = option('warmup', 3);
+  const seconds = option('seconds', 12);
+  const warmupS = option('warmup', 2);
   const stepMm = option('step-mm', 25.4);
   const jpegQuality = option('quality', 85);
   const fps = option('fps', 30);
