@@ -47,10 +47,13 @@ function phaseNotes(phases: readonly PhaseResult[]): string[] {
   const out: string[] = [];
   for (const p of phases) {
     const bits = [`start to first full overlay ${f(p.startupS)} s`, `window ${f(p.windowS)} s`];
-    if (p.stream)
+    if (p.stream) {
+      const q = p.stream.queuedFrames;
       bits.push(
-        `camera sent ${f(p.stream.fps)} fps (${p.stream.missed} frames missed by a slow reader, ${p.stream.late} ticks late)`,
+        `camera sent ${f(p.stream.fps)} fps (${p.stream.missed} frames missed by a slow reader, ${p.stream.late} ticks late)` +
+          (q ? `, ${f(q.mean)} frames (most ${f(q.max)}) waiting in socket queues` : ''),
       );
+    }
     if (p.cores.ffmpeg !== null) bits.push(`ffmpeg max RSS ${f(p.rssMb.ffmpegMax, 0)} MB`);
     for (const [name, c] of p.cores.others) bits.push(`child ${name} ${f(c, 2)} cores`);
     bits.push(`this process (camera + client) ${f(p.cores.bench, 2)} cores`);

@@ -95,7 +95,13 @@ export interface PhaseResult {
     readonly readings: number;
     readonly missing: number;
   } | null;
-  readonly stream: { readonly fps: number; readonly missed: number; readonly late: number } | null;
+  readonly stream: {
+    readonly fps: number;
+    readonly missed: number;
+    readonly late: number;
+    /** Camera frames waiting in the kernel's socket queues, mean and most (from `ss`; null: unknown). */
+    readonly queuedFrames: { readonly mean: number; readonly max: number } | null;
+  } | null;
   readonly pictures: readonly PictureSample[];
   /** The measured window on CLOCK_MONOTONIC, for cutting it out of CPU profiles. */
   readonly monotonicWindow: ProfileWindow;
@@ -252,6 +258,7 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
     client.samplePictures((ctx.seconds * 1000) / 10, 10);
     const rss: number[] = [];
     const ffmpegRss: number[] = [];
+    const queued: number[] = [];
     let procB: ProcTimes = procA;
     while (Date.now() - from < ctx.seconds * 1000) {
       await sleep(500);
@@ -260,6 +267,8 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
       let c = 0;
       for (const [p, b] of procB.rssBytes) if (p !== pid && procB.names.get(p) === 'ffmpeg') c += b;
       ffmpegRss.push(c);
+      const q = spec.camera === 'mjpeg' ? stream.queuedBytes() : null;
+      if (q !== null) queued.push(q / frames.meanJpegBytes);
     }
     const to = Date.now();
     const toUs = Number(process.hrtime.bigint() / 1000n);
@@ -340,7 +349,12 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
       poseErrorMm: spec.moving ? null : poseErrors(inWindow, frames.stillTruth),
       stream:
         spec.camera === 'mjpeg'
-          ? { fps: streamSent / windowS, missed: stream.missed - missedA, late: stream.late - lateA }
+          ? {
+              fps: streamSent / windowS,
+              missed: stream.missed - missedA,
+              late: stream.late - lateA,
+              queuedFrames: queued.length ? { mean: mean(queued), max: Math.max(...queued) } : null,
+            }
           : null,
       pictures: client.pictures,
       monotonicWindow: { fromUs, toUs },

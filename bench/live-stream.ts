@@ -5,6 +5,7 @@
  * previous frame misses this one (as from mjpg-streamer and most IP cameras: the newest frame
  * wins, nothing queues in the camera), counted; the cadence never waits for it.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamFrame } from './live-frames.ts';
@@ -101,6 +102,24 @@ export class MjpegStream {
     this.schedule();
   }
 
+  /**
+   * Bytes of the stream waiting in the kernel now (both ends' socket queues, from `ss`): frames
+   * written by the camera that its reader has not taken yet. Null when `ss` cannot tell.
+   */
+  queuedBytes(): number | null {
+    const port = (this.server.address() as AddressInfo).port;
+    try {
+      const out = execFileSync(
+        'ss',
+        ['-tnH', 'state', 'established', `( sport = :${port} or dport = :${port} )`],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      return socketQueueBytes(out.toString());
+    } catch {
+      return null;
+    }
+  }
+
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -108,4 +127,15 @@ export class MjpegStream {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** Sum of the Recv-Q and Send-Q columns of `ss -tnH state established …` output. */
+export function socketQueueBytes(ssOutput: string): number {
+  let total = 0;
+  for (const line of ssOutput.split('\n')) {
+    const [recv, send] = line.trim().split(/\s+/);
+    if (recv !== undefined && send !== undefined && /^\d+$/.test(recv) && /^\d+$/.test(send))
+      total += Number(recv) + Number(send);
+  }
+  return total;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loopOffsets } from '../../bench/live-frames.ts';
 import { PAGE_BYTES, parseStat, TICKS_PER_S } from '../../bench/live-proc.ts';
 import { selfTimes, type CpuProfile } from '../../bench/live-profile.ts';
+import { socketQueueBytes } from '../../bench/live-stream.ts';
 
 /** The live benchmark's small helpers: the moving unit's loop, /proc stat lines, profile self times. */
 
@@ -71,5 +72,17 @@ describe('selfTimes', () => {
     const r = selfTimes(profile, '/repo', { fromUs: 1_000_250, toUs: 1_000_450 });
     expect(r.total).toBeCloseTo(0.2, 9);
     expect(r.busy).toBeCloseTo(0.1, 9);
+  });
+});
+
+describe('socketQueueBytes', () => {
+  it('adds both queues of every connection ss lists', () => {
+    const out = [
+      '0      2621440  127.0.0.1:41000  127.0.0.1:52344',
+      '1048576 0       127.0.0.1:52344  127.0.0.1:41000',
+      '',
+    ].join('\n');
+    expect(socketQueueBytes(out)).toBe(2621440 + 1048576);
+    expect(socketQueueBytes('')).toBe(0);
   });
 });
