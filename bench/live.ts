@@ -16,10 +16,10 @@
  * one, matched against the renderer's truth: bench/live-latency.ts); CPU of the server and of its
  * ffmpeg and RSS (/proc); the server's detection time per frame beside native OpenCV 4.6 on the
  * same pictures (python3-opencv, bench/native-aruco.py), and a whole-frame search beside it.
- * Seeds from 5000.
+ * Seeds from 5000. docs/live-bench.md says what each figure means and what was measured.
  *
  * Run: npm run bench -- live [--seconds 12] [--warmup 2] [--step-mm 25.4] [--quality 85]
- *      [--only mjpeg|synthetic] [--profile]            (default ≈ 2.5 min on 2 cores)
+ *      [--fps 30] [--only mjpeg|synthetic] [--profile]    (default ≈ 3 min on a busy 2-core machine)
  *   --seconds  measured window per phase (longer: steadier figures)
  *   --profile  run each server under node --cpu-prof and print the busiest functions per thread
  *              (profiling costs a little speed: the figures of a profiled run are not the figures)
