@@ -42,7 +42,7 @@ export type FromSynthWorker =
   | { readonly type: 'error'; readonly id: number; readonly message: string };
 
 /** The unit that walks in the demo: the first unit whose side differs from the first unit's. */
-function defaultMovingUnit(scenario: Scenario): string | undefined {
+export function defaultMovingUnit(scenario: Scenario): string | undefined {
   const firstSide = scenario.units[0]?.side;
   return (scenario.units.find((u) => u.side !== firstSide) ?? scenario.units[0])?.id;
 }
@@ -61,7 +61,8 @@ export class SyntheticSource implements FrameSource {
   readonly name = 'synthetic table';
   private sequence = 0;
   private nextId = 1;
-  private readonly startedAt = Date.now();
+  /** The demo's clock: a frame captured at t shows the renderer's poses at t − startedAt (bench/live.ts reads it for truth). */
+  readonly startedAt = Date.now();
   private readonly pending = new Map<
     number,
     { resolve: (f: FromSynthWorker) => void; reject: (e: Error) => void }
