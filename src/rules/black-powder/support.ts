@@ -5,6 +5,7 @@ import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
+import { contactsOf, engagedFaces } from './contacts.ts';
 import { bpVerdict, isSkirmish, lengthVerdict, type BpContext, poss } from './context.ts';
 import { bpQuarterOfPoint, unitShareInQuarter } from './quarters.ts';
 import { inBuilding } from './shooting.ts';
@@ -25,15 +26,36 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
   return best[1] > 0 ? best[0] : undefined;
 }
 
+/** Is the unit in a fight: flagged engaged in the scenario, or touching an enemy on the table? */
+export const isEngaged = (ctx: BpContext, u: TableUnit): boolean =>
+  u.engaged === true || engagedFaces(ctx, u).length > 0;
+
+/**
+ * The flanks of E that are not outer flanks of its fight: faces touched by a friend that is
+ * itself engaged (units fighting side by side are supported only on the outside).
+ */
+function innerFlanks(ctx: BpContext, e: TableUnit): Set<QuarterName> {
+  const friends = friendsOf(ctx.state, e).filter((u) => isEngaged(ctx, u));
+  return new Set(
+    contactsOf(ctx, e, friends)
+      .map((c) => c.face)
+      .filter((f) => f === 'left' || f === 'right'),
+  );
+}
+
 /**
  * "Does F support E?": F is a friend, not engaged, not in march column or limbered, within 6" of
  * E, and lies in E's flank or rear quarter; E itself may be supported (not artillery, skirmishers,
- * a square, in a building, or fighting to its flank or rear).
+ * a square, in a building, or fighting to its flank or rear, found from the enemies touching its
+ * faces); a flank shared with a friend fighting alongside is not an outer flank.
  */
 export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verdict {
   const problems: string[] = [];
   if (f.side !== e.side) problems.push(`${f.name} is not a friend of ${e.name}`);
-  if (f.engaged) problems.push(`${f.name} is itself engaged`);
+  if (isEngaged(ctx, f)) problems.push(`${f.name} is itself engaged`);
+  const eFaces = engagedFaces(ctx, e).filter((face) => face !== 'front');
+  if (eFaces.length > 0)
+    problems.push(`${e.name} is fighting to its ${eFaces.join(' and ')} and cannot be supported`);
   if (f.formationInUse === 'marchColumn' || f.formationInUse === 'limbered')
     problems.push(
       `${f.name} is in ${f.formationInUse === 'limbered' ? 'limber' : 'march column'} and cannot support`,
@@ -58,13 +80,14 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     SUPPORT_DISTANCE,
   );
   const q = supportQuarter(ctx, f, e);
+  const inner = q !== undefined && innerFlanks(ctx, e).has(q);
   const quarter = bpVerdict({
     question: 'supportQuarter',
     asked: `is ${f.name} in ${poss(e.name)} flank or rear quarter?`,
-    answer: q && q !== 'front' ? 'yes' : 'no',
+    answer: q && q !== 'front' && !inner ? 'yes' : 'no',
     reasons: [
       q
-        ? `${f.name} is in ${poss(e.name)} ${q} quarter`
+        ? `${f.name} is in ${poss(e.name)} ${q} quarter${inner ? `, but a friend fights alongside on that flank (only outer flanks are supported)` : ''}`
         : `${f.name} is not in a flank or rear quarter of ${e.name}`,
     ],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
@@ -88,15 +111,4 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     facts: { quarter: q ?? 'none' },
     checks,
   });
-}
-
-/** Total support for an engaged unit: +1 for the rear, +1 per flank, at most +3. */
-export function supportTotal(ctx: BpContext, e: TableUnit): { total: number; by: Record<string, string> } {
-  const by: Record<string, string> = {};
-  for (const f of friendsOf(ctx.state, e)) {
-    const v = supportVerdict(ctx, f, e);
-    const q = v.facts.quarter as string;
-    if (v.answer === 'yes' && q !== 'none' && !(q in by)) by[q] = f.name;
-  }
-  return { total: Math.min(3, Object.keys(by).length), by };
 }
