@@ -4,9 +4,12 @@ import { EXACT_POLICY } from '../../../src/rules/engine/threshold.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
 import { d3Context } from '../../../src/rules/d3/context.ts';
 import { artilleryVerdict, targetInCover } from '../../../src/rules/d3/fire.ts';
-import { meleeRetreat } from '../../../src/rules/d3/charge.ts';
+import { attackFaceVerdict, meleeRetreat } from '../../../src/rules/d3/charge.ts';
+import { commanderPoseVerdict } from '../../../src/rules/d3/command.ts';
+import { deploymentVerdict } from '../../../src/rules/d3/deployment.ts';
+import { findByName } from '../../../src/table/table-state.ts';
 import { reachAlongPath } from '../../../src/rules/d3/movement.ts';
-import { area, IN, rect, table } from '../fixtures.ts';
+import { area, commander, IN, rect, table } from '../fixtures.ts';
 
 /**
  * Every D3 option read both ways (spec §2.6): each test puts a position where the two readings
@@ -110,5 +113,61 @@ describe('retreatDirection and columnRetreat (A-D3-8)', () => {
     };
     expect(at('lineMove')).toBe(3);
     expect(at('columnMove')).toBe(4.5);
+  });
+});
+
+describe('quarterReading (A-D3-2)', () => {
+  it('an attacker whose front centre is 12" right and 3" ahead of a 10" × 1.5" line: flank by the bisectors, front by the diagonals', () => {
+    const units = [
+      rect('D', -5, 5, -1.5, 0, { side: 'red', files: 5 }),
+      rect('A', 11, 13, 3, 5, { side: 'blue', type: 'cavalry', headingDeg: 180, files: 1 }),
+    ];
+    const face = (quarterReading: string) => {
+      const ctx = ctxOf(units, [], { quarterReading });
+      return attackFaceVerdict(ctx, findUnit(ctx.state, 'A'), findUnit(ctx.state, 'D')).facts;
+    };
+    expect(face('bisector')).toMatchObject({ face: 'right', bonusHits: 2 });
+    expect(face('diagonal')).toMatchObject({ face: 'front', bonusHits: 0 });
+  });
+});
+
+describe('deployMeasure and lineGapIn (A-D3-10)', () => {
+  it('a unit from 13.5" to 15.5" off its edge: outside the first line by its front edge, inside by its rear', () => {
+    const units = [rect('A', 0, 10, 13.5, 15.5, { side: 'red' })];
+    const depth = (deployMeasure: string) =>
+      deploymentVerdict(ctxOf(units, [], { deployMeasure }), 'red', 'south').checks.find(
+        (c) => c.question === 'lineDepth',
+      );
+    const front = depth('frontEdge');
+    expect(front?.answer).toBe('no');
+    expect(front?.value).toBeCloseTo(15.5, 9);
+    const rear = depth('rearEdge');
+    expect(rear?.answer).toBe('yes');
+    expect(rear?.value).toBeCloseTo(13.5, 9);
+  });
+  it('fronts at 14" and 12.5": one line when the split needs a 2" step; two lines (the second too far out) at 1"', () => {
+    const units = [rect('A', 0, 10, 12, 14, { side: 'red' }), rect('B', 12, 22, 10.5, 12.5, { side: 'red' })];
+    const v = (lineGapIn: number) => deploymentVerdict(ctxOf(units, [], { lineGapIn }), 'red', 'south');
+    expect(v(2).facts.secondLine).toBe('');
+    expect(v(2).answer).toBe('yes');
+    expect(v(1).facts.secondLine).toBe('B');
+    expect(v(1).answer).toBe('no');
+  });
+});
+
+describe('attachWithinIn', () => {
+  it('a commander 1.5" behind a friend and 11" from the enemy: unattached (must keep 12") at 1", joined at 2"', () => {
+    const units = [
+      rect('F', -5, 5, 0, 2, { side: 'red', files: 5 }),
+      rect('E', -5, 5, 9.5, 11.5, { side: 'blue', headingDeg: 180, files: 5 }),
+      commander('K', 0, -1.5, { side: 'red' }),
+    ];
+    const pose = (attachWithinIn: number) => {
+      const ctx = ctxOf(units, [], { attachWithinIn });
+      return commanderPoseVerdict(ctx, findByName(ctx.state.commanders, 'K'));
+    };
+    expect(pose(1).answer).toBe('no');
+    expect(pose(1).value).toBeCloseTo(11, 9);
+    expect(pose(2).answer).toBe('yes');
   });
 });
