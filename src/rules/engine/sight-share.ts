@@ -31,6 +31,11 @@ export interface SeenShare {
   readonly sigmaMm: number;
   /** The share (%) with the target moved `offsetMm` across (k = 0) or along (k = 1) the sight line. */
   shareAt(k: 0 | 1, offsetMm: number): number;
+  /**
+   * The seen part of the target moved the same way, and the move itself (table mm), for a share
+   * measured otherwise than by area (by frontage, say).
+   */
+  seenAt(k: 0 | 1, offsetMm: number): { readonly seen: readonly Polygon[]; readonly offset: Vec2 };
 }
 
 export interface SightInputs {
@@ -109,7 +114,7 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
       hiddenBy: [{ id: blind.id, label: blind.label, share: 1 }],
       blind: blind.label,
     };
-    return { region: none, sigmaMm, shareAt: () => 0 };
+    return { region: none, sigmaMm, shareAt: () => 0, seenAt: () => ({ seen: [], offset: { x: 0, y: 0 } }) };
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
   const dirs = [across, along] as const;
@@ -126,7 +131,13 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     }
     return v;
   };
-  return { region, sigmaMm, shareAt };
+  const seenAt = (k: 0 | 1, offsetMm: number) => {
+    const d = dirs[k];
+    const offset = { x: d.x * offsetMm, y: d.y * offsetMm };
+    if (offsetMm === 0) return { seen: region.polygons, offset };
+    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea).polygons, offset };
+  };
+  return { region, sigmaMm, shareAt, seenAt };
 }
 
 /**
