@@ -5,6 +5,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { Commander } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import type { Verdict } from '../engine/verdict.ts';
+import { tableOverhang } from '../engine/overhang.ts';
 import { pointName } from '../engine/parts.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import {
@@ -129,40 +130,15 @@ export function overhang(
   ctx: BpContext,
   unit: TableUnit,
 ): { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } {
-  const { widthMm, depthMm } = ctx.state.table;
-  // Signed distance of a point outside the table rectangle (negative inside: distance to the nearest edge).
-  const out = (p: Vec2): { d: number; edge: Vec2 } => {
-    const dx = Math.max(-p.x, p.x - widthMm);
-    const dy = Math.max(-p.y, p.y - depthMm);
-    const onEdge = {
-      x: Math.min(widthMm, Math.max(0, p.x)),
-      y: Math.min(depthMm, Math.max(0, p.y)),
-    };
-    if (dx > 0 || dy > 0) return { d: Math.hypot(Math.max(0, dx), Math.max(0, dy)), edge: onEdge };
-    const toEdge = [
-      { d: p.x, edge: { x: 0, y: p.y } },
-      { d: widthMm - p.x, edge: { x: widthMm, y: p.y } },
-      { d: p.y, edge: { x: p.x, y: 0 } },
-      { d: depthMm - p.y, edge: { x: p.x, y: depthMm } },
-    ].reduce((a, b) => (b.d < a.d ? b : a));
-    return { d: -toEdge.d, edge: toEdge.edge };
-  };
-  let best: { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } | undefined;
-  for (const b of tableFootprint(ctx, unit)) {
-    const points = ctx.options.leftTable === 'anyOverhang' ? b.polygon : [b.footprint.center];
-    for (const p of points) {
-      const o = out(p);
-      const lever = Math.hypot(p.x - b.footprint.center.x, p.y - b.footprint.center.y);
-      if (!best || o.d > best.mm)
-        best = {
-          mm: o.d,
-          at: p,
-          edge: o.edge,
-          sigmaMm: Math.hypot(b.sigmaMm, lever * ((b.sigmaHeadingDeg * Math.PI) / 180)),
-        };
+  const by = ctx.options.leftTable === 'anyOverhang' ? 'corners' : 'centres';
+  return (
+    tableOverhang(ctx.state.table, tableFootprint(ctx, unit), by) ?? {
+      mm: -Infinity,
+      at: unit.leader,
+      edge: unit.leader,
+      sigmaMm: 0,
     }
-  }
-  return best ?? { mm: -Infinity, at: unit.leader, edge: unit.leader, sigmaMm: 0 };
+  );
 }
 
 /** Has the unit left the table (option leftTable)? */
