@@ -204,6 +204,15 @@ describe('mixedSpacing (A-BP-27)', () => {
     expect(mixedOrderVerdict(ctxOf(close, { mixedSpacing: 'formations' }), findUnit(close, 'M')).answer).toBe(
       'yes',
     );
+    // The screen's far edge 6.05" ahead: over the 6" limit, within the 0.25" band of the default policy.
+    const edge = mixed(5.55);
+    const exact = mixedOrderVerdict(ctxOf(edge), findUnit(edge, 'M'));
+    expect(exact.answer).toBe('no');
+    expect(exact.value).toBeCloseTo(6.05, 9);
+    expect(exact.limit).toBe(6);
+    const banded = mixedOrderVerdict(ctxOf(edge, {}, { floor: 0.25, sigmas: 2 }), findUnit(edge, 'M'));
+    expect(banded.answer).toBe('borderline');
+    expect(banded.lean).toBe('no');
     const mid = mixed(2.5);
     expect(mixedOrderVerdict(ctxOf(mid, { mixedSpacing: 'formations' }), findUnit(mid, 'M')).answer).toBe(
       'no',
