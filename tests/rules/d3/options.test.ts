@@ -145,6 +145,17 @@ describe('deployMeasure and lineGapIn (A-D3-10)', () => {
     expect(rear?.answer).toBe('yes');
     expect(rear?.value).toBeCloseTo(13.5, 9);
   });
+  it('a front edge 15.1" out is over the 15" limit exactly, too close to call in the 0.25" band', () => {
+    const st = table([rect('A', 0, 10, 13.1, 15.1, { side: 'red' })], [], 'd3');
+    const depth = (policy: Parameters<typeof d3Context>[2]) =>
+      deploymentVerdict(d3Context(st, {}, policy), 'red', 'south').checks.find(
+        (c) => c.question === 'lineDepth',
+      );
+    expect(depth(EXACT_POLICY)?.answer).toBe('no');
+    const banded = depth({ floor: 0.25, sigmas: 2 });
+    expect(banded?.answer).toBe('borderline');
+    expect(banded?.lean).toBe('no');
+  });
   it('fronts at 14" and 12.5": one line when the split needs a 2" step; two lines (the second too far out) at 1"', () => {
     const units = [rect('A', 0, 10, 12, 14, { side: 'red' }), rect('B', 12, 22, 10.5, 12.5, { side: 'red' })];
     const v = (lineGapIn: number) => deploymentVerdict(ctxOf(units, [], { lineGapIn }), 'red', 'south');
