@@ -9,7 +9,7 @@ import { traverseVerdict } from '../../../src/rules/black-powder/traverse.ts';
 import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
 import { findUnit } from '../../../src/table/table-state.ts';
 import { IN as INCH, rect, twoSidedTable } from '../fixtures.ts';
-import { box, ctxOf, IN, piece, shooterS, table } from './fixtures.ts';
+import { box, ctxOf, IN, piece, rectPoly, shooterS, table } from './fixtures.ts';
 
 /**
  * Every Black Powder option read both ways (spec §5.15): a position where the default and the
@@ -217,5 +217,30 @@ describe('mixedSpacing (A-BP-27)', () => {
     expect(mixedOrderVerdict(ctxOf(mid, { mixedSpacing: 'formations' }), findUnit(mid, 'M')).answer).toBe(
       'no',
     );
+  });
+});
+
+describe('woodsSightDepthIn (A-BP-16)', () => {
+  const wood = (y0: number, y1: number) => ({
+    id: 'w',
+    name: 'Copse',
+    kind: 'wood' as const,
+    polygon: rectPoly(-10, 10, y0, y1),
+  });
+  const shoot = (targetY: number, w: ReturnType<typeof wood>, o: Opts) => {
+    const st = table([shooterS(), box('T', -5, 5, targetY, targetY + 1.5, enemy)], [w]);
+    return shootVerdict(ctxOf(st, o), findUnit(st, 'S'), findUnit(st, 'T'));
+  };
+  it('a target whose front edge is 0.5" inside a wood is seen; 1.5" inside, only when sight reaches 2"', () => {
+    // The wood starts at y = 14; sight lines to T's front edge run (y − 14) inside it.
+    expect(shoot(14.5, wood(14, 30), {}).answer).toBe('yes');
+    expect(shoot(15.5, wood(14, 30), {}).answer).toBe('no');
+    const deeper = shoot(15.5, wood(14, 30), { woodsSightDepthIn: 2 });
+    expect(deeper.answer).toBe('yes');
+    expect(deeper.value).toBeCloseTo(15.5, 6);
+  });
+  it('a shooter standing 2" deep in a wood sees out only when sight reaches more than 2"', () => {
+    expect(shoot(10, wood(-10, 2), {}).answer).toBe('no');
+    expect(shoot(10, wood(-10, 2), { woodsSightDepthIn: 4 }).answer).toBe('yes');
   });
 });
