@@ -35,6 +35,24 @@ describe('Black Powder supports beyond BP-E15', () => {
     expect(v.reasons.join(' ')).toMatch(/R is itself engaged/);
   });
 
+  it('a friend 0.3" from an enemy: clear of it exactly (tolerance 0.25"), too close to call in the 0.25" band', () => {
+    const st = table([
+      box('E', -5, 5, -1.5, 0, { engaged: true }),
+      box('R', -5, 5, -8, -6.5),
+      box('Foe', -5, 5, -9.8, -8.3, { side: 'blue' }),
+    ]);
+    const exact = supportVerdict(ctxOf(st), findUnit(st, 'R'), findUnit(st, 'E'));
+    expect(exact.answer).toBe('yes');
+    const banded = supportVerdict(
+      ctxOf(st, {}, { floor: 0.25, sigmas: 2 }),
+      findUnit(st, 'R'),
+      findUnit(st, 'E'),
+    );
+    expect(banded.checks.find((c) => c.question === 'supportEligible')?.answer).toBe('borderline');
+    expect(banded.answer).toBe('borderline');
+    expect(banded.lean).toBe('yes');
+  });
+
   it('each supporter supports one unit: the allocation gives both engaged units +1', () => {
     // S stands between E1 (right flank) and E2 (left flank), within 6" of both; T only in E1's
     // right flank (6.5" from E2). S listed first, so a greedy pass would give S to E1 and leave E2
