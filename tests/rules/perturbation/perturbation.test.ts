@@ -99,25 +99,33 @@ describe('perturbation property: a firm verdict never flips within the reported 
   };
   for (const [id, n0] of Object.entries(counts)) {
     const n = n0 * SCALE;
-    it(`${id}: ${n} random tables × ${PERTURBATIONS} perturbations`, () => {
-      const recipe = RECIPES[id];
-      if (!recipe) throw new Error(`no recipe for ${id}`);
-      const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
-      const t = run(tables, id);
-      console.log(report(id, t));
+    it(
+      `${id}: ${n} random tables × ${PERTURBATIONS} perturbations`,
+      () => {
+        const recipe = RECIPES[id];
+        if (!recipe) throw new Error(`no recipe for ${id}`);
+        const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
+        const t = run(tables, id);
+        console.log(report(id, t));
+        if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
+        expect(t.checks).toBeGreaterThan(1000);
+        expect(t.flipsCaught).toBeGreaterThan(0);
+        expect(t.firmFlips.map(describeFlip)).toEqual([]);
+      },
+      120_000 * SCALE,
+    );
+  }
+  it(
+    `montrose: ${120 * SCALE} boards of counters near the circles × ${PERTURBATIONS} perturbations`,
+    () => {
+      const tables = Array.from({ length: 120 * SCALE }, (_, s) => randomMontroseTable(s + 1));
+      const t = run(tables, 'montrose');
+      console.log(report('montrose', t));
       if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
       expect(t.checks).toBeGreaterThan(1000);
       expect(t.flipsCaught).toBeGreaterThan(0);
       expect(t.firmFlips.map(describeFlip)).toEqual([]);
-    });
-  }
-  it(`montrose: ${120 * SCALE} boards of counters near the circles × ${PERTURBATIONS} perturbations`, () => {
-    const tables = Array.from({ length: 120 * SCALE }, (_, s) => randomMontroseTable(s + 1));
-    const t = run(tables, 'montrose');
-    console.log(report('montrose', t));
-    if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
-    expect(t.checks).toBeGreaterThan(1000);
-    expect(t.flipsCaught).toBeGreaterThan(0);
-    expect(t.firmFlips.map(describeFlip)).toEqual([]);
-  });
+    },
+    120_000 * SCALE,
+  );
 });
