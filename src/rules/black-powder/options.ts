@@ -63,7 +63,11 @@ export const BP_OPTION_SPECS: OptionSpecs<BpOptions> = {
     choices: ['area', 'frontage'],
     summary:
       '"Half the target" (in the front quarter, visible, in cover) judged by footprint area or by frontage length.',
-    meanings: { area: 'share of footprint area', frontage: 'share of the front edge length' },
+    meanings: {
+      area: 'share of footprint area',
+      frontage:
+        'share of the front edge length (in the front quarter; seen or in cover: the share of the frontage across which some of it is seen, or none)',
+    },
   },
   gapReading: {
     ambiguity: 'A-BP-5',

@@ -14,6 +14,7 @@ import { anyPartQuantity, shareQuantity } from '../engine/zone-share.ts';
 import { gunCone } from './artillery.ts';
 import { BP, bpVerdict, inches, isSkirmish, poss, thresholdVerdict, type BpContext } from './context.ts';
 import { bpQuarterPolygon, frontEdge } from './quarters.ts';
+import { frontageSeen, seenFrontageQuantity } from './seen-frontage.ts';
 import { hiddenWords } from './sight.ts';
 
 /**
@@ -209,15 +210,25 @@ export function visibilityChecks(
     'moreThan',
     0,
   );
+  const byFrontage = ctx.options.halfMeasure === 'frontage';
+  const frontage = byFrontage ? frontageSeen(target, s.region.polygons) : share;
   const half = thresholdVerdict(
     ctx,
     {
       question: 'visibleHalf',
       asked: `can ${who} see at least half of ${T}?`,
       role: 'modifier',
-      reasons: [`${pct(share)} of ${T} can be seen`],
+      reasons: [
+        byFrontage
+          ? `${T} can be seen across ${pct(frontage)} of its frontage`
+          : `${pct(share)} of ${T} can be seen`,
+      ],
+      options: { halfMeasure: ctx.options.halfMeasure },
+      ...(byFrontage ? { facts: { visibleFrontage: frontage } } : {}),
     },
-    seenShareQuantity(s, 'atLeast', 50, band),
+    byFrontage
+      ? seenFrontageQuantity(s, target, 'atLeast', 50, band)
+      : seenShareQuantity(s, 'atLeast', 50, band),
     'atLeast',
     50,
   );
@@ -251,15 +262,20 @@ export function coverCheck(
     },
     (sigmaMm) => BP.bandMm(ctx, sigmaMm),
   );
-  const share = 1 - s.region.share;
+  const byFrontage = ctx.options.halfMeasure === 'frontage';
+  const band = BP.bandMm(ctx, s.sigmaMm);
+  const halfQ = (): Quantity =>
+    byFrontage
+      ? seenFrontageQuantity(s, target, 'atLeast', 50, band, true)
+      : seenShareQuantity(s, 'atLeast', 50, band, true);
+  const share = byFrontage ? 1 - frontageSeen(target, s.region.polygons) : 1 - s.region.share;
   const by = s.region.hiddenBy[0];
   const piece = pieces.find((t) => t.id === by?.id);
   const kind = piece?.cover === 'heavy' ? 'heavy' : 'light';
   const label = by?.label ?? '';
   if (s.region.hiddenBy.length === 0 && share === 0) {
     // Nothing covers it now; still ask whether a small move would (a hedge just in front).
-    const q = seenShareQuantity(s, 'atLeast', 50, BP.bandMm(ctx, s.sigmaMm), true);
-    if (!Number.isFinite(q.moveMm)) return { share, kind, label };
+    if (!Number.isFinite(halfQ().moveMm)) return { share, kind, label };
   }
   const check = thresholdVerdict(
     ctx,
@@ -267,10 +283,13 @@ export function coverCheck(
       question: 'coverHalf',
       asked: `is at least half of ${target.name} in cover?`,
       role: 'modifier',
-      reasons: [`${pct(share)} of ${target.name} is in cover${label ? ` (${label})` : ''}`],
+      reasons: [
+        `${pct(share)} of ${byFrontage ? `${poss(target.name)} frontage` : target.name} is in cover${label ? ` (${label})` : ''}`,
+      ],
+      options: { halfMeasure: ctx.options.halfMeasure },
       facts: { coverShare: share },
     },
-    seenShareQuantity(s, 'atLeast', 50, BP.bandMm(ctx, s.sigmaMm), true),
+    halfQ(),
     'atLeast',
     50,
   );

@@ -1,10 +1,12 @@
 import { polygonSetSeparation } from '../../geometry/distance.ts';
-import { toLocal } from '../../geometry/frame.ts';
+import { toLocal, toTable } from '../../geometry/frame.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { Commander } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
-import type { Verdict } from '../engine/verdict.ts';
+import { failingReasons, measuredBy } from '../engine/composite.ts';
+import { allOf, type Verdict } from '../engine/verdict.ts';
+import { tableOverhang } from '../engine/overhang.ts';
 import { pointName } from '../engine/parts.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import {
@@ -17,7 +19,7 @@ import {
   type BpContext,
   poss,
 } from './context.ts';
-import { LIMBER_BEHIND, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
+import { LIMBER_BEHIND, MIXED_AHEAD, MIXED_SPACING, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
 
 /**
  * Mixed order: each skirmisher base within 2" of another skirmisher or of the formed body, and
@@ -34,43 +36,85 @@ export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
       answer: 'no',
       reasons: ['no skirmisher bases marked'],
     });
-  const problems: string[] = [];
-  let ahead = 0;
-  for (const s of screen) {
-    const y = Math.max(...s.polygon.map((p) => toLocal(unit.box.frame, p).y));
-    ahead = Math.max(ahead, y);
-  }
-  if (ctx.options.mixedSpacing === 'advanced') {
-    for (const s of screen) {
-      const others = [
-        ...screen.filter((o) => o !== s).map((o) => o.polygon),
-        ...unit.body.map((b) => b.polygon),
-      ];
-      const d = others.length ? polygonSetSeparation([s.polygon], others).distance : Infinity;
-      if (inches(d) > 2 + 1e-9)
-        problems.push(
-          `a skirmisher stands ${inches(d).toFixed(2)} in from its nearest neighbour (more than 2")`,
-        );
+  const frame = unit.box.frame;
+  const front = (p: Vec2): Vec2 => toTable(frame, { x: toLocal(frame, p).x, y: 0 });
+  const sigma = (b: TableBase) => Math.hypot(b.sigmaMm, unit.sigmaMm);
+  // The screen's farthest point ahead of the body's front, and its nearest.
+  let far = { y: -Infinity, p: unit.leader, b: screen[0] as TableBase };
+  let near = { y: Infinity, p: unit.leader, b: screen[0] as TableBase };
+  for (const b of screen)
+    for (const p of b.polygon) {
+      const y = toLocal(frame, p).y;
+      if (y > far.y) far = { y, p, b };
+      if (y < near.y) near = { y, p, b };
     }
-    if (inches(ahead) > 6 + 1e-9)
-      problems.push(`the screen reaches ${inches(ahead).toFixed(2)} in ahead of the body (more than 6")`);
-  } else {
-    const gap = Math.min(
-      ...screen.map((s) => Math.min(...s.polygon.map((p) => toLocal(unit.box.frame, p).y))),
+  const checks: Verdict[] = [];
+  let main: Verdict;
+  if (ctx.options.mixedSpacing === 'advanced') {
+    // The skirmisher farthest from any other skirmisher or the body decides the 2" rule.
+    let worst: { d: number; from: Vec2; to: Vec2; b: TableBase } | undefined;
+    for (const b of screen) {
+      const others = [
+        ...screen.filter((o) => o !== b).map((o) => o.polygon),
+        ...unit.body.map((o) => o.polygon),
+      ];
+      if (others.length === 0) continue;
+      const sep = polygonSetSeparation([b.polygon], others);
+      if (!worst || sep.distance > worst.d) worst = { d: sep.distance, from: sep.onA, to: sep.onB, b };
+    }
+    if (worst)
+      checks.push(
+        lengthVerdict(
+          ctx,
+          {
+            question: 'screenSpacing',
+            asked: `is every skirmisher of ${unit.name} within 2" of another or of the body?`,
+            reasons: [
+              `the loneliest skirmisher stands ${inStr(worst.d)} from its nearest neighbour; 2" allowed`,
+            ],
+          },
+          { mm: worst.d, sigmaMm: sigma(worst.b), from: worst.from, to: worst.to },
+          'atMost',
+          MIXED_SPACING,
+        ),
+      );
+    main = lengthVerdict(
+      ctx,
+      {
+        question: 'screenAhead',
+        asked: `is ${poss(unit.name)} screen within 6" ahead of the body?`,
+        reasons: [`the screen reaches ${inStr(far.y)} ahead of the body; 6" allowed`],
+      },
+      { mm: far.y, sigmaMm: sigma(far.b), from: front(far.p), to: far.p },
+      'atMost',
+      MIXED_AHEAD,
     );
-    if (inches(gap) > 2 + 1e-9)
-      problems.push(`the body is ${inches(gap).toFixed(2)} in behind its skirmishers (more than 2")`);
-  }
+  } else
+    main = lengthVerdict(
+      ctx,
+      {
+        question: 'screenBehind',
+        asked: `is ${poss(unit.name)} body within 2" behind its skirmishers?`,
+        reasons: [`the body is ${inStr(Math.max(0, near.y))} behind its skirmishers; 2" allowed`],
+      },
+      { mm: near.y, sigmaMm: sigma(near.b), from: front(near.p), to: near.p },
+      'atMost',
+      MIXED_SPACING,
+    );
+  checks.push(main);
+  const { answer, lean } = allOf(checks);
   return bpVerdict({
     question: 'mixedOrder',
     asked,
-    answer: problems.length ? 'no' : 'yes',
-    value: inches(ahead),
-    unit: 'in',
-    reasons: problems.length
-      ? problems
-      : [`the screen is ${inches(ahead).toFixed(2)} in ahead and keeps together`],
+    answer,
+    lean,
+    ...measuredBy(main),
+    reasons:
+      answer === 'no'
+        ? failingReasons(checks)
+        : [`the screen is ${inStr(far.y)} ahead and keeps together`, ...failingReasons(checks, 'notYes')],
     options: { mixedSpacing: ctx.options.mixedSpacing },
+    checks,
   });
 }
 
@@ -129,40 +173,15 @@ export function overhang(
   ctx: BpContext,
   unit: TableUnit,
 ): { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } {
-  const { widthMm, depthMm } = ctx.state.table;
-  // Signed distance of a point outside the table rectangle (negative inside: distance to the nearest edge).
-  const out = (p: Vec2): { d: number; edge: Vec2 } => {
-    const dx = Math.max(-p.x, p.x - widthMm);
-    const dy = Math.max(-p.y, p.y - depthMm);
-    const onEdge = {
-      x: Math.min(widthMm, Math.max(0, p.x)),
-      y: Math.min(depthMm, Math.max(0, p.y)),
-    };
-    if (dx > 0 || dy > 0) return { d: Math.hypot(Math.max(0, dx), Math.max(0, dy)), edge: onEdge };
-    const toEdge = [
-      { d: p.x, edge: { x: 0, y: p.y } },
-      { d: widthMm - p.x, edge: { x: widthMm, y: p.y } },
-      { d: p.y, edge: { x: p.x, y: 0 } },
-      { d: depthMm - p.y, edge: { x: p.x, y: depthMm } },
-    ].reduce((a, b) => (b.d < a.d ? b : a));
-    return { d: -toEdge.d, edge: toEdge.edge };
-  };
-  let best: { mm: number; at: Vec2; edge: Vec2; sigmaMm: number } | undefined;
-  for (const b of tableFootprint(ctx, unit)) {
-    const points = ctx.options.leftTable === 'anyOverhang' ? b.polygon : [b.footprint.center];
-    for (const p of points) {
-      const o = out(p);
-      const lever = Math.hypot(p.x - b.footprint.center.x, p.y - b.footprint.center.y);
-      if (!best || o.d > best.mm)
-        best = {
-          mm: o.d,
-          at: p,
-          edge: o.edge,
-          sigmaMm: Math.hypot(b.sigmaMm, lever * ((b.sigmaHeadingDeg * Math.PI) / 180)),
-        };
+  const by = ctx.options.leftTable === 'anyOverhang' ? 'corners' : 'centres';
+  return (
+    tableOverhang(ctx.state.table, tableFootprint(ctx, unit), by) ?? {
+      mm: -Infinity,
+      at: unit.leader,
+      edge: unit.leader,
+      sigmaMm: 0,
     }
-  }
-  return best ?? { mm: -Infinity, at: unit.leader, edge: unit.leader, sigmaMm: 0 };
+  );
 }
 
 /** Has the unit left the table (option leftTable)? */

@@ -1,13 +1,15 @@
 import type { QuarterName } from '../../geometry/quarters.ts';
-import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
-import { bpVerdict, isSkirmish, lengthVerdict, type BpContext, poss } from './context.ts';
+import { engagedFaces } from './contacts.ts';
+import { quarterQuantity } from '../engine/quarter-call.ts';
+import { BP, bpVerdict, isSkirmish, lengthVerdict, type BpContext, poss } from './context.ts';
 import { bpQuarterOfPoint, unitShareInQuarter } from './quarters.ts';
 import { inBuilding } from './shooting.ts';
+import { engagedTouch, flankOrRearEngaged, innerFlank, type Touch } from './support-contacts.ts';
 import { SUPPORT_DISTANCE } from './tables.ts';
 
 /** Which flank/rear quarter of the engaged unit the supporter lies in (option supportPoint). */
@@ -25,15 +27,18 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
   return best[1] > 0 ? best[0] : undefined;
 }
 
+/** Is the unit in a fight (flagged, or touching an enemy), as the bare numbers say. */
+export const isEngaged = (ctx: BpContext, u: TableUnit): boolean => engagedTouch(ctx, u).lean;
+
 /**
  * "Does F support E?": F is a friend, not engaged, not in march column or limbered, within 6" of
  * E, and lies in E's flank or rear quarter; E itself may be supported (not artillery, skirmishers,
- * a square, in a building, or fighting to its flank or rear).
+ * a square, in a building, or fighting to its flank or rear, found from the enemies touching its
+ * faces); a flank shared with a friend fighting alongside is not an outer flank.
  */
 export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verdict {
   const problems: string[] = [];
   if (f.side !== e.side) problems.push(`${f.name} is not a friend of ${e.name}`);
-  if (f.engaged) problems.push(`${f.name} is itself engaged`);
   if (f.formationInUse === 'marchColumn' || f.formationInUse === 'limbered')
     problems.push(
       `${f.name} is in ${f.formationInUse === 'limbered' ? 'limber' : 'march column'} and cannot support`,
@@ -43,11 +48,30 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
   if (e.formationInUse === 'square') problems.push('squares are never supported');
   const b = inBuilding(ctx, e);
   if (b) problems.push(`${e.name} is in ${b} and cannot be supported`);
+  // Contacts found on the table: firm, or too close to call near the contact tolerance.
+  const touched: Array<[Touch, string]> = [
+    [engagedTouch(ctx, f), `${f.name} is itself engaged`],
+    [
+      flankOrRearEngaged(ctx, e),
+      `${e.name} is fighting to its ${
+        engagedFaces(ctx, e)
+          .filter((x) => x !== 'front')
+          .join(' and ') || 'flank or rear'
+      } and cannot be supported`,
+    ],
+  ];
+  const leanProblems = [...problems, ...touched.filter(([t]) => t.lean).map(([, w]) => w)];
+  const firm = problems.length > 0 || touched.some(([t]) => t.tri === 'yes');
+  const maybe = touched.filter(([t]) => t.tri === 'maybe');
   const eligible = bpVerdict({
     question: 'supportEligible',
     asked: `may ${f.name} support ${e.name}?`,
-    answer: problems.length ? 'no' : 'yes',
-    reasons: problems.length ? problems : ['both are eligible'],
+    answer: firm ? 'no' : maybe.length ? 'borderline' : 'yes',
+    lean: leanProblems.length ? 'no' : 'yes',
+    reasons: [
+      ...(leanProblems.length ? leanProblems : ['both are eligible']),
+      ...(!firm && maybe.length ? ['whether the units touch is too close to call'] : []),
+    ],
   });
   const s = unitSeparation(f.bases, e.bases);
   const dist = lengthVerdict(
@@ -58,13 +82,40 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     SUPPORT_DISTANCE,
   );
   const q = supportQuarter(ctx, f, e);
+  const inner: Touch = q === 'left' || q === 'right' ? innerFlank(ctx, e, q) : { lean: false, tri: 'no' };
+  const inQuarter = q !== undefined && q !== 'front';
+  // By the leader point: too close to call when it stands within the band of a ray between the
+  // front and a flank (the rays between a flank and the rear do not change the answer).
+  let nearRay = false;
+  if (ctx.options.supportPoint === 'leader') {
+    const bq = bpQuarterOfPoint(ctx, e, f.leader);
+    if (
+      bq.quarter !== 'inside' &&
+      !bq.allRoundFront &&
+      (bq.quarter === 'front') !== (bq.across === 'front')
+    ) {
+      const j = BP.judge(ctx, quarterQuantity(bq, 25.4, 'in', f.sigmaMm, e, f.leader), 'moreThan', 0);
+      nearRay = j.answer === 'borderline' || bq.onBoundary;
+    }
+  }
+  const firmNo = !inQuarter || inner.tri === 'yes';
   const quarter = bpVerdict({
     question: 'supportQuarter',
     asked: `is ${f.name} in ${poss(e.name)} flank or rear quarter?`,
-    answer: q && q !== 'front' ? 'yes' : 'no',
+    answer:
+      inner.tri === 'yes'
+        ? 'no'
+        : nearRay
+          ? 'borderline'
+          : firmNo
+            ? 'no'
+            : inner.tri === 'maybe'
+              ? 'borderline'
+              : 'yes',
+    lean: inQuarter && !inner.lean ? 'yes' : 'no',
     reasons: [
       q
-        ? `${f.name} is in ${poss(e.name)} ${q} quarter`
+        ? `${f.name} is in ${poss(e.name)} ${q} quarter${inner.lean ? `, but a friend fights alongside on that flank (only outer flanks are supported)` : inner.tri === 'maybe' ? ', and whether a friend fighting alongside touches that flank is too close to call' : ''}`
         : `${f.name} is not in a flank or rear quarter of ${e.name}`,
     ],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
@@ -88,15 +139,4 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     facts: { quarter: q ?? 'none' },
     checks,
   });
-}
-
-/** Total support for an engaged unit: +1 for the rear, +1 per flank, at most +3. */
-export function supportTotal(ctx: BpContext, e: TableUnit): { total: number; by: Record<string, string> } {
-  const by: Record<string, string> = {};
-  for (const f of friendsOf(ctx.state, e)) {
-    const v = supportVerdict(ctx, f, e);
-    const q = v.facts.quarter as string;
-    if (v.answer === 'yes' && q !== 'none' && !(q in by)) by[q] = f.name;
-  }
-  return { total: Math.min(3, Object.keys(by).length), by };
 }

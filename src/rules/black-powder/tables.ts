@@ -126,3 +126,7 @@ export function cannonBand(max: number, d: number): CannonBand {
 
 /** Band limits (short, medium, long) of a cannon, for display and tests. */
 export const cannonBands = (max: number): readonly [number, number, number] => [CLOSE_RANGE, max / 2, max];
+
+/** Mixed order: a skirmisher within 2" of another or of the body (or the body within 2" behind the screen), the screen at most 6" ahead. */
+export const MIXED_SPACING = 2;
+export const MIXED_AHEAD = 6;

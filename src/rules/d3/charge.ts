@@ -87,17 +87,40 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
         : '',
     )
     .filter(Boolean);
-  if (!line)
+  // Where a unit stops the turn, its place decides how far the charger may turn: the straight run
+  // with every such limit moved by `mm` of the blocker (its contact corner swinging on its lever).
+  const blockers = [limits.left.by, limits.right.by].filter((b) => b !== undefined);
+  const runWithBlockersMoved = (mm: number): number => {
+    const relax = (l: typeof limits.left) =>
+      l.by ? Math.max(0, Math.min(CHARGE_TURN_DEG, l.deg + radToDeg(mm / l.by.leverMm))) : l.deg;
+    const l = bestChargeLine(ctx, charger, target, {
+      leftDeg: relax(limits.left),
+      rightDeg: relax(limits.right),
+    });
+    return l ? inches(l.contact.distance) : Infinity;
+  };
+  const blockerSigma = Math.max(0, ...blockers.map((b) => b.sigmaMm));
+  const blockerWhy = `where ${[...new Set(blockers.map((b) => b.name))].join(' and ')} stops the turn`;
+  if (!line) {
+    const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
+    const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
+    const close = p !== undefined && !p.lowerBound && p.moveMm <= band;
     checks.push(
       d3Verdict({
         question: 'reach',
         asked,
-        answer: 'no',
-        reasons: [`no turn of up to ${CHARGE_TURN_DEG}° lines ${C} up on ${T}`, ...sweepWords],
+        answer: close ? 'borderline' : 'no',
+        lean: 'no',
+        reasons: [
+          `no turn of up to ${CHARGE_TURN_DEG}° lines ${C} up on ${T}`,
+          ...sweepWords,
+          ...(close ? [`too close to call: ${blockerWhy}`] : []),
+        ],
         options: pick(ctx.options, 'chargePivot'),
+        ...(close ? { moveMm: p.moveMm, bandMm: band } : {}),
       }),
     );
-  else {
+  } else {
     const m = {
       mm: line.contact.distance,
       sigmaMm: Math.hypot(charger.sigmaMm, target.sigmaMm),
@@ -122,36 +145,20 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
       'atMost',
       move,
     );
-    // When the best turn is the one the sweep allows, the blocker's place decides it: move it.
-    const bound = line.turnDeg >= 0 ? limits.left : limits.right;
-    const atLimit = bound.by && Math.abs(Math.abs(line.turnDeg) - bound.deg) < 1e-6;
-    const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, bound.by?.sigmaMm ?? 0));
-    const alt =
-      atLimit && bound.by
-        ? (() => {
-            const by = bound.by;
-            const at = (mm: number) => {
-              const d = Math.max(0, Math.min(CHARGE_TURN_DEG, bound.deg + radToDeg(mm / by.leverMm)));
-              const l = bestChargeLine(
-                ctx,
-                charger,
-                target,
-                line.turnDeg >= 0 ? { ...allowed, leftDeg: d } : { ...allowed, rightDeg: d },
-              );
-              return l ? inches(l.contact.distance) : Infinity;
-            };
-            const p = probeMove(at, inches(m.mm), 'atMost', move, band);
-            return p.lowerBound
-              ? []
-              : [
-                  {
-                    lean: reach.lean === 'yes' ? ('no' as const) : ('yes' as const),
-                    switchMm: p.moveMm,
-                    why: `the turn is stopped by ${by.name}`,
-                  },
-                ];
-          })()
-        : [];
+    const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, blockerSigma));
+    const alt = (() => {
+      if (!blockers.length) return [];
+      const p = probeMove(runWithBlockersMoved, inches(m.mm), 'atMost', move, band);
+      return p.lowerBound
+        ? []
+        : [
+            {
+              lean: reach.lean === 'yes' ? ('no' as const) : ('yes' as const),
+              switchMm: p.moveMm,
+              why: blockerWhy,
+            },
+          ];
+    })();
     checks.push(withAlternatives(reach, alt, band, 'in'));
   }
   const { answer, lean } = allOf(checks);

@@ -1,10 +1,10 @@
-import { toLocal, frameFromFront, type Frame } from '../../geometry/frame.ts';
+import { toLocal, toTable, frameFromFront, type Frame } from '../../geometry/frame.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { d3Verdict, inches, troopOf, type D3Context } from './context.ts';
+import { d3Verdict, inches, lengthVerdict, mmOf, troopOf, type D3Context } from './context.ts';
 import { FIRST_LINE_DEPTH, SECOND_LINE_DEPTH, SULKY_HITS } from './tables.ts';
 
 /** A side's own base edge: south is y = 0, north y = table depth, west x = 0, east x = table width. */
@@ -117,23 +117,31 @@ export function deploymentVerdict(
   const first = units.filter((d) => d.line === 1);
   const second = units.filter((d) => d.line === 2);
   const checks: Verdict[] = [];
+  const frame = edgeFrame(ctx.state, edge);
   const depthCheck = (d: DeployedUnit) => {
     const limit = d.line === 1 ? FIRST_LINE_DEPTH : SECOND_LINE_DEPTH;
-    const ok = d.depthIn <= limit + 1e-9;
+    // The point measured (the unit's farthest or nearest point from the edge) and its foot on the edge.
+    const pts = d.unit.allPolygons.flat();
+    const ys = pts.map((p) => toLocal(frame, p).y);
+    const at =
+      pts[ys.indexOf(ctx.options.deployMeasure === 'frontEdge' ? Math.max(...ys) : Math.min(...ys))] ??
+      d.unit.leader;
+    const foot = toTable(frame, { x: toLocal(frame, at).x, y: 0 });
     checks.push(
-      d3Verdict({
-        question: 'lineDepth',
-        asked: `is ${d.unit.name} within ${limit}" of the base edge?`,
-        answer: ok ? 'yes' : 'no',
-        value: d.depthIn,
+      lengthVerdict(
+        ctx,
+        {
+          question: 'lineDepth',
+          asked: `is ${d.unit.name} within ${limit}" of the base edge?`,
+          reasons: [
+            `${d.unit.name} (line ${d.line}) reaches ${d.depthIn.toFixed(1)} in from the base edge; line ${d.line} may reach ${limit}"`,
+          ],
+          options: pick(ctx.options, 'deployMeasure'),
+        },
+        { mm: mmOf(d.depthIn), sigmaMm: d.unit.sigmaMm, from: foot, to: at },
+        'atMost',
         limit,
-        margin: d.depthIn - limit,
-        unit: 'in',
-        reasons: [
-          `${d.unit.name} (line ${d.line}) reaches ${d.depthIn.toFixed(1)} in from the base edge; line ${d.line} may reach ${limit}"`,
-        ],
-        options: pick(ctx.options, 'deployMeasure'),
-      }),
+      ),
     );
   };
   units.forEach(depthCheck);

@@ -189,26 +189,30 @@ export function artilleryVerdict(ctx: D3Context, gun: TableUnit, target: TableUn
           return { ...s, fromName: pointName(gun, s.from), toName: pointName(target, s.to) };
         })();
   const rangeIn = inches(m.mm);
-  if (mortar)
-    checks.push(
-      lengthVerdict(
+  const atEighteen = ctx.options.mortarMinimum === 'eighteenAllowed';
+  const minimum = mortar
+    ? lengthVerdict(
         ctx,
         {
           question: 'mortarMinimum',
           asked: `is ${target.name} beyond the mortar's ${MORTAR_MIN_RANGE}" minimum?`,
-          reasons: [`${inStr(m.mm)}: mortars cannot target units under ${MORTAR_MIN_RANGE}"`],
+          reasons: [
+            `${inStr(m.mm)}: mortars cannot target units ${atEighteen ? 'under' : 'at or under'} ${MORTAR_MIN_RANGE}"`,
+          ],
           options: pick(ctx.options, 'mortarMinimum'),
         },
         m,
-        ctx.options.mortarMinimum === 'eighteenAllowed' ? 'atLeast' : 'moreThan',
+        atEighteen ? 'atLeast' : 'moreThan',
         MORTAR_MIN_RANGE,
-      ),
-    );
+      )
+    : undefined;
+  if (minimum) checks.push(minimum);
   const cover = targetInCover(ctx, target);
   if (cover.check && !mortar) checks.push(cover.check);
   const penalised = cover.covered && !mortar;
   let minRoll: number | undefined;
-  for (let r = 1; r <= 6 && minRoll === undefined; r++)
+  // Under the mortar's minimum no roll hits, however far it would reach.
+  for (let r = 1; r <= 6 && minRoll === undefined && minimum?.lean !== 'no'; r++)
     if (artilleryReach(r, cover.covered, mortar) >= rangeIn) minRoll = r;
   const hits = isSeasoned(gun) ? 2 : 1;
   const facts: Record<string, string | number | boolean> = {

@@ -39,7 +39,9 @@ export function distanceVerdict<O extends Record<string, OptionValue>>(
   const unit = kit.core.unit;
   const limit = question.limit;
   if (limit) {
-    const inUnit = fromMm(toMm(limit.value, limit.unit ?? unit), unit);
+    // A limit stated in the ruleset's own unit is kept exact (12 in stays 12, not 11.999…).
+    const inUnit =
+      (limit.unit ?? unit) === unit ? limit.value : fromMm(toMm(limit.value, limit.unit ?? unit), unit);
     return kit.lengthVerdict(
       ctx,
       {

@@ -31,6 +31,13 @@ export interface SeenShare {
   readonly sigmaMm: number;
   /** The share (%) with the target moved `offsetMm` across (k = 0) or along (k = 1) the sight line. */
   shareAt(k: 0 | 1, offsetMm: number): number;
+  /**
+   * The seen part of the target moved the same way, and the move itself (table mm), for a share
+   * measured otherwise than by area (by frontage, say).
+   */
+  seenAt(k: 0 | 1, offsetMm: number): { readonly seen: readonly Polygon[]; readonly offset: Vec2 };
+  /** Unit vector across the sight line (the direction of probe k = 0). */
+  readonly across: Vec2;
 }
 
 export interface SightInputs {
@@ -109,7 +116,13 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
       hiddenBy: [{ id: blind.id, label: blind.label, share: 1 }],
       blind: blind.label,
     };
-    return { region: none, sigmaMm, shareAt: () => 0 };
+    return {
+      region: none,
+      sigmaMm,
+      shareAt: () => 0,
+      seenAt: () => ({ seen: [], offset: { x: 0, y: 0 } }),
+      across,
+    };
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
   const dirs = [across, along] as const;
@@ -126,7 +139,13 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     }
     return v;
   };
-  return { region, sigmaMm, shareAt };
+  const seenAt = (k: 0 | 1, offsetMm: number) => {
+    const d = dirs[k];
+    const offset = { x: d.x * offsetMm, y: d.y * offsetMm };
+    if (offsetMm === 0) return { seen: region.polygons, offset };
+    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea).polygons, offset };
+  };
+  return { region, sigmaMm, shareAt, seenAt, across };
 }
 
 /**
@@ -142,7 +161,7 @@ export function seenShareQuantity(
   hiddenShare = false,
 ): Quantity {
   const f = (v: number) => (hiddenShare ? 100 - v : v);
-  return probedQuantity(
+  const q = probedQuantity(
     f(s.region.share * 100),
     '%',
     [(o) => f(s.shareAt(0, o)), (o) => f(s.shareAt(1, o))],
@@ -151,4 +170,18 @@ export function seenShareQuantity(
     limitPercent,
     bandMm,
   );
+  // Seen only through gaps between hiders: moving the target alone may find another gap, but the
+  // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
+  // is never surer than the widest seen piece is wide.
+  if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0) {
+    const widest = Math.max(
+      0,
+      ...s.region.polygons.map((p) => {
+        const xs = p.map((v) => v.x * s.across.x + v.y * s.across.y);
+        return Math.max(...xs) - Math.min(...xs);
+      }),
+    );
+    return { ...q, moveMm: Math.min(q.moveMm, widest) };
+  }
+  return q;
 }

@@ -13,6 +13,7 @@ import {
   type Counter,
   type PlacedCounter,
 } from './state.ts';
+import { combatPresence, triAnd, triNot, triOr, type Tri } from './presence.ts';
 import { GATE_BURGHS } from './tables.ts';
 
 /** Movement points of one route. */
@@ -210,15 +211,23 @@ export function moveVerdict(
     }),
   );
   const stops = path.slice(1, -1).filter((s) => enemyCombatIn(board, s.id, c.side).length > 0);
+  // Whether an enemy counter stands on a space on the way may be too close to call.
+  const stopsTri = path
+    .slice(1, -1)
+    .reduce<Tri>((t, s) => triOr(t, combatPresence(board, s.id, c.side, true)), 'no');
   checks.push(
     monVerdict({
       question: 'stopsOnEnemy',
       asked: 'does the path pass through enemy combat units?',
-      answer: stops.length ? 'no' : 'yes',
+      answer: stops.length || stopsTri === 'yes' ? 'no' : stopsTri === 'maybe' ? 'borderline' : 'yes',
+      lean: stops.length ? 'no' : 'yes',
       reasons: [
         stops.length
           ? `entering ${spaceLabel(stops[0] as Space)} (enemy combat units) ends the move there`
           : 'no enemy combat units before the last space',
+        ...(!stops.length && stopsTri === 'maybe'
+          ? ['whether an enemy counter stands on a space on the way is too close to call']
+          : []),
       ],
     }),
   );
@@ -235,15 +244,34 @@ export function moveVerdict(
           !escorted &&
           friendlyCombatIn(board, s.id, c.side).length === 0,
       );
+    const badTri: Tri = escorted
+      ? 'no'
+      : path
+          .slice(1)
+          .reduce<Tri>(
+            (t, s) =>
+              triOr(
+                t,
+                triAnd(
+                  combatPresence(board, s.id, c.side, true),
+                  triNot(combatPresence(board, s.id, c.side, false)),
+                ),
+              ),
+            'no',
+          );
     checks.push(
       monVerdict({
         question: 'leaderIntoEnemy',
         asked: `may ${c.name} enter those spaces?`,
-        answer: bad.length ? 'no' : 'yes',
+        answer: bad.length || badTri === 'yes' ? 'no' : badTri === 'maybe' ? 'borderline' : 'yes',
+        lean: bad.length ? 'no' : 'yes',
         reasons: [
           bad.length
             ? `a leader may not enter ${spaceLabel(bad[0] as Space)} (enemy combat units) unless with, or joining, friendly combat units`
             : 'no enemy combat units in the way of a lone leader',
+          ...(!bad.length && badTri === 'maybe'
+            ? ['whether enemy (or friendly) counters stand on a space on the way is too close to call']
+            : []),
         ],
       }),
     );

@@ -343,6 +343,7 @@ function shortThreatCheck(
     return { t: tri(j.answer), lean: j.lean === 'yes', gap };
   };
   const me = within(target);
+  const ahead = ctx.options.artilleryArc === 'ahead';
   let threat: Tri = 'no';
   let first: { e: TableUnit; gap: Measured } | undefined;
   for (const e of enemiesOf(ctx.state, gun)) {
@@ -350,9 +351,12 @@ function shortThreatCheck(
     const w = within(e);
     if (w.t === 'no') continue;
     const s = seeCheck(ctx, gun, e);
-    const t = and(w.t, tri(s.answer));
+    // A gun that fires only ahead (artilleryArc) can only be obliged to engage what is ahead.
+    const a = ahead ? aheadVerdict(ctx, gun, e) : undefined;
+    const t = and(w.t, tri(s.answer), a ? tri(a.answer) : 'yes');
     threat = or(threat, t);
-    if (w.lean && s.lean === 'yes' && (!first || w.gap.mm < first.gap.mm)) first = { e, gap: w.gap };
+    const seenLean = s.lean === 'yes' && (!a || a.lean === 'yes');
+    if (w.lean && seenLean && (!first || w.gap.mm < first.gap.mm)) first = { e, gap: w.gap };
   }
   // No obligation when the target itself is a short-range threat.
   const result: Tri =
@@ -374,9 +378,10 @@ function shortThreatCheck(
     reasons: [
       first && !me.lean
         ? `${first.e.name} is within short range (${cmStr(first.gap.mm)}) and must be engaged first`
-        : 'no other visible enemy within short range',
+        : `no other visible enemy${ahead ? ' directly ahead' : ''} within short range`,
       ...(result === 'maybe' ? ['whether another enemy is a short-range threat is too close to call'] : []),
     ],
+    options: pick(ctx.options, 'artilleryArc'),
     facts: { mustTarget: first && !me.lean ? first.e.name : 'none', gun: spec.type },
   });
 }

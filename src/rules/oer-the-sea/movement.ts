@@ -14,7 +14,9 @@ import {
   isLightHorse,
   isMounted,
   lengthVerdict,
+  OTS,
   otsVerdict,
+  thresholdVerdict,
   type OtsContext,
 } from './context.ts';
 import { CONTACT_MM, INDEPENDENT_SPACING } from './tables.ts';
@@ -90,45 +92,67 @@ export function evadeVerdict(ctx: OtsContext, unit: TableUnit, move: Vec2, evade
     ),
   );
   if (from && len > 0) {
-    const away = normalize(sub(unitCentroid(unit), unitCentroid(from)));
+    const centre = unitCentroid(unit);
+    const fromCentre = unitCentroid(from);
+    const away = normalize(sub(centre, fromCentre));
     const off = Math.abs(
       angleDiffDegrees(radToDeg(Math.atan2(move.y, move.x)), radToDeg(Math.atan2(away.y, away.x))),
     );
+    // "Directly away" turns by 1/d radians per mm either centre moves across the line joining them.
+    const apart = Math.max(1, Math.hypot(centre.x - fromCentre.x, centre.y - fromCentre.y));
     checks.push(
-      otsVerdict({
-        question: 'evadeDirection',
-        asked: `is the evade directly away from ${from.name}?`,
-        answer: off <= ctx.options.evadeAngleToleranceDeg ? 'yes' : 'no',
-        value: off,
-        limit: ctx.options.evadeAngleToleranceDeg,
-        unit: 'deg',
-        reasons: [`the evade runs ${off.toFixed(0)}° off directly away from ${from.name}`],
-        options: pick(ctx.options, 'evadeFrom', 'evadeAngleToleranceDeg'),
-      }),
+      thresholdVerdict(
+        ctx,
+        {
+          question: 'evadeDirection',
+          asked: `is the evade directly away from ${from.name}?`,
+          reasons: [`the evade runs ${off.toFixed(0)}° off directly away from ${from.name}`],
+          options: pick(ctx.options, 'evadeFrom', 'evadeAngleToleranceDeg'),
+        },
+        {
+          value: off,
+          unit: 'deg',
+          perMm: radToDeg(1) / apart,
+          sigmaMm: Math.hypot(unit.sigmaMm, from.sigmaMm),
+        },
+        'atMost',
+        ctx.options.evadeAngleToleranceDeg,
+      ),
     );
   }
   const ref = evaded ?? from;
   if (ref) {
     const end = translatedBases(unit, move);
     const toRef = separation(end, ref.bases);
-    const nearer = enemiesOf(ctx.state, unit)
+    // The other enemy whose distance at the end comes nearest to (or under) the evaded one's.
+    const n = enemiesOf(ctx.state, unit)
       .filter((e) => e.id !== ref.id)
       .map((e) => ({ e, m: separation(end, e.bases) }))
-      .filter(({ m }) => m.mm < toRef.mm)
-      .sort((a, b) => a.m.mm - b.m.mm);
-    const n = nearer[0];
+      .sort((a, b) => a.m.mm - b.m.mm)[0];
     checks.push(
-      otsVerdict({
-        question: 'evadeEnd',
-        asked: `does ${unit.name} end no nearer another enemy than ${ref.name}?`,
-        answer: n ? 'no' : 'yes',
-        reasons: [
-          n
-            ? `it ends ${cmStr(n.m.mm)} from ${n.e.name} but ${cmStr(toRef.mm)} from ${ref.name}: an evade may not end nearer another enemy`
-            : `it ends ${cmStr(toRef.mm)} from ${ref.name}, no nearer any other enemy`,
-        ],
-        ...(n ? { between: [n.m.from, n.m.to] as const } : {}),
-      }),
+      n
+        ? thresholdVerdict(
+            ctx,
+            {
+              question: 'evadeEnd',
+              asked: `does ${unit.name} end no nearer another enemy than ${ref.name}?`,
+              reasons: [
+                n.m.mm < toRef.mm
+                  ? `it ends ${cmStr(n.m.mm)} from ${n.e.name} but ${cmStr(toRef.mm)} from ${ref.name}: an evade may not end nearer another enemy`
+                  : `it ends ${cmStr(toRef.mm)} from ${ref.name}, ${cmStr(n.m.mm)} from the next enemy, ${n.e.name}`,
+              ],
+              between: [n.m.from, n.m.to],
+            },
+            OTS.length(cm(n.m.mm - toRef.mm), cm(Math.hypot(n.m.sigmaMm, toRef.sigmaMm))),
+            'atLeast',
+            0,
+          )
+        : otsVerdict({
+            question: 'evadeEnd',
+            asked: `does ${unit.name} end no nearer another enemy than ${ref.name}?`,
+            answer: 'yes',
+            reasons: [`it ends ${cmStr(toRef.mm)} from ${ref.name}; no other enemy is on the table`],
+          }),
     );
   }
   const { answer, lean } = allOf(checks);

@@ -8,6 +8,7 @@ import { chargeVerdict } from './charge.ts';
 import { cmStr, OTS, type OtsContext } from './context.ts';
 import { aheadVerdict, seeCheck, shootVerdict } from './fire.ts';
 import { initiativeVerdict } from './initiative.ts';
+import { leftTableVerdict } from './table-edge.ts';
 
 function seeVerdict(ctx: OtsContext, a: TableUnit, b: TableUnit): Verdict {
   return { ...seeCheck(ctx, a, b, 'see'), asked: `does ${a.name} see ${b.name}?` };
@@ -27,6 +28,7 @@ export const oerTheSea: Ruleset = defineRuleset({
       })),
     initiative: (a) => initiativeVerdict(a.ctx, a.subject()),
     ahead: (a) => aheadVerdict(a.ctx, ...a.pair()),
+    leftTable: (a) => leftTableVerdict(a.ctx, a.subject()),
   },
   noRule: (kind) => `O'er the Sea has no rule for "${kind}" questions here`,
 });

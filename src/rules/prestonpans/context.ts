@@ -65,10 +65,19 @@ export function attachedCommanders(ctx: PpContext, unit: TableUnit): Commander[]
 
 /** The point of a charger that decides which face it strikes. */
 export function facePoint(ctx: PpContext, charger: TableUnit): Vec2 {
-  if (ctx.options.faceFrom === 'leader') return leaderAtTurnStart(ctx.state, charger).point;
-  const b = charger.box;
+  const start = leaderAtTurnStart(ctx.state, charger);
+  if (ctx.options.faceFrom === 'leader') return start.point;
+  // The centre where the charger stood at the start of the turn: from the recorded table when
+  // there is one; else the current box moved with its leader (the scenario gives only the leader).
+  const then =
+    start.from === 'history' ? ctx.state.turnStart?.units.find((u) => u.id === charger.id) : undefined;
+  const b = (then ?? charger).box;
+  const shift =
+    start.from === 'scenario'
+      ? { x: start.point.x - charger.leader.x, y: start.point.y - charger.leader.y }
+      : { x: 0, y: 0 };
   return {
-    x: b.frame.origin.x - (b.frame.front.x * b.depth) / 2,
-    y: b.frame.origin.y - (b.frame.front.y * b.depth) / 2,
+    x: b.frame.origin.x - (b.frame.front.x * b.depth) / 2 + shift.x,
+    y: b.frame.origin.y - (b.frame.front.y * b.depth) / 2 + shift.y,
   };
 }

@@ -7,12 +7,14 @@ import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts'
 import { toLocal } from '../../geometry/frame.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { pick } from '../engine/options.ts';
+import { withAlternatives, type Alternative } from '../engine/alternatives.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import {
   inches,
   inStr,
   lengthVerdict,
   mmOf,
+  PP,
   ppVerdict,
   thresholdVerdict,
   troopOf,
@@ -191,34 +193,53 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
       sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm, u.sigmaMm);
     }
   }
+  // The nearest point of the target can jump along a face square to the line of fire: another
+  // point within the band of being nearest gives another line of fire, which may be clear (or not).
+  const blockerPolys = blockers.flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p)));
+  const nearestMm = Math.hypot(aim.x - eye.x, aim.y - eye.y);
+  const aimBand = PP.bandMm(ctx, Math.hypot(gun.sigmaMm, target.sigmaMm));
+  const otherAims: Alternative[] = target.bodyPolygons
+    .flat()
+    .map((q) => ({ q, extra: Math.hypot(q.x - eye.x, q.y - eye.y) - nearestMm }))
+    .filter(({ extra }) => extra < aimBand)
+    .map(({ q, extra }) => ({
+      lean: sightObstructions(eye, q, blockerPolys).length ? ('no' as const) : ('yes' as const),
+      switchMm: Math.max(0, extra),
+      why: `another corner of ${target.name} is as near the gun, and the line of fire to it is ${sightObstructions(eye, q, blockerPolys).length ? 'not ' : ''}clear`,
+    }));
   checks.push(
-    thresholdVerdict(
-      ctx,
-      {
-        question: 'overUnits',
-        asked: `is ${possessive(gun.name)} line of fire clear of units?`,
-        reasons: over.length
-          ? over
-              .slice(0, 1)
-              .map(
-                (o) =>
-                  `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`,
-              )
-          : [
-              `no unit stands on the line of fire${Number.isFinite(clearMm) ? ` (the nearest is ${inStr(clearMm)} beside it)` : ''}`,
-            ],
-        options: pick(ctx.options, 'cannonBlockedBy'),
-        facts: { firedOver: overNames.join(', ') },
-      },
-      {
-        value: over.length ? -inches(clearMm) : inches(Math.min(clearMm, 1e9)),
-        unit: 'in',
-        perMm: 1 / 25.4,
-        sigmaMm,
-        moveMm: clearMm,
-      },
-      'moreThan',
-      0,
+    withAlternatives(
+      thresholdVerdict(
+        ctx,
+        {
+          question: 'overUnits',
+          asked: `is ${possessive(gun.name)} line of fire clear of units?`,
+          reasons: over.length
+            ? over
+                .slice(0, 1)
+                .map(
+                  (o) =>
+                    `cannons may not fire over units: ${o.blocker.label} stands on the line of fire between ${inStr(o.fromMm)} and ${inStr(o.toMm)}`,
+                )
+            : [
+                `no unit stands on the line of fire${Number.isFinite(clearMm) ? ` (the nearest is ${inStr(clearMm)} beside it)` : ''}`,
+              ],
+          options: pick(ctx.options, 'cannonBlockedBy'),
+          facts: { firedOver: overNames.join(', ') },
+        },
+        {
+          value: over.length ? -inches(clearMm) : inches(Math.min(clearMm, 1e9)),
+          unit: 'in',
+          perMm: 1 / 25.4,
+          sigmaMm,
+          moveMm: clearMm,
+        },
+        'moreThan',
+        0,
+      ),
+      otherAims,
+      aimBand,
+      'in',
     ),
   );
   const friends = ctx.state.units

@@ -24,7 +24,8 @@ import {
   rocketStray,
   skirmisherShots,
 } from '../../../src/rules/black-powder/specials.ts';
-import { supportTotal, supportVerdict } from '../../../src/rules/black-powder/support.ts';
+import { supportTotal } from '../../../src/rules/black-powder/support-allocation.ts';
+import { supportVerdict } from '../../../src/rules/black-powder/support.ts';
 import { cannonBand, cannonBands, findWeapon } from '../../../src/rules/black-powder/tables.ts';
 import { traverseVerdict } from '../../../src/rules/black-powder/traverse.ts';
 import { findUnit } from '../../../src/table/table-state.ts';

@@ -92,6 +92,42 @@ describe('fire restrictions', () => {
   });
 });
 
+describe('artillery options (A-OTS-3, A-OTS-6)', () => {
+  // Near is within short range but off to the side; Far is straight ahead at long range.
+  const units = [
+    rect('G', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'light gun' })),
+    rect('Near', 30, 42, 30, 34, c({ side: 'blue', headingDeg: 180 })),
+    rect('Far', -10, 2, 90, 94, c({ side: 'blue', headingDeg: 180 })),
+  ];
+  it('artilleryArc=allRound: the side threat must be engaged first; ahead: only what is ahead counts', () => {
+    const round = ctxOf(units);
+    const ahead = ctxOf(units, { artilleryArc: 'ahead' });
+    const shoot = (ctx: typeof round, t: string) =>
+      artilleryVerdict(ctx, findUnit(ctx.state, 'G'), findUnit(ctx.state, t));
+    expect(shoot(round, 'Far').answer).toBe('no');
+    expect(shoot(round, 'Near').answer).toBe('yes');
+    const far = shoot(ahead, 'Far');
+    expect(far.answer).toBe('yes');
+    expect(far.checks.find((k) => k.question === 'priority')?.reasons[0]).toMatch(/directly ahead/);
+    const near = shoot(ahead, 'Near');
+    expect(near.answer).toBe('no');
+    expect(near.checks.find((k) => k.question === 'ahead')?.answer).toBe('no');
+  });
+  it('mortarMinimum: exactly 21 cm is allowed when inclusive, refused when exclusive', () => {
+    const at21 = [
+      rect('M', 0, 4, -2, 0, c({ side: 'red', type: 'artillery', files: 1, weapon: 'light mortar' })),
+      rect('T', -4, 8, 21, 25, c({ side: 'blue', headingDeg: 180 })),
+    ];
+    const shoot = (o: Record<string, OptionValue>) => {
+      const ctx = ctxOf(at21, o);
+      return artilleryVerdict(ctx, findUnit(ctx.state, 'M'), findUnit(ctx.state, 'T'));
+    };
+    expect(shoot({}).answer).toBe('yes');
+    expect(shoot({}).facts.band).toBe('short');
+    expect(shoot({ mortarMinimum: 'exclusive' }).answer).toBe('no');
+  });
+});
+
 describe('melee geometry', () => {
   it('counts stands in contact and supporting stands behind them', () => {
     const ctx = ctxOf([

@@ -22,6 +22,8 @@ import { flips, type Flip } from './verdict-tree.ts';
  */
 
 const PERTURBATIONS = 6;
+/** More tables for a long run (VEDETTE_PERTURBATION_SCALE=5 npx vitest run tests/rules/perturbation); 1 by default. */
+const SCALE = Math.max(1, Math.floor(Number(process.env.VEDETTE_PERTURBATION_SCALE ?? 1)) || 1);
 
 function ask(
   ruleset: Ruleset,
@@ -95,26 +97,35 @@ describe('perturbation property: a firm verdict never flips within the reported 
     d3: 40,
     'oer-the-sea': 18,
   };
-  for (const [id, n] of Object.entries(counts)) {
-    it(`${id}: ${n} random tables × ${PERTURBATIONS} perturbations`, () => {
-      const recipe = RECIPES[id];
-      if (!recipe) throw new Error(`no recipe for ${id}`);
-      const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
-      const t = run(tables, id);
-      console.log(report(id, t));
+  for (const [id, n0] of Object.entries(counts)) {
+    const n = n0 * SCALE;
+    it(
+      `${id}: ${n} random tables × ${PERTURBATIONS} perturbations`,
+      () => {
+        const recipe = RECIPES[id];
+        if (!recipe) throw new Error(`no recipe for ${id}`);
+        const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
+        const t = run(tables, id);
+        console.log(report(id, t));
+        if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
+        expect(t.checks).toBeGreaterThan(1000);
+        expect(t.flipsCaught).toBeGreaterThan(0);
+        expect(t.firmFlips.map(describeFlip)).toEqual([]);
+      },
+      120_000 * SCALE,
+    );
+  }
+  it(
+    `montrose: ${120 * SCALE} boards of counters near the circles × ${PERTURBATIONS} perturbations`,
+    () => {
+      const tables = Array.from({ length: 120 * SCALE }, (_, s) => randomMontroseTable(s + 1));
+      const t = run(tables, 'montrose');
+      console.log(report('montrose', t));
       if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
       expect(t.checks).toBeGreaterThan(1000);
       expect(t.flipsCaught).toBeGreaterThan(0);
       expect(t.firmFlips.map(describeFlip)).toEqual([]);
-    });
-  }
-  it('montrose: 120 boards of counters near the circles × 6 perturbations', () => {
-    const tables = Array.from({ length: 120 }, (_, s) => randomMontroseTable(s + 1));
-    const t = run(tables, 'montrose');
-    console.log(report('montrose', t));
-    if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
-    expect(t.checks).toBeGreaterThan(1000);
-    expect(t.flipsCaught).toBeGreaterThan(0);
-    expect(t.firmFlips.map(describeFlip)).toEqual([]);
-  });
+    },
+    120_000 * SCALE,
+  );
 });

@@ -76,7 +76,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     formations: ['line', 'line', 'attackColumn'],
     troops: [undefined, 'light horse', undefined],
     gunWeapons: ['light gun', 'medium gun', 'light mortar'],
-    extra: ["is 'B' directly ahead of 'A'?", "is 'A' within 30 cm of 'B'?"],
+    extra: ["is 'B' directly ahead of 'A'?", "is 'A' within 30 cm of 'B'?", "has 'A' left the table?"],
   },
 };
 

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { findUnit } from '../../../src/table/table-state.ts';
+import { EXACT_POLICY } from '../../../src/rules/engine/threshold.ts';
+import type { OptionValue } from '../../../src/rules/engine/verdict.ts';
+import { d3Context } from '../../../src/rules/d3/context.ts';
+import { chargeVerdict, turnLimits } from '../../../src/rules/d3/charge.ts';
+import { area, rect, table } from '../fixtures.ts';
+
+/**
+ * D3's charge turn may not sweep through units or ground the charger may not enter (spec §2.2:
+ * "pivot may not sweep through units or impassable terrain"; only skirmishers pass through friends,
+ * anyone through artillery). Charger C: cavalry 4" × 2", front edge from (−2,0) to (2,0), facing
+ * +y; a left turn pivots on the front-left corner P = (−2,0). A unit whose lower-right corner is Q
+ * = (1,2), lying up and to the left of Q, is first met by the swinging front edge when it points at
+ * Q: at atan2(2, 3) = 33.69° (|PQ| = 3.61" < the 4" frontage).
+ */
+const LIMIT = (Math.atan2(2, 3) * 180) / Math.PI;
+const C = () => rect('C', -2, 2, -2, 0, { side: 'red', type: 'cavalry', files: 2 });
+// Target centre about 40° left of straight ahead, 8" from the front centre (as D3-E10).
+const T = () => rect('T', -7.1, -3.1, 6.1, 8.1, { side: 'blue', headingDeg: 180, files: 2 });
+const B = (opts: Parameters<typeof rect>[5] = {}) =>
+  rect('B', -1, 1, 2, 4, { side: 'blue', files: 1, ...opts });
+
+function charge(extra: Parameters<typeof table>[0], options: Record<string, OptionValue> = {}, terrain = []) {
+  const st = table([C(), T(), ...extra], terrain, 'd3');
+  const ctx = d3Context(st, options, EXACT_POLICY);
+  const c = findUnit(st, 'C');
+  const t = findUnit(st, 'T');
+  return { limits: turnLimits(ctx, c, t), v: chargeVerdict(ctx, c, t) };
+}
+
+describe('D3 charge: the turn may not sweep through units', () => {
+  it('with nothing in the way the best line turns the full 45°', () => {
+    const { limits, v } = charge([]);
+    expect(limits.left.deg).toBe(45);
+    expect(limits.left.by).toBeUndefined();
+    expect(v.facts.turnDeg).toBeCloseTo(45, 6);
+  });
+
+  it('an enemy unit in the swing stops the turn at 33.69°, and the charge says so', () => {
+    const { limits, v } = charge([B()]);
+    expect(limits.left.deg).toBeCloseTo(LIMIT, 9);
+    expect(limits.left.by?.name).toBe('B');
+    expect(v.facts.turnDeg).toBeLessThanOrEqual(LIMIT + 1e-6);
+    expect(v.facts.turnDeg).toBeCloseTo(LIMIT, 6);
+    expect(v.reasons.join(' ')).toMatch(/turning left more than 33\.7° would sweep through B/);
+    // The straight run after the smaller turn is longer than after 45°.
+    expect(v.facts.straightIn as number).toBeGreaterThan(charge([]).v.facts.straightIn as number);
+  });
+
+  it('artillery and friendly skirmishers are swept through; enemy skirmishers are not', () => {
+    expect(charge([B({ type: 'artillery' })]).limits.left.deg).toBe(45);
+    expect(charge([B({ side: 'red', troop: 'skirmishers' })]).limits.left.deg).toBe(45);
+    expect(charge([B({ troop: 'skirmishers' })]).limits.left.deg).toBeCloseTo(LIMIT, 9);
+  });
+
+  it('chargePivot=centre: the corners swing within √5" of the centre and never reach Q', () => {
+    const { limits } = charge([B()], { chargePivot: 'centre' });
+    expect(limits.left.deg).toBe(45);
+  });
+
+  it('ground closed to cavalry (bog) stops the swing like a unit', () => {
+    const bog = [area('bog', 'rough', -1, 1, 2, 4)];
+    const st = table([C(), T()], bog, 'd3');
+    const ctx = d3Context(st, {}, EXACT_POLICY);
+    const l = turnLimits(ctx, findUnit(st, 'C'), findUnit(st, 'T'));
+    expect(l.left.deg).toBeCloseTo(LIMIT, 9);
+    expect(l.left.by?.name).toMatch(/bog/);
+  });
+});
