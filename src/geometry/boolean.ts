@@ -1,4 +1,5 @@
 import { difference, intersection, setPrecision, union, type Geom } from 'polyclip-ts';
+import { remembered, type Ring } from './boolean-memo.ts';
 import { signedArea, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -15,8 +16,6 @@ import type { Vec2 } from './vec.ts';
  * snapping on (slower), and only then does the error propagate.
  */
 export type Region = readonly Polygon[];
-
-type Ring = [number, number][];
 
 /** Snapping grid, mm. */
 export const SNAP_MM = 1e-6;
@@ -96,7 +95,9 @@ export function regionArea(region: Region): number {
   if (geoms.length === 0) return 0;
   if (geoms.length === 1) return multiPolyArea(geoms);
   const [first, ...rest] = geoms as [Ring[], ...Ring[][]];
-  return multiPolyArea(robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]);
+  return multiPolyArea(
+    remembered('union', [geoms], () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]),
+  );
 }
 
 /** Area of (union of a) ∩ (union of b). */
@@ -104,7 +105,7 @@ export function intersectionArea(a: Region, b: Region): number {
   const ga = toGeom(a);
   const gb = toGeom(b);
   if (ga.length === 0 || gb.length === 0) return 0;
-  return multiPolyArea(robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][]);
+  return multiPolyArea(intersectionGeom(ga, gb));
 }
 
 /** The union of a region's polygons as outer outlines. */
@@ -112,7 +113,9 @@ export function regionUnion(region: Region): Polygon[] {
   const geoms = toGeom(region);
   const [first, ...rest] = geoms;
   if (!first) return [];
-  return fromMultiPoly(robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]);
+  return fromMultiPoly(
+    remembered('union', [geoms], () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]),
+  );
 }
 
 /** Outlines of (union of a) ∩ (union of b). */
@@ -120,7 +123,7 @@ export function regionIntersection(a: Region, b: Region): Polygon[] {
   const ga = toGeom(a);
   const gb = toGeom(b);
   if (ga.length === 0 || gb.length === 0) return [];
-  return fromMultiPoly(robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][]);
+  return fromMultiPoly(intersectionGeom(ga, gb));
 }
 
 /** (union of a) minus (union of b), as polyclip gives it: outer rings with their holes. */
@@ -130,9 +133,26 @@ function differenceGeom(a: Region, b: Region): Ring[][] {
   const gb = toGeom(b);
   if (gb.length === 0) {
     const [first, ...rest] = ga as [Ring[], ...Ring[][]];
-    return robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][];
+    return remembered(
+      'union',
+      [ga],
+      () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][],
+    );
   }
-  return robust(() => difference(ga as Geom, ...(gb as Geom[]))) as Ring[][];
+  return remembered(
+    'difference',
+    [ga, gb],
+    () => robust(() => difference(ga as Geom, ...(gb as Geom[]))) as Ring[][],
+  );
+}
+
+/** (union of a) ∩ (union of b), as polyclip gives it (remembered under an active memo). */
+function intersectionGeom(ga: Ring[][], gb: Ring[][]): Ring[][] {
+  return remembered(
+    'intersection',
+    [ga, gb],
+    () => robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][],
+  );
 }
 
 /**
