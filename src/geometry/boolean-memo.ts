@@ -69,6 +69,15 @@ function keyOf(op: string, inputs: readonly (readonly Ring[][])[]): string {
   return s;
 }
 
+/** Whether a memo is active (callers skip building keys when none is). */
+export const memoActive = (): boolean => active !== undefined;
+
+/** `compute()` remembered under an exact text of everything it depends on, when a memo is active. */
+export function rememberedBy<T>(key: string, compute: () => T): T {
+  if (!active) return compute();
+  return active.get(key, compute);
+}
+
 /**
  * `compute()` for the operation `op` on these rings, remembered when a memo is active. The
  * result must not be mutated by callers (boolean.ts only reads it).

@@ -1,11 +1,14 @@
 import { difference, intersection, setPrecision, union, type Geom } from 'polyclip-ts';
 import { remembered, type Ring } from './boolean-memo.ts';
 import { signedArea, type Polygon } from './polygon.ts';
+import { booleanArea } from './region-area.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
- * Polygon boolean work, delegated to polyclip-ts (a maintained Martinez-style sweep line).
- * Shapes here are lists of simple polygons; their union is meant (a unit is a set of bases).
+ * Polygon boolean work. Outlines are delegated to polyclip-ts (a maintained Martinez-style sweep
+ * line); areas alone (what sight shares and their probes need, many times a pair) are summed
+ * over vertical slabs (region-area.ts), ~20× faster and unable to fail. Shapes here are lists of
+ * simple polygons; their union is meant (a unit is a set of bases).
  *
  * Robust input: a sweep line fails ("Unable to complete output ring") when two vertices or a
  * vertex and an edge differ only by float noise — a base corner computed to lie exactly on a
@@ -91,21 +94,12 @@ function fromMultiPoly(mp: Ring[][]): Polygon[] {
 
 /** Area of the union of the region's polygons (overlaps counted once). */
 export function regionArea(region: Region): number {
-  const geoms = toGeom(region);
-  if (geoms.length === 0) return 0;
-  if (geoms.length === 1) return multiPolyArea(geoms);
-  const [first, ...rest] = geoms as [Ring[], ...Ring[][]];
-  return multiPolyArea(
-    remembered('union', [geoms], () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]),
-  );
+  return booleanArea(region, [], 'union');
 }
 
 /** Area of (union of a) ∩ (union of b). */
 export function intersectionArea(a: Region, b: Region): number {
-  const ga = toGeom(a);
-  const gb = toGeom(b);
-  if (ga.length === 0 || gb.length === 0) return 0;
-  return multiPolyArea(intersectionGeom(ga, gb));
+  return booleanArea(a, b, 'intersection');
 }
 
 /** The union of a region's polygons as outer outlines. */
@@ -165,7 +159,7 @@ export function regionDifference(a: Region, b: Region): Polygon[] {
 
 /** Area of (union of a) minus (union of b), holes counted. */
 export function regionDifferenceArea(a: Region, b: Region): number {
-  return multiPolyArea(differenceGeom(a, b));
+  return booleanArea(a, b, 'difference');
 }
 
 /** (union of a) minus (union of b): its outlines (holes dropped) and its exact area (holes counted). */
