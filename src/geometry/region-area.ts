@@ -65,11 +65,14 @@ function crossingX(a: Edge, b: Edge): number {
   return lo + ((hi - lo) * dLo) / (dLo - dHi);
 }
 
-/** The area of A ∖ B, A ∩ B, or A (as a union of its polygons). */
-export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp): number {
+/** One stretch of the result inside a slab: a trapezoid with vertical sides at xl and xr. */
+type Stretch = (xl: number, xr: number, lowL: number, lowR: number, highL: number, highR: number) => void;
+
+/** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
+function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: Stretch): void {
   const edges: Edge[] = [];
   collect(a, 0, edges);
-  if (edges.length === 0) return 0;
+  if (edges.length === 0) return;
   if (op !== 'union') collect(b, 1, edges);
   // Only A's x-range can hold area.
   let minX = Infinity;
@@ -97,7 +100,6 @@ export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: Ar
       : op === 'intersection'
         ? (wa: number, wb: number) => wa !== 0 && wb !== 0
         : (wa: number) => wa !== 0;
-  let area = 0;
   const cut: { mid: number; l: number; r: number; w: number; set: 0 | 1 }[] = [];
   for (let k = 0; k + 1 < xs.length; k++) {
     const xl = xs[k] as number;
@@ -112,14 +114,76 @@ export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: Ar
     cut.sort((p, q) => p.mid - q.mid);
     let wa = 0;
     let wb = 0;
+    let from = -1;
     for (let i = 0; i + 1 < cut.length; i++) {
       const c = cut[i] as (typeof cut)[number];
       if (c.set === 0) wa += c.w;
       else wb += c.w;
-      if (!inside(wa, wb)) continue;
-      const d = cut[i + 1] as (typeof cut)[number];
-      area += ((d.l - c.l + (d.r - c.r)) * (xr - xl)) / 2;
+      const on = inside(wa, wb);
+      if (on && from < 0) from = i;
+      if (from >= 0 && (!on || i + 2 === cut.length)) {
+        // The run of "in" stretches ends at edge i (not in) or at the last edge.
+        const top = (on ? cut[i + 1] : c) as (typeof cut)[number];
+        const low = cut[from] as (typeof cut)[number];
+        emit(xl, xr, low.l, low.r, top.l, top.r);
+        from = -1;
+      }
     }
   }
+}
+
+/** The area of A ∖ B, A ∩ B, or A (as a union of its polygons). */
+export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp): number {
+  let area = 0;
+  sweep(a, b, op, (xl, xr, lowL, lowR, highL, highR) => {
+    area += ((highL - lowL + (highR - lowR)) * (xr - xl)) / 2;
+  });
   return area;
+}
+
+/** Pieces thinner than this (mm) are left out of `booleanPieces` (boolean.ts snaps to the same grid). */
+const SLIVER_MM = 1e-6;
+
+/**
+ * A ∖ B, A ∩ B or A as pieces (trapezoids, one per slab and run, none of zero area) whose union
+ * is the result, with its area: what a nearest point or a distance needs, without merging the
+ * pieces into outlines.
+ */
+export function booleanPieces(
+  a: readonly Polygon[],
+  b: readonly Polygon[],
+  op: AreaOp,
+): { pieces: Polygon[]; area: number } {
+  const pieces: Polygon[] = [];
+  let area = 0;
+  sweep(a, b, op, (xl, xr, lowL, lowR, highL, highR) => {
+    const pieceArea = ((highL - lowL + (highR - lowR)) * (xr - xl)) / 2;
+    area += pieceArea;
+    // Slivers thinner than a nanometre are float noise where edges of A and B coincide (a shadow
+    // edge along the target's side): kept in the area, but never a "nearest point seen".
+    if (!(pieceArea > 0) || xr - xl < SLIVER_MM || (highL - lowL < SLIVER_MM && highR - lowR < SLIVER_MM))
+      return;
+    // A side of zero height makes it a triangle.
+    const piece: Polygon =
+      lowL === highL
+        ? [
+            { x: xl, y: lowL },
+            { x: xr, y: lowR },
+            { x: xr, y: highR },
+          ]
+        : lowR === highR
+          ? [
+              { x: xl, y: lowL },
+              { x: xr, y: lowR },
+              { x: xl, y: highL },
+            ]
+          : [
+              { x: xl, y: lowL },
+              { x: xr, y: lowR },
+              { x: xr, y: highR },
+              { x: xl, y: highL },
+            ];
+    pieces.push(piece);
+  });
+  return { pieces, area };
 }

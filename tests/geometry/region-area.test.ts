@@ -2,7 +2,8 @@ import { difference, intersection, setPrecision, union, type Geom } from 'polycl
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
-import { booleanArea } from '../../src/geometry/region-area.ts';
+import { containsPoint } from '../../src/geometry/polygon.ts';
+import { booleanArea, booleanPieces } from '../../src/geometry/region-area.ts';
 
 /**
  * The slab areas against polyclip-ts, called directly here (the independent computation): random
@@ -153,6 +154,39 @@ describe('booleanArea (slabs) equals polyclip-ts', () => {
     expect(refused).toBeLessThan(20);
     // Not vacuous: many targets are partly cut.
     expect(cut).toBeGreaterThan(150);
+  });
+
+  it('the pieces of a difference cover exactly the points of A outside B', () => {
+    let inside = 0;
+    let outside = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const { a, b } = randomRegions(seed);
+      const bs = b.filter(simple);
+      const { pieces, area } = booleanPieces(a, bs, 'difference');
+      expect(area).toBeCloseTo(booleanArea(a, bs, 'difference'), 9);
+      expect(pieces.reduce((s, p) => s + booleanArea([p], [], 'union'), 0)).toBeCloseTo(area, 6);
+      const r = rng(seed + 5000);
+      for (let k = 0; k < 200; k++) {
+        const p = { x: 40 + r() * 300, y: 40 + r() * 300 };
+        const want = a.some((q) => containsPoint(q, p)) && !bs.some((q) => containsPoint(q, p));
+        const got = pieces.some((q) => containsPoint(q, p));
+        if (got !== want) {
+          // Only a point within a hair of an edge may be read either way.
+          const near = [...a, ...bs, ...pieces].some((q) =>
+            q.some((u, i) => {
+              const v = q[(i + 1) % q.length]!;
+              const len = Math.hypot(v.x - u.x, v.y - u.y) || 1;
+              return Math.abs(((v.x - u.x) * (p.y - u.y) - (v.y - u.y) * (p.x - u.x)) / len) < 1e-6;
+            }),
+          );
+          expect(near, `seed ${seed} point ${p.x},${p.y}`).toBe(true);
+        }
+        if (want) inside++;
+        else outside++;
+      }
+    }
+    expect(inside).toBeGreaterThan(500);
+    expect(outside).toBeGreaterThan(500);
   });
 
   it('degenerate cases: empty, zero-area and fully covered', () => {
