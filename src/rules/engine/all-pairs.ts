@@ -1,4 +1,7 @@
 import { BooleanMemo, withBooleanMemo } from '../../geometry/boolean-memo.ts';
+import { boxOf, type Box } from '../../geometry/box.ts';
+import { facedBoxPolygon } from '../../geometry/faced-box.ts';
+import { LookRecord, withLookRecord } from '../../geometry/look-record.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { QuestionKind } from './question.ts';
@@ -86,18 +89,60 @@ export const pairKindsOf = (ruleset: Ruleset): PairKind[] =>
   PAIR_KINDS.filter((k) => ruleset.answers.includes(k as QuestionKind));
 
 /**
+ * Rulesets whose shoot, charge and see answers read other units only through the geometry that
+ * notes where it looks (look-record.ts: sight screens, sight lines, gaps beside a line of fire):
+ * a unit that stayed outside every box a pair's answer looked in cannot change that answer.
+ * Black Powder: sight (seenShare, sightBlocker's grid, overhead fire's units crossed), gaps,
+ * target priority (which assesses every enemy, so its looks cover every enemy's sight). Other
+ * rulesets also read friends, collisions or charge lines directly, so an update asks them again
+ * in full (still with the memo).
+ */
+const LOCAL_LOOKS: ReadonlySet<string> = new Set(['black-powder']);
+
+/** What a unit's pose and state are, for spotting the units that changed between two tables. */
+const unitPrint = (u: TableUnit): string =>
+  JSON.stringify(u, (k, v: unknown) =>
+    k === 'body' || k === 'bodyPolygons' || k === 'allPolygons' || k === 'leaderBase' ? undefined : v,
+  );
+
+/** Everything of the table but its units (terrain, commanders, size, turn start). */
+const tablePrint = (s: TableState): string =>
+  JSON.stringify([s.table, s.terrain, s.commanders, s.missing, s.turnStart ?? null]);
+
+/** The box of every outline another pair could see of a unit: its bases and its faced box (skirmishers block as a body). */
+function unitBox(u: TableUnit): Box {
+  return boxOf([...u.bases.flatMap((b) => b.polygon), ...facedBoxPolygon(u.box)]);
+}
+
+/** One answered table, with what is needed to answer again after units move. */
+interface Answered {
+  readonly result: PairVerdicts;
+  readonly answers: ReadonlyMap<PairKind, readonly (PairAnswer | undefined)[]>;
+  /** Per kind, per pair: where its answer looked (undefined when not recorded). */
+  readonly looks: ReadonlyMap<PairKind, readonly (LookRecord | undefined)[]> | undefined;
+  readonly unitPrints: readonly string[];
+  readonly tablePrint: string;
+}
+
+/**
  * Answers every ordered pair of a table, and answers again after units move, asking each pair
  * through the ruleset's own `ask` (the one-at-a-time path, so the answers are that path's by
- * construction) while a memo of polygon booleans is active: the visible part of a target, its
- * probes and its cover are the same polygons whichever question asks for them (shoot, charge,
- * see; target priority reassessing every other target), and after one unit moves the sight
- * polygons of every pair it neither stands in nor shadows are the same as before.
+ * construction) while a memo of polygon booleans and sight shares is active: the visible part of
+ * a target, its probes and its cover are the same whichever question asks for them (shoot,
+ * charge, see; target priority reassessing every other target).
  *
+ * `update(table)` after units moved keeps the answer of every pair that involves no moved unit
+ * and whose looks (see LOCAL_LOOKS) no moved unit met, before or after; it asks the rest again.
  * The memo keeps only what the latest table used, so memory stays that of one table.
  */
 export class AllPairs {
   readonly kinds: readonly PairKind[];
   private readonly memo = new BooleanMemo();
+  private readonly recordLooks: boolean;
+  private last: Answered | undefined;
+  private memoAfterFull = 0;
+  /** Pairs asked again by the last `update` (or all, by `full`), for benchmarks and tests. */
+  lastAsked = 0;
 
   constructor(
     readonly ruleset: Ruleset,
@@ -105,32 +150,97 @@ export class AllPairs {
   ) {
     const answered = pairKindsOf(ruleset);
     this.kinds = (settings.kinds ?? answered).filter((k) => answered.includes(k));
+    this.recordLooks = LOCAL_LOOKS.has(ruleset.id);
   }
 
-  /** Every ordered pair of the table, every kind. */
+  /** Every ordered pair of the table, every kind, nothing reused. */
   full(state: TableState): PairVerdicts {
+    const result = this.answer(state, () => true);
+    this.memo.sweep();
+    this.memoAfterFull = this.memo.size;
+    return result;
+  }
+
+  /**
+   * The table again after units moved (found by comparing each unit with the last table's):
+   * only the pairs a moved unit could change are asked again. Falls back to `full` when the
+   * units, terrain or turn start differ in any other way, or the ruleset's looks are not local.
+   */
+  update(state: TableState): PairVerdicts {
+    const last = this.last;
+    const sameUnits =
+      last !== undefined &&
+      last.result.n === state.units.length &&
+      state.units.every((u, i) => u.id === last.result.unitIds[i]);
+    if (!last || !last.looks || !sameUnits || tablePrint(state) !== last.tablePrint) return this.full(state);
+    const moved: number[] = [];
+    state.units.forEach((u, i) => {
+      if (unitPrint(u) !== last.unitPrints[i]) moved.push(i);
+    });
+    const oldUnits = last.result.state.units;
+    // A unit changing sides changes who is whose enemy everywhere.
+    if (moved.some((i) => oldUnits[i]?.side !== state.units[i]?.side)) return this.full(state);
+    const boxes = moved.flatMap((i) => [
+      unitBox(oldUnits[i] as TableUnit),
+      unitBox(state.units[i] as TableUnit),
+    ]);
+    const isMoved = new Set(moved);
+    const looks = last.looks;
+    return this.answer(state, (kind, i, j) => {
+      if (isMoved.has(i) || isMoved.has(j)) return true;
+      const look = looks.get(kind)?.[i * state.units.length + j];
+      return !look || boxes.some((b) => look.meets(b));
+    });
+  }
+
+  private answer(state: TableState, ask: (kind: PairKind, i: number, j: number) => boolean): PairVerdicts {
     const units = state.units;
     const n = units.length;
+    const last = this.last;
     const answers = new Map<PairKind, (PairAnswer | undefined)[]>();
+    const looks = this.recordLooks ? new Map<PairKind, (LookRecord | undefined)[]>() : undefined;
+    let asked = 0;
     withBooleanMemo(this.memo, () => {
       for (const kind of this.kinds) {
-        const row: (PairAnswer | undefined)[] = new Array<PairAnswer | undefined>(n * n);
+        const row = new Array<PairAnswer | undefined>(n * n);
+        const lookRow = new Array<LookRecord | undefined>(n * n);
+        const oldRow = last?.answers.get(kind);
+        const oldLooks = last?.looks?.get(kind);
         for (let i = 0; i < n; i++)
-          for (let j = 0; j < n; j++)
-            if (i !== j)
-              row[i * n + j] = askPair(
-                this.ruleset,
-                state,
-                kind,
-                units[i] as TableUnit,
-                units[j] as TableUnit,
-                this.settings,
-              );
+          for (let j = 0; j < n; j++) {
+            if (i === j) continue;
+            const k = i * n + j;
+            if (oldRow && !ask(kind, i, j)) {
+              row[k] = oldRow[k];
+              lookRow[k] = oldLooks?.[k];
+              continue;
+            }
+            asked++;
+            const question = () =>
+              askPair(this.ruleset, state, kind, units[i] as TableUnit, units[j] as TableUnit, this.settings);
+            if (looks) {
+              const record = new LookRecord();
+              row[k] = withLookRecord(record, question);
+              lookRow[k] = record;
+            } else row[k] = question();
+          }
         answers.set(kind, row);
+        looks?.set(kind, lookRow);
       }
     });
-    this.memo.sweep();
-    return new PairVerdicts(state, this.kinds, answers);
+    // Entries of the pairs an update kept are not used again until one is asked again: kept,
+    // unless the memo has grown well past a table's worth.
+    if (this.memo.size > 2 * this.memoAfterFull + 10_000) this.memo.sweep();
+    const result = new PairVerdicts(state, this.kinds, answers);
+    this.last = {
+      result,
+      answers,
+      looks,
+      unitPrints: units.map(unitPrint),
+      tablePrint: tablePrint(state),
+    };
+    this.lastAsked = asked;
+    return result;
   }
 
   /** Booleans remembered and reused so far (for benchmarks). */

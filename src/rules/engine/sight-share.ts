@@ -13,6 +13,7 @@ import {
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
 import { memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
+import { noteLooked } from '../../geometry/look-record.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -98,6 +99,8 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   let sigmaMm = sigmaOf(hidden);
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
+  // Screens outside this window cannot change anything below.
+  noteLooked(sightWindow(eye, grow(tb, reach), 1));
   // Everything below depends only on the eye, the target, the reach and the screens within it.
   const key = memoActive() ? seenKey(inputs, reach) : undefined;
   const rest = (): SeenShare => {
