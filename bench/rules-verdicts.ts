@@ -4,8 +4,8 @@
  * - one at a time, as the command line asks (a sample of subjects against every object, scaled
  *   up to the whole table: the whole takes minutes);
  * - all pairs at once (`AllPairs.full` on a fresh session: nothing remembered);
- * - after one unit moved (`AllPairs.full` on the moved table, the session warm from the table
- *   before it): median over several moves.
+ * - after one unit moved (`AllPairs.update` on the moved table, the session having answered the
+ *   table before it): only pairs the moved unit could change are asked again; median over moves.
  * Answers of the all-pairs run are checked against the one-at-a-time sample, verdict by verdict.
  * Never fails on time.
  */
@@ -29,6 +29,8 @@ export interface VerdictBenchOptions {
   readonly moves: number;
   /** Subjects asked one at a time (spread over the table), scaled to all. */
   readonly sample: number;
+  /** The reference workload's median in this process, ms (figures are also given against it). */
+  readonly referenceMs: number;
 }
 
 export function benchFullVerdicts(opts: VerdictBenchOptions): void {
@@ -61,7 +63,9 @@ export function benchFullVerdicts(opts: VerdictBenchOptions): void {
 
   // One unit moved: the session is warm from the table before.
   const r = rng(5);
+  let updateDiffers = 0;
   const updates: number[] = [];
+  const reasked: number[] = [];
   for (let m = 0; m < opts.moves; m++) {
     const u = units[Math.floor(r() * n)]?.id as string;
     const after = buildTableState(
@@ -69,14 +73,22 @@ export function benchFullVerdicts(opts: VerdictBenchOptions): void {
     );
     session.full(state);
     const t0 = performance.now();
-    session.full(after);
+    const updated = session.update(after);
     updates.push(performance.now() - t0);
+    reasked.push(session.lastAsked);
+    // Checked against a fresh run of the moved table.
+    const fresh = new AllPairs(bp, { kinds }).full(after);
+    for (const kind of kinds)
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++)
+          if (i !== j && !isDeepStrictEqual(updated.at(kind, i, j), fresh.at(kind, i, j))) updateDiffers++;
   }
   const updateMs = median(updates);
   const stats = session.memoStats;
   console.log(
-    `one unit moved, update: median ${updateMs.toFixed(0)} ms (${updates.map((t) => t.toFixed(0)).join(', ')}); memo ${stats.size} entries`,
+    `one unit moved, update: median ${updateMs.toFixed(0)} ms (${updates.map((t) => t.toFixed(0)).join(', ')}); verdicts asked again ${reasked.join(', ')} of ${verdicts}; memo ${stats.size} entries`,
   );
+  console.log(`answers differing between the update and a fresh run: ${updateDiffers}`);
 
   // One at a time, on a sample of subjects; checked against the all-pairs answers.
   const step = Math.max(1, Math.floor(n / opts.sample));
@@ -101,5 +113,9 @@ export function benchFullVerdicts(opts: VerdictBenchOptions): void {
   console.log(`answers differing between all-pairs and one at a time: ${differing} of ${asked}`);
   console.log(
     `all pairs fresh ${freshMs.toFixed(0)} ms (target ≤ 50 ms), ×${(oneAtATimeMs / freshMs).toFixed(1)} faster than one at a time; one unit moved ${updateMs.toFixed(0)} ms (target ≤ 5 ms), ×${(oneAtATimeMs / updateMs).toFixed(1)}`,
+  );
+  const ref = (ms: number) => (ms / opts.referenceMs).toFixed(0);
+  console.log(
+    `ratio to reference: all pairs fresh ${ref(freshMs)}; one unit moved ${ref(updateMs)}; one at a time (whole table) ${ref(oneAtATimeMs)}`,
   );
 }

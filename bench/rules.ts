@@ -156,4 +156,9 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(v) && v >= 0 ? v : fallback;
 }
 
-benchFullVerdicts({ runs: arg('runs', 3), moves: arg('moves', 3), sample: arg('sample', 4) });
+benchFullVerdicts({
+  runs: arg('runs', 3),
+  moves: arg('moves', 3),
+  sample: arg('sample', 4),
+  referenceMs: reference.median,
+});

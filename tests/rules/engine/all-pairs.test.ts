@@ -71,6 +71,10 @@ describe('all-pairs verdicts equal the one-at-a-time verdicts', () => {
         tally(plain, counts);
         expect(listed(all, kind), `seed ${seed} ${kind}`).toStrictEqual(plain);
       }
+      // The same table again: nothing moved, nothing asked again.
+      const same = session.update(buildTableState(scenario));
+      expect(session.lastAsked).toBe(0);
+      for (const kind of pairKindsOf(bp)) expect(listed(same, kind)).toStrictEqual(listed(all, kind));
       for (let step = 0; step < 3; step++) {
         const m = someMove(state, seed * 10 + step);
         scenario = movedUnit(scenario, m.unit.id, m.dx, m.dy, m.turn);
