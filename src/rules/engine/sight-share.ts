@@ -95,14 +95,20 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   };
   // Hidden regions wide enough for probes of up to four bands (grown once if the first guess is short).
   let reach = 50;
-  let { hidden, blind } = build(reach);
-  let sigmaMm = sigmaOf(hidden);
+  const first = (): { hidden: Hidden[]; blind?: SightScreen; sigmaMm: number } => {
+    const h = build(reach);
+    return { ...h, sigmaMm: sigmaOf(h.hidden) };
+  };
+  // Remembered (under an active memo) by the screens the first window holds, not by the band.
+  let { hidden, blind, sigmaMm } = memoActive()
+    ? rememberedBy(seenKey(inputs, reach, 'hidden'), first)
+    : first();
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
   // Screens outside this window cannot change anything below.
   noteLooked(sightWindow(eye, grow(tb, reach), 1));
   // Everything below depends only on the eye, the target, the reach and the screens within it.
-  const key = memoActive() ? seenKey(inputs, reach) : undefined;
+  const key = memoActive() ? seenKey(inputs, reach, 'seen') : undefined;
   const rest = (): SeenShare => {
     if (reach !== 50) {
       ({ hidden, blind } = build(reach));
@@ -114,11 +120,11 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
 }
 
 /** The exact text of what a seen share with this reach depends on (for the table memo). */
-function seenKey(inputs: SightInputs, reach: number): string {
+function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): string {
   const { eye, target } = inputs;
   const near = grow(boxOf(target.flat()), reach);
   const window = sightWindow(eye, near, 1);
-  let k = `seen ${eye.x},${eye.y} ${inputs.eyeSigmaMm} ${inputs.targetSigmaMm} ${reach} T`;
+  let k = `${what} ${eye.x},${eye.y} ${inputs.eyeSigmaMm} ${inputs.targetSigmaMm} ${reach} T`;
   for (const p of target) {
     k += ';';
     for (const q of p) k += `${q.x},${q.y} `;
