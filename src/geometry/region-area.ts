@@ -26,7 +26,20 @@ interface Edge {
   w: number;
   /** 0: region A, 1: region B. */
   set: 0 | 1;
+  yMin: number;
+  yMax: number;
 }
+
+/** An edge where it crosses one slab (reused from call to call: no garbage per slab). */
+interface Cut {
+  mid: number;
+  l: number;
+  r: number;
+  w: number;
+  set: 0 | 1;
+}
+
+const pool: Cut[] = [];
 
 function collect(region: readonly Polygon[], set: 0 | 1, out: Edge[]): void {
   for (const poly of region) {
@@ -45,8 +58,10 @@ function collect(region: readonly Polygon[], set: 0 | 1, out: Edge[]): void {
       const p = poly[i] as { x: number; y: number };
       const q = poly[(i + 1) % n] as { x: number; y: number };
       if (p.x === q.x) continue;
-      if (p.x < q.x) out.push({ x0: p.x, y0: p.y, x1: q.x, y1: q.y, w: orient, set });
-      else out.push({ x0: q.x, y0: q.y, x1: p.x, y1: p.y, w: -orient, set });
+      const yMin = Math.min(p.y, q.y);
+      const yMax = Math.max(p.y, q.y);
+      if (p.x < q.x) out.push({ x0: p.x, y0: p.y, x1: q.x, y1: q.y, w: orient, set, yMin, yMax });
+      else out.push({ x0: q.x, y0: q.y, x1: p.x, y1: p.y, w: -orient, set, yMin, yMax });
     }
   }
 }
@@ -88,11 +103,16 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
     if (e.x0 > minX) xs.push(e.x0);
     if (e.x1 < maxX) xs.push(e.x1);
   }
-  for (let i = 0; i < live.length; i++)
+  for (let i = 0; i < live.length; i++) {
+    const a = live[i] as Edge;
     for (let j = i + 1; j < live.length; j++) {
-      const x = crossingX(live[i] as Edge, live[j] as Edge);
+      const b = live[j] as Edge;
+      // Edges whose boxes do not overlap cannot cross (crossingX would say NaN).
+      if (a.yMax < b.yMin || b.yMax < a.yMin || a.x1 <= b.x0 || b.x1 <= a.x0) continue;
+      const x = crossingX(a, b);
       if (x > minX && x < maxX) xs.push(x);
     }
+  }
   xs.sort((p, q) => p - q);
   const inside =
     op === 'difference'
@@ -100,7 +120,7 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
       : op === 'intersection'
         ? (wa: number, wb: number) => wa !== 0 && wb !== 0
         : (wa: number) => wa !== 0;
-  const cut: { mid: number; l: number; r: number; w: number; set: 0 | 1 }[] = [];
+  const cut: Cut[] = [];
   for (let k = 0; k + 1 < xs.length; k++) {
     const xl = xs[k] as number;
     const xr = xs[k + 1] as number;
@@ -108,23 +128,34 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
     const xm = (xl + xr) / 2;
     cut.length = 0;
     for (const e of live)
-      if (e.x0 <= xl && e.x1 >= xr)
-        cut.push({ mid: yAt(e, xm), l: yAt(e, xl), r: yAt(e, xr), w: e.w, set: e.set });
+      if (e.x0 <= xl && e.x1 >= xr) {
+        let c = pool[cut.length];
+        if (!c) {
+          c = { mid: 0, l: 0, r: 0, w: 0, set: 0 };
+          pool.push(c);
+        }
+        c.mid = yAt(e, xm);
+        c.l = yAt(e, xl);
+        c.r = yAt(e, xr);
+        c.w = e.w;
+        c.set = e.set;
+        cut.push(c);
+      }
     if (cut.length < 2) continue;
     cut.sort((p, q) => p.mid - q.mid);
     let wa = 0;
     let wb = 0;
     let from = -1;
     for (let i = 0; i + 1 < cut.length; i++) {
-      const c = cut[i] as (typeof cut)[number];
+      const c = cut[i] as Cut;
       if (c.set === 0) wa += c.w;
       else wb += c.w;
       const on = inside(wa, wb);
       if (on && from < 0) from = i;
       if (from >= 0 && (!on || i + 2 === cut.length)) {
         // The run of "in" stretches ends at edge i (not in) or at the last edge.
-        const top = (on ? cut[i + 1] : c) as (typeof cut)[number];
-        const low = cut[from] as (typeof cut)[number];
+        const top = (on ? cut[i + 1] : c) as Cut;
+        const low = cut[from] as Cut;
         emit(xl, xr, low.l, low.r, top.l, top.r);
         from = -1;
       }
