@@ -83,6 +83,9 @@ function crossingX(a: Edge, b: Edge): number {
 /** One stretch of the result inside a slab: a trapezoid with vertical sides at xl and xr. */
 type Stretch = (xl: number, xr: number, lowL: number, lowR: number, highL: number, highR: number) => void;
 
+/** Stretches thinner than this (mm) are rounding noise, far below anything a camera measures. */
+const SLIVER_MM = 1e-9;
+
 /** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
 function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: Stretch): void {
   const edges: Edge[] = [];
@@ -156,7 +159,10 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
         // The run of "in" stretches ends at edge i (not in) or at the last edge.
         const top = (on ? cut[i + 1] : c) as Cut;
         const low = cut[from] as Cut;
-        emit(xl, xr, low.l, low.r, top.l, top.r);
+        // Slivers are float noise where edges of A and B coincide (a shadow edge along the
+        // target's side, a slab between two copies of one vertex): neither area nor a piece.
+        const sliver = xr - xl < SLIVER_MM || (top.l - low.l < SLIVER_MM && top.r - low.r < SLIVER_MM);
+        if (!sliver) emit(xl, xr, low.l, low.r, top.l, top.r);
         from = -1;
       }
     }
@@ -171,9 +177,6 @@ export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: Ar
   });
   return area;
 }
-
-/** Pieces thinner than this (mm) are left out of `booleanPieces` (boolean.ts snaps to the same grid). */
-const SLIVER_MM = 1e-6;
 
 /**
  * A ∖ B, A ∩ B or A as pieces (trapezoids, one per slab and run, none of zero area) whose union
@@ -190,10 +193,7 @@ export function booleanPieces(
   sweep(a, b, op, (xl, xr, lowL, lowR, highL, highR) => {
     const pieceArea = ((highL - lowL + (highR - lowR)) * (xr - xl)) / 2;
     area += pieceArea;
-    // Slivers thinner than a nanometre are float noise where edges of A and B coincide (a shadow
-    // edge along the target's side): kept in the area, but never a "nearest point seen".
-    if (!(pieceArea > 0) || xr - xl < SLIVER_MM || (highL - lowL < SLIVER_MM && highR - lowR < SLIVER_MM))
-      return;
+    if (!(pieceArea > 0)) return;
     // A side of zero height makes it a triangle.
     const piece: Polygon =
       lowL === highL
