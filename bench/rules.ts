@@ -159,6 +159,6 @@ function arg(name: string, fallback: number): number {
 benchFullVerdicts({
   runs: arg('runs', 3),
   moves: arg('moves', 3),
-  sample: arg('sample', 4),
+  sample: arg('sample', 60),
   referenceMs: reference.median,
 });
