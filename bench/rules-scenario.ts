@@ -75,3 +75,36 @@ export function benchScenario(units = 60, seed = 7): Scenario {
   ];
   return twoSidedScenario('bench', 'black-powder', { widthMm: 144 * IN, depthMm: 72 * IN }, specs, terrain);
 }
+
+/**
+ * The scenario with one unit moved rigidly: every base turned `turnDeg` about the unit's centre
+ * and shifted (dx, dy) mm, as a player's hand would move it.
+ */
+export function movedUnit(scenario: Scenario, unitId: string, dx: number, dy: number, turnDeg = 0): Scenario {
+  const a = (turnDeg * Math.PI) / 180;
+  return {
+    ...scenario,
+    units: scenario.units.map((u) => {
+      if (u.id !== unitId) return u;
+      const posed = u.bases.flatMap((b) => (b.pose ? [b.pose] : []));
+      const cx = posed.reduce((s, p) => s + p.x, 0) / (posed.length || 1);
+      const cy = posed.reduce((s, p) => s + p.y, 0) / (posed.length || 1);
+      return {
+        ...u,
+        bases: u.bases.map((b) => {
+          if (!b.pose) return b;
+          const rx = b.pose.x - cx;
+          const ry = b.pose.y - cy;
+          return {
+            ...b,
+            pose: {
+              x: cx + rx * Math.cos(a) - ry * Math.sin(a) + dx,
+              y: cy + rx * Math.sin(a) + ry * Math.cos(a) + dy,
+              headingDeg: b.pose.headingDeg + turnDeg,
+            },
+          };
+        }),
+      };
+    }),
+  };
+}

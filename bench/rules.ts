@@ -9,7 +9,9 @@
  * prepared outlines, seeded closest pairs, a grid over blockers). The bench checks they agree,
  * prints both times, their ratio, and each against a fixed arithmetic workload run in the same
  * process (so figures from different machines compare). It never fails on time.
- * Run: npx tsx bench/rules.ts
+ * Then full verdicts for every ordered pair (bench/rules-verdicts.ts): all pairs at once, after
+ * one unit moved, and one at a time, with their ratio.
+ * Run: npm run bench -- rules [--runs N] [--moves N] [--sample N] (npx tsx bench/rules.ts)
  */
 import { performance } from 'node:perf_hooks';
 import { closestPointOnSegment } from '../src/geometry/distance.ts';
@@ -24,6 +26,7 @@ import { shootVerdict } from '../src/rules/black-powder/shooting.ts';
 import { unitSeparation } from '../src/rules/unit-distance.ts';
 import { buildTableState } from '../src/table/table-state.ts';
 import { benchScenario } from './rules-scenario.ts';
+import { benchFullVerdicts } from './rules-verdicts.ts';
 
 interface Timing {
   readonly median: number;
@@ -145,3 +148,17 @@ console.log(
 console.log(
   `ratio to reference: pairTable ${r(fast.median)}; one at a time ${r(plain.median)}; range only ${r(rangeOnly.median)}; shoot verdicts ${r(shootAll.median)}`,
 );
+
+/** `--name N` from the command line, else the default. */
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+benchFullVerdicts({
+  runs: arg('runs', 3),
+  moves: arg('moves', 3),
+  sample: arg('sample', 60),
+  referenceMs: reference.median,
+});

@@ -1,4 +1,5 @@
 import type { Box } from './box.ts';
+import { noteSegment } from './look-record.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
@@ -143,6 +144,8 @@ export class BlockerIndex {
    * asked in index order and only until it first says yes.
    */
   first(a: Vec2, b: Vec2, accept: (index: number) => boolean): number {
+    // `accept` rejects blockers whose box the segment misses: only those touching it count.
+    noteSegment(a, b);
     if (!this.collect(a, b)) return -1;
     const bits = this.bits;
     for (let w = 0; w < bits.length; w++) {

@@ -1,4 +1,5 @@
 import { polygonSeparation } from './distance.ts';
+import { noteSegment } from './look-record.ts';
 import { sideOfLine, type Polygon } from './polygon.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
@@ -52,6 +53,8 @@ export function gapAlongLine(
   const dy = b.y - a.y;
   const len = Math.hypot(dx, dy);
   if (len === 0) return undefined;
+  // Only obstacles within searchWidth of the segment (or on it) count.
+  noteSegment(a, b, searchWidth);
   const ux = dx / len;
   const uy = dy / len;
   const flanks: Flank[] = [];

@@ -1,4 +1,5 @@
 import { boxOf, segmentTouchesBox, type Box } from './box.ts';
+import { noteSegment } from './look-record.ts';
 import type { Polygon } from './polygon.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
@@ -40,6 +41,7 @@ export function sightObstructions(
 ): Obstruction[] {
   const len = Math.hypot(target.x - eye.x, target.y - eye.y);
   const out: Obstruction[] = [];
+  noteSegment(eye, target);
   for (const blocker of blockers) {
     if (!segmentTouchesBox(eye, target, blocker.box)) continue;
     for (const iv of segmentInsidePolygon(eye, target, blocker.polygon)) {

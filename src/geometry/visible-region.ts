@@ -1,10 +1,5 @@
-import {
-  intersectionArea,
-  regionArea,
-  regionDifference,
-  regionDifferenceArea,
-  regionDifferenceWithArea,
-} from './boolean.ts';
+import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
+import { booleanPieces } from './region-area.ts';
 import { boxOf, type Box } from './box.ts';
 import { clipToConvex } from './convex-clip.ts';
 import { depthShadow } from './depth-shadow.ts';
@@ -60,7 +55,11 @@ export interface Hidden {
 }
 
 export interface VisibleRegion {
-  /** Outer outlines of the part of the target seen (holes dropped; `share` counts them). */
+  /**
+   * The part of the target seen, as pieces whose union it is (trapezoids from the slab sweep of
+   * region-area.ts, or the target's own outlines when nothing cuts it): for distances and the
+   * nearest point, not for drawing outlines.
+   */
   readonly polygons: readonly Polygon[];
   /** Seen area over the target's area, [0, 1]. */
   readonly share: number;
@@ -138,7 +137,7 @@ export function hiddenRegions(
         // exact inside the window and hiding nothing that is not hidden outside it.
         polys = [convexHull([...s.polygon, ...pieces.flat()])];
       else if (s.kind === 'solid') polys = overlaps(s.box, near) ? [s.polygon, ...pieces] : pieces;
-      else polys = pieces.length > 0 ? regionDifference(pieces, [s.polygon]) : [];
+      else polys = pieces.length > 0 ? booleanPieces(pieces, [s.polygon], 'difference').pieces : [];
     }
     const reaching = polys.filter((p) => p.length >= 3 && overlaps(boxOf(p), near));
     if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching });
@@ -169,7 +168,7 @@ export function visibleGiven(
     };
   }
   const all = cutting.flatMap((h) => h.polygons);
-  const seen = regionDifferenceWithArea(target, all);
+  const seen = booleanPieces(target, all, 'difference');
   const share = Math.min(1, Math.max(0, seen.area / targetArea));
   const hiddenBy =
     cutting.length === 1
@@ -189,11 +188,11 @@ export function visibleGiven(
           .filter((h) => h.share > 1e-12)
           .sort((a, b) => b.share - a.share);
   return {
-    polygons: seen.polygons,
+    polygons: seen.pieces,
     share,
     targetArea,
     hiddenBy: hiddenBy.filter((h) => h.share > 1e-12),
-    ...(seen.polygons.length ? { nearest: pointToPolygonSet(eye, seen.polygons).onB } : {}),
+    ...(seen.pieces.length ? { nearest: pointToPolygonSet(eye, seen.pieces).onB } : {}),
   };
 }
 

@@ -12,6 +12,8 @@ import {
   type SightScreen,
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
+import { memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
+import { noteLooked } from '../../geometry/look-record.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -100,14 +102,62 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   };
   // Hidden regions wide enough for probes of up to four bands (grown once if the first guess is short).
   let reach = 50;
-  let { hidden, blind } = build(reach);
-  let sigmaMm = sigmaOf(hidden);
+  const first = (): { hidden: Hidden[]; blind?: SightScreen; sigmaMm: number } => {
+    const h = build(reach);
+    return { ...h, sigmaMm: sigmaOf(h.hidden) };
+  };
+  // Remembered (under an active memo) by the screens the first window holds, not by the band.
+  let { hidden, blind, sigmaMm } = memoActive()
+    ? rememberedBy(seenKey(inputs, reach, 'hidden'), first)
+    : first();
   const need = 4 * bandFor(sigmaMm) + 1;
-  if (need > reach) {
-    reach = need;
-    ({ hidden, blind } = build(reach));
-    sigmaMm = sigmaOf(hidden);
+  if (need > reach) reach = need;
+  // Screens outside this window cannot change anything below.
+  noteLooked(sightWindow(eye, grow(tb, reach), 1));
+  // Everything below depends only on the eye, the target, the reach and the screens within it.
+  const key = memoActive() ? seenKey(inputs, reach, 'seen') : undefined;
+  const rest = (): SeenShare => {
+    if (reach !== 50) {
+      ({ hidden, blind } = build(reach));
+      sigmaMm = sigmaOf(hidden);
+    }
+    return seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
+  };
+  return key === undefined ? rest() : rememberedBy(key, rest);
+}
+
+/** The exact text of what a seen share with this reach depends on (for the table memo). */
+function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): string {
+  const { eye, target } = inputs;
+  const near = grow(boxOf(target.flat()), reach);
+  const window = sightWindow(eye, near, 1);
+  let k = `${what} ${eye.x},${eye.y} ${inputs.eyeSigmaMm} ${inputs.targetSigmaMm} ${reach} T`;
+  for (const p of target) {
+    k += ';';
+    for (const q of p) k += `${q.x},${q.y} `;
   }
+  for (const s of inputs.screens) {
+    if (!overlaps(s.box, window)) continue;
+    k += `|${s.id}\u0000${s.label}\u0000${s.kind} ${s.depthMm ?? ''} ${inputs.screenSigmaMm(s)}:`;
+    for (const q of s.polygon) k += `${q.x},${q.y} `;
+  }
+  return k;
+}
+
+const overlaps = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
+/** The seen share, once the hidden regions are built. */
+function seenFrom(
+  inputs: SightInputs,
+  hidden: Hidden[],
+  blind: SightScreen | undefined,
+  sigmaMm: number,
+  targetArea: number,
+  along: Vec2,
+  across: Vec2,
+): SeenShare {
+  const { eye, target } = inputs;
   if (blind) {
     const none: VisibleRegion = {
       polygons: [],

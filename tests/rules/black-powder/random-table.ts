@@ -1,7 +1,7 @@
-import type { BaseSpec, TerrainSpec, UnitSpec } from '../../../src/table/scenario.ts';
-import type { TableState } from '../../../src/table/table-state.ts';
+import type { BaseSpec, Scenario, TerrainSpec, UnitSpec } from '../../../src/table/scenario.ts';
+import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
 import { rng } from '../../../bench/rules-scenario.ts';
-import { IN, twoSidedTable } from '../fixtures.ts';
+import { IN, twoSidedScenario } from '../fixtures.ts';
 
 /**
  * A random Black Powder table from a seed: `units` units of 1–6 bases anywhere on a 72" × 48"
@@ -10,6 +10,11 @@ import { IN, twoSidedTable } from '../fixtures.ts';
  * accelerated code disagreeing with the plain code, not to look like a game.
  */
 export function randomTable(seed: number, units = 24): TableState {
+  return buildTableState(randomScenario(seed, units));
+}
+
+/** The scenario of `randomTable` (to move a unit and build the table again). */
+export function randomScenario(seed: number, units = 24): Scenario {
   const r = rng(seed);
   const between = (a: number, b: number) => a + (b - a) * r();
   let marker = 1;
@@ -91,7 +96,7 @@ export function randomTable(seed: number, units = 24): TableState {
       ...(kind === 'hill' ? { heightMm: 40 } : {}),
     });
   }
-  return twoSidedTable(
+  return twoSidedScenario(
     `random ${seed}`,
     'black-powder',
     { widthMm: 72 * IN, depthMm: 48 * IN },

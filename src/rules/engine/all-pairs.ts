@@ -1,0 +1,259 @@
+import { BooleanMemo, withBooleanMemo } from '../../geometry/boolean-memo.ts';
+import { boxOf, type Box } from '../../geometry/box.ts';
+import { facedBoxPolygon } from '../../geometry/faced-box.ts';
+import { LookRecord, withLookRecord } from '../../geometry/look-record.ts';
+import type { TableState } from '../../table/table-state.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import type { QuestionKind } from './question.ts';
+import type { Ruleset } from './ruleset.ts';
+import type { ThresholdPolicy } from './threshold.ts';
+import type { OptionValue, Verdict } from './verdict.ts';
+
+/** The questions about an ordered pair of units a threat view shows. */
+export const PAIR_KINDS = ['shoot', 'charge', 'see'] as const;
+export type PairKind = (typeof PAIR_KINDS)[number];
+
+/** One pair's answer: the verdict, or the refusal the one-at-a-time path throws. */
+export type PairAnswer = { readonly verdict: Verdict } | { readonly refused: string };
+
+export interface AllPairsSettings {
+  /** Questions to answer (default: those of shoot, charge, see the ruleset answers). */
+  readonly kinds?: readonly PairKind[];
+  readonly options?: Readonly<Record<string, OptionValue>>;
+  readonly policy?: ThresholdPolicy;
+}
+
+/**
+ * Every ordered pair's answers for one table: `at(kind, i, j)` is what unit i (subject: shooter,
+ * charger, the one who sees) is told about unit j, units in table order.
+ */
+export class PairVerdicts {
+  readonly unitIds: readonly string[];
+  readonly n: number;
+  private readonly index: ReadonlyMap<string, number>;
+
+  constructor(
+    readonly state: TableState,
+    readonly kinds: readonly PairKind[],
+    private readonly answers: ReadonlyMap<PairKind, readonly (PairAnswer | undefined)[]>,
+  ) {
+    this.unitIds = state.units.map((u) => u.id);
+    this.n = this.unitIds.length;
+    this.index = new Map(this.unitIds.map((id, i) => [id, i]));
+  }
+
+  /** The answer for subject i about object j (undefined when i = j or the kind was not asked). */
+  at(kind: PairKind, i: number, j: number): PairAnswer | undefined {
+    return this.answers.get(kind)?.[i * this.n + j];
+  }
+
+  /** The answer by unit ids. */
+  get(kind: PairKind, subjectId: string, objectId: string): PairAnswer | undefined {
+    const i = this.index.get(subjectId);
+    const j = this.index.get(objectId);
+    return i === undefined || j === undefined ? undefined : this.at(kind, i, j);
+  }
+
+  /** The verdict by unit ids, when the pair was answered (not refused). */
+  verdict(kind: PairKind, subjectId: string, objectId: string): Verdict | undefined {
+    const a = this.get(kind, subjectId, objectId);
+    return a && 'verdict' in a ? a.verdict : undefined;
+  }
+}
+
+/** One question asked exactly as the command line asks it (parsed question, names resolved by id). */
+export function askPair(
+  ruleset: Ruleset,
+  state: TableState,
+  kind: PairKind,
+  subject: TableUnit,
+  object: TableUnit,
+  settings: AllPairsSettings = {},
+): PairAnswer {
+  try {
+    return {
+      verdict: ruleset.ask(
+        state,
+        { kind, subject: subject.id, object: object.id, text: `${kind} '${subject.id}' '${object.id}'` },
+        settings.options,
+        settings.policy,
+      ),
+    };
+  } catch (e) {
+    return { refused: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The pair kinds a ruleset answers, in PAIR_KINDS order. */
+export const pairKindsOf = (ruleset: Ruleset): PairKind[] =>
+  PAIR_KINDS.filter((k) => ruleset.answers.includes(k as QuestionKind));
+
+/**
+ * Rulesets whose shoot, charge and see answers read other units only through the geometry that
+ * notes where it looks (look-record.ts: sight screens, sight lines, gaps beside a line of fire):
+ * a unit that stayed outside every box a pair's answer looked in cannot change that answer.
+ * Black Powder: sight (seenShare, sightBlocker's grid, overhead fire's units crossed), gaps,
+ * target priority (which assesses every enemy, so its looks cover every enemy's sight). Other
+ * rulesets also read friends, collisions or charge lines directly, so an update asks them again
+ * in full (still with the memo).
+ */
+const LOCAL_LOOKS: ReadonlySet<string> = new Set(['black-powder']);
+
+/** What a unit's pose and state are, for spotting the units that changed between two tables. */
+const unitPrint = (u: TableUnit): string =>
+  JSON.stringify(u, (k, v: unknown) =>
+    k === 'body' || k === 'bodyPolygons' || k === 'allPolygons' || k === 'leaderBase' ? undefined : v,
+  );
+
+/** Everything of the table but its units (terrain, commanders, size, turn start). */
+const tablePrint = (s: TableState): string =>
+  JSON.stringify([s.table, s.terrain, s.commanders, s.missing, s.turnStart ?? null]);
+
+/** The box of every outline another pair could see of a unit: its bases and its faced box (skirmishers block as a body). */
+function unitBox(u: TableUnit): Box {
+  return boxOf([...u.bases.flatMap((b) => b.polygon), ...facedBoxPolygon(u.box)]);
+}
+
+/** One answered table, with what is needed to answer again after units move. */
+interface Answered {
+  readonly result: PairVerdicts;
+  readonly answers: ReadonlyMap<PairKind, readonly (PairAnswer | undefined)[]>;
+  /** Per kind, per pair: where its answer looked (undefined when not recorded). */
+  readonly looks: ReadonlyMap<PairKind, readonly (LookRecord | undefined)[]> | undefined;
+  readonly unitPrints: readonly string[];
+  readonly tablePrint: string;
+}
+
+/**
+ * Answers every ordered pair of a table, and answers again after units move, asking each pair
+ * through the ruleset's own `ask` (the one-at-a-time path, so the answers are that path's by
+ * construction) while a memo of polygon booleans and sight shares is active: the visible part of
+ * a target, its probes and its cover are the same whichever question asks for them (shoot,
+ * charge, see; target priority reassessing every other target).
+ *
+ * `update(table)` after units moved keeps the answer of every pair that involves no moved unit
+ * and whose looks (see LOCAL_LOOKS) no moved unit met, before or after; it asks the rest again.
+ * The memo keeps only what the latest table used, so memory stays that of one table.
+ */
+export class AllPairs {
+  readonly kinds: readonly PairKind[];
+  private readonly memo = new BooleanMemo();
+  private readonly recordLooks: boolean;
+  private last: Answered | undefined;
+  private memoAfterFull = 0;
+  /** Pairs asked again by the last `update` (or all, by `full`), for benchmarks and tests. */
+  lastAsked = 0;
+
+  constructor(
+    readonly ruleset: Ruleset,
+    private readonly settings: AllPairsSettings = {},
+  ) {
+    const answered = pairKindsOf(ruleset);
+    this.kinds = (settings.kinds ?? answered).filter((k) => answered.includes(k));
+    this.recordLooks = LOCAL_LOOKS.has(ruleset.id);
+  }
+
+  /** Every ordered pair of the table, every kind, nothing reused. */
+  full(state: TableState): PairVerdicts {
+    const result = this.answer(state, () => true);
+    this.memo.sweep();
+    this.memoAfterFull = this.memo.size;
+    return result;
+  }
+
+  /**
+   * The table again after units moved (found by comparing each unit with the last table's):
+   * only the pairs a moved unit could change are asked again. Falls back to `full` when the
+   * units, terrain or turn start differ in any other way, or the ruleset's looks are not local.
+   */
+  update(state: TableState): PairVerdicts {
+    const last = this.last;
+    const sameUnits =
+      last !== undefined &&
+      last.result.n === state.units.length &&
+      state.units.every((u, i) => u.id === last.result.unitIds[i]);
+    if (!last || !last.looks || !sameUnits || tablePrint(state) !== last.tablePrint) return this.full(state);
+    const moved: number[] = [];
+    state.units.forEach((u, i) => {
+      if (unitPrint(u) !== last.unitPrints[i]) moved.push(i);
+    });
+    const oldUnits = last.result.state.units;
+    // A unit changing sides changes who is whose enemy everywhere.
+    if (moved.some((i) => oldUnits[i]?.side !== state.units[i]?.side)) return this.full(state);
+    const boxes = moved.flatMap((i) => [
+      unitBox(oldUnits[i] as TableUnit),
+      unitBox(state.units[i] as TableUnit),
+    ]);
+    const isMoved = new Set(moved);
+    const looks = last.looks;
+    return this.answer(state, (kind, i, j) => {
+      if (isMoved.has(i) || isMoved.has(j)) return true;
+      const look = looks.get(kind)?.[i * state.units.length + j];
+      return !look || boxes.some((b) => look.meets(b));
+    });
+  }
+
+  private answer(state: TableState, ask: (kind: PairKind, i: number, j: number) => boolean): PairVerdicts {
+    const units = state.units;
+    const n = units.length;
+    const last = this.last;
+    const answers = new Map<PairKind, (PairAnswer | undefined)[]>();
+    const looks = this.recordLooks ? new Map<PairKind, (LookRecord | undefined)[]>() : undefined;
+    let asked = 0;
+    withBooleanMemo(this.memo, () => {
+      for (const kind of this.kinds) {
+        const row = new Array<PairAnswer | undefined>(n * n);
+        const lookRow = new Array<LookRecord | undefined>(n * n);
+        const oldRow = last?.answers.get(kind);
+        const oldLooks = last?.looks?.get(kind);
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++) {
+            if (i === j) continue;
+            const k = i * n + j;
+            if (oldRow && !ask(kind, i, j)) {
+              row[k] = oldRow[k];
+              lookRow[k] = oldLooks?.[k];
+              continue;
+            }
+            asked++;
+            const question = () =>
+              askPair(this.ruleset, state, kind, units[i] as TableUnit, units[j] as TableUnit, this.settings);
+            if (looks) {
+              const record = new LookRecord();
+              row[k] = withLookRecord(record, question);
+              lookRow[k] = record;
+            } else row[k] = question();
+          }
+        answers.set(kind, row);
+        looks?.set(kind, lookRow);
+      }
+    });
+    // Entries of the pairs an update kept are not used again until one is asked again: kept,
+    // unless the memo has grown well past a table's worth.
+    if (this.memo.size > 2 * this.memoAfterFull + 10_000) this.memo.sweep();
+    const result = new PairVerdicts(state, this.kinds, answers);
+    this.last = {
+      result,
+      answers,
+      looks,
+      unitPrints: units.map(unitPrint),
+      tablePrint: tablePrint(state),
+    };
+    this.lastAsked = asked;
+    return result;
+  }
+
+  /** Booleans remembered and reused so far (for benchmarks). */
+  get memoStats(): { readonly size: number; readonly hits: number; readonly misses: number } {
+    return { size: this.memo.size, hits: this.memo.hits, misses: this.memo.misses };
+  }
+}
+
+/** Every ordered pair of one table at once (a fresh memo each call). */
+export function allPairVerdicts(
+  ruleset: Ruleset,
+  state: TableState,
+  settings: AllPairsSettings = {},
+): PairVerdicts {
+  return new AllPairs(ruleset, settings).full(state);
+}
