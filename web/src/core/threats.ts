@@ -1,0 +1,149 @@
+import type { Vec2 } from '../../../src/geometry/vec.ts';
+import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
+import type { ThreatCell, ThreatPairView, ThreatResponse } from '../../../src/server/threat-routes.ts';
+import { centroidOf, unitPolygons } from './shape-geometry.ts';
+import type { TableShape, Tone } from './table-overlays.ts';
+
+/**
+ * The threat view, headless: which pair answer a mode shows (the picked unit shooting, charging,
+ * seeing each enemy, or each enemy shooting it), its tone and icon, the lines drawn from the
+ * picked unit to every enemy, and when the page should ask the server again (the poses changed
+ * since the view it has, and no request is under way).
+ */
+
+export type ThreatMode = 'shoot' | 'charge' | 'see' | 'shotBy';
+
+export const THREAT_MODES: ReadonlyArray<{ readonly mode: ThreatMode; readonly label: string }> = [
+  { mode: 'shoot', label: 'A can shoot' },
+  { mode: 'charge', label: 'A can charge' },
+  { mode: 'see', label: 'A can see' },
+  { mode: 'shotBy', label: 'can shoot A' },
+];
+
+export function cellFor(pair: ThreatPairView, mode: ThreatMode): ThreatCell | undefined {
+  return mode === 'shotBy' ? pair.shotBy : pair.from[mode];
+}
+
+/** A refusal (the ruleset will not ask it of this pair) is shown as a no, with its reason. */
+export function toneOfCell(cell: ThreatCell | undefined): Tone {
+  if (!cell) return 'neutral';
+  if ('refused' in cell) return 'no';
+  return cell.verdict.answer;
+}
+
+export const ICON: Readonly<Record<Tone, string>> = { yes: '✔', no: '✘', borderline: '≈', neutral: '–' };
+export const WORD: Readonly<Record<Tone, string>> = {
+  yes: 'yes',
+  no: 'no',
+  borderline: 'too close to call',
+  neutral: 'not asked',
+};
+
+function unitCentre(unit: UnitView): Vec2 {
+  return centroidOf(unitPolygons(unit).flat());
+}
+
+/** Lines from the picked unit to each enemy (from the enemy, shot by), coloured by the answer. */
+export function threatShapes(
+  view: ThreatResponse | null,
+  state: StateMessage,
+  mode: ThreatMode,
+): TableShape[] {
+  if (!view) return [];
+  const me = state.units.find((u) => u.id === view.unit);
+  if (!me || me.bases.length === 0) return [];
+  const from = unitCentre(me);
+  const shapes: TableShape[] = [];
+  for (const pair of view.pairs) {
+    const cell = cellFor(pair, mode);
+    if (!cell) continue;
+    const enemy = state.units.find((u) => u.id === pair.enemy);
+    if (!enemy || enemy.bases.length === 0) continue;
+    const to = unitCentre(enemy);
+    const tone = toneOfCell(cell);
+    const points = mode === 'shotBy' ? [to, from] : [from, to];
+    // The icon sits three quarters of the way to the enemy, so rays to close enemies keep theirs apart.
+    const labelAt = { x: from.x + 0.75 * (to.x - from.x), y: from.y + 0.75 * (to.y - from.y) };
+    shapes.push({ kind: 'threat', closed: false, points, z: 0, tone, label: ICON[tone], labelAt });
+  }
+  return shapes;
+}
+
+/** What the view is computed from: every base's pose, to 1 mm and 1°. */
+export function poseKey(state: StateMessage): string {
+  return state.units
+    .map(
+      (u) =>
+        `${u.id}:${u.bases.map((b) => `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.headingDeg)}`).join(';')}`,
+    )
+    .join('|');
+}
+
+/** What to ask for: the picked unit and the referee's ruleset and options. */
+export interface ThreatQuery {
+  readonly unit: string;
+  readonly ruleset: string | undefined;
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+}
+
+const queryKey = (q: ThreatQuery): string => JSON.stringify([q.unit, q.ruleset ?? null, q.options]);
+
+/**
+ * Asks the server for the view whenever the poses or the query change, one request at a time:
+ * a change that arrives while a request is out is asked for as soon as it returns.
+ */
+export class ThreatPoller {
+  view: ThreatResponse | null = null;
+  /** performance.now() when the view arrived. */
+  receivedAt = 0;
+  error: string | null = null;
+  private inFlight = false;
+  private askedFor = '';
+  private wanted: { key: string; query: ThreatQuery } | null = null;
+
+  constructor(
+    private readonly fetchView: (q: ThreatQuery) => Promise<ThreatResponse>,
+    private readonly onView: () => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The table or the query may have changed: ask again if it did. null stops asking. */
+  note(state: StateMessage | null, query: ThreatQuery | null): void {
+    if (!state || !query || !state.units.some((u) => u.id === query.unit)) {
+      this.wanted = null;
+      if (this.view) {
+        this.view = null;
+        this.askedFor = '';
+        this.onView();
+      }
+      return;
+    }
+    const key = `${queryKey(query)}#${poseKey(state)}`;
+    this.wanted = { key, query };
+    this.pump();
+  }
+
+  private pump(): void {
+    const want = this.wanted;
+    if (this.inFlight || !want || want.key === this.askedFor) return;
+    this.inFlight = true;
+    this.askedFor = want.key;
+    this.fetchView(want.query)
+      .then((view) => {
+        // A view for a unit no longer picked is not shown.
+        if (this.wanted && this.wanted.query.unit === view.unit) {
+          this.view = view;
+          this.receivedAt = this.now();
+          this.error = null;
+        }
+      })
+      .catch((err: unknown) => {
+        this.error = err instanceof Error ? err.message : String(err);
+      })
+      .finally(() => {
+        this.inFlight = false;
+        this.onView();
+        this.pump();
+      });
+  }
+}

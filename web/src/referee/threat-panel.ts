@@ -1,0 +1,125 @@
+import type { ThreatResponse } from '../../../src/server/threat-routes.ts';
+import { cellFor, ICON, THREAT_MODES, toneOfCell, WORD, type ThreatMode } from '../core/threats.ts';
+import { h } from '../ui/dom.ts';
+import { verdictCard } from './verdict-card.ts';
+
+/**
+ * The referee tab's threat view: a switch, which answer to show (A can shoot / charge / see each
+ * enemy, or each enemy can shoot A), and the list of enemies with the answer as icon and word;
+ * tapping an enemy opens the reason in the verdict card's words (the numbers line and reasons).
+ */
+
+export interface ThreatPanel {
+  readonly on: boolean;
+  readonly mode: ThreatMode;
+  /** Shows a view (null: none yet), for the picked unit's name, with the status line. */
+  show(view: ThreatResponse | null, unitName: string | null, status: string | null): void;
+}
+
+export function mountThreatPanel(root: HTMLElement, onChange: () => void): ThreatPanel {
+  const toggle = h('input', { type: 'checkbox', id: 'threat-on' });
+  const modes = h('div', { class: 'threat-modes', role: 'radiogroup', 'aria-label': 'Which answer to show' });
+  for (const { mode, label } of THREAT_MODES)
+    modes.append(
+      h(
+        'label',
+        { class: 'check' },
+        h('input', { type: 'radio', name: 'threat-mode', value: mode, checked: mode === 'shoot' }),
+        ` ${label}`,
+      ),
+    );
+  const status = h('p', { class: 'muted', id: 'threat-status', 'aria-live': 'polite' });
+  const list = h('ul', { class: 'threat-list', id: 'threat-list', 'aria-label': 'Enemies and the answer' });
+  root.append(
+    h('label', { class: 'check' }, toggle, ' Threat view: every enemy of A, updating as units move'),
+    modes,
+    status,
+    list,
+    h(
+      'p',
+      { class: 'legend muted' },
+      'Threat lines: ✔ solid = yes, ✘ dotted = no, ≈ dashed amber = too close to call. Tap an enemy for the reason.',
+    ),
+  );
+  let mode: ThreatMode = 'shoot';
+  let last: { view: ThreatResponse | null; unitName: string | null; status: string | null } = {
+    view: null,
+    unitName: null,
+    status: null,
+  };
+  const sync = (): void => {
+    modes.hidden = !toggle.checked;
+    list.hidden = !toggle.checked;
+  };
+  toggle.addEventListener('change', () => {
+    sync();
+    render();
+    onChange();
+  });
+  modes.addEventListener('change', (e) => {
+    const t = e.target;
+    if (t instanceof HTMLInputElement && t.name === 'threat-mode') {
+      mode = t.value as ThreatMode;
+      render();
+      onChange();
+    }
+  });
+  sync();
+
+  function render(): void {
+    const { view, unitName, status: words } = last;
+    if (!toggle.checked) {
+      status.textContent = '';
+      list.replaceChildren();
+      return;
+    }
+    const open = new Set(
+      [...list.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset['enemy']),
+    );
+    if (!unitName) status.textContent = 'Pick a unit (A) to see what it threatens.';
+    else if (words) status.textContent = words;
+    else if (!view) status.textContent = `Asking about ${unitName}…`;
+    else if (view.kinds.length === 0)
+      status.textContent = 'This ruleset answers none of shoot, charge or see: nothing to show.';
+    else if (mode !== 'shotBy' && !view.kinds.includes(mode))
+      status.textContent = `This ruleset does not answer ${mode}.`;
+    else {
+      const yes = view.pairs.filter((p) => toneOfCell(cellFor(p, mode)) === 'yes').length;
+      const what = THREAT_MODES.find((m) => m.mode === mode)?.label.replace('A', unitName) ?? mode;
+      status.textContent = `${what}: ${yes} of ${view.pairs.length} enemies (frame ${view.frame}, ${view.ms} ms).`;
+    }
+    list.replaceChildren(
+      ...(view?.pairs ?? []).map((pair) => {
+        const cell = cellFor(pair, mode);
+        const tone = toneOfCell(cell);
+        const body: Array<HTMLElement> = [];
+        if (cell && 'refused' in cell) body.push(h('p', {}, cell.refused));
+        else if (cell) {
+          const card = verdictCard({ ...cell.verdict, checks: [] });
+          if (card.measure) body.push(h('p', { class: 'threat-measure' }, card.measure));
+          body.push(h('ul', {}, ...card.reasons.map((r) => h('li', {}, r))));
+        }
+        const details = h(
+          'details',
+          { 'data-enemy': pair.enemy, open: open.has(pair.enemy) },
+          h('summary', {}, `${ICON[tone]} ${pair.name} — ${WORD[tone]}`),
+          ...body,
+        );
+        return h('li', { 'data-tone': tone, 'data-enemy': pair.enemy }, details);
+      }),
+    );
+  }
+
+  return {
+    get on() {
+      return toggle.checked;
+    },
+    get mode() {
+      return mode;
+    },
+    show(view, unitName, words) {
+      last = { view, unitName, status: words };
+      render();
+    },
+  };
+}
