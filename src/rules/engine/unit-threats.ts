@@ -105,3 +105,67 @@ export async function threatsOfUnitSliced(
   }
   return result();
 }
+
+/** One unit in the whole-table view: the best answer it gets against any enemy, and from which. */
+export interface UnitReach {
+  readonly unit: string;
+  /** yes if any enemy is a yes, else borderline if any is, else no (refusals count as no). */
+  readonly answer: 'yes' | 'borderline' | 'no';
+  /** The enemy that gave that answer (the nearest such), absent when none was asked. */
+  readonly enemy?: string;
+  readonly best?: PairAnswer;
+}
+
+export interface TableReach {
+  readonly kind: PairKind;
+  readonly units: readonly UnitReach[];
+  readonly asked: number;
+}
+
+const rank = (a: PairAnswer): number =>
+  'verdict' in a ? (a.verdict.answer === 'yes' ? 2 : a.verdict.answer === 'borderline' ? 1 : 0) : 0;
+
+/**
+ * The whole table for one kind: for every unit, can it (shoot, charge, see) any enemy? Enemies are
+ * asked nearest first (front centre to front centre) and a unit stops at its first yes, so a
+ * crowded table where most units have a target costs far less than every pair; the answer does
+ * not depend on the order (yes if any pair is yes). `pause` and `cancelled` as above.
+ */
+export async function tableReachSliced(
+  ruleset: Ruleset,
+  state: TableState,
+  kind: PairKind,
+  settings: AllPairsSettings,
+  pause: () => Promise<void>,
+  cancelled: () => boolean = () => false,
+): Promise<TableReach | null> {
+  if (!pairKindsOf(ruleset).includes(kind)) return { kind, units: [], asked: 0 };
+  const memo = new BooleanMemo();
+  const units: UnitReach[] = [];
+  let asked = 0;
+  for (const unit of state.units) {
+    const enemies = state.units
+      .filter((u) => u.side !== unit.side)
+      .sort(
+        (p, q) =>
+          Math.hypot(p.leader.x - unit.leader.x, p.leader.y - unit.leader.y) -
+          Math.hypot(q.leader.x - unit.leader.x, q.leader.y - unit.leader.y),
+      );
+    let best: { enemy: string; answer: PairAnswer } | undefined;
+    for (const enemy of enemies) {
+      if (cancelled()) return null;
+      const answer = withBooleanMemo(memo, () => askPair(ruleset, state, kind, unit, enemy, settings));
+      asked++;
+      await pause();
+      if (!best || rank(answer) > rank(best.answer)) best = { enemy: enemy.id, answer };
+      if (rank(answer) === 2) break;
+    }
+    const score = best ? rank(best.answer) : 0;
+    units.push({
+      unit: unit.id,
+      answer: score === 2 ? 'yes' : score === 1 ? 'borderline' : 'no',
+      ...(best ? { enemy: best.enemy, best: best.answer } : {}),
+    });
+  }
+  return { kind, units, asked };
+}

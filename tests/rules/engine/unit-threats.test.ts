@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { getRuleset } from '../../../src/rules/index.ts';
 import { askPair, type PairAnswer } from '../../../src/rules/engine/all-pairs.ts';
-import { threatsOfUnit, threatsOfUnitSliced } from '../../../src/rules/engine/unit-threats.ts';
+import {
+  tableReachSliced,
+  threatsOfUnit,
+  threatsOfUnitSliced,
+} from '../../../src/rules/engine/unit-threats.ts';
 import { buildTableState } from '../../../src/table/table-state.ts';
 import { randomTable, RECIPES } from '../perturbation/random-tables.ts';
 
@@ -49,6 +53,38 @@ describe('threat view of one unit equals the pairs asked one at a time', () => {
       console.log(id, counts);
       // Not only "no"s: some pair of the row is a yes.
       expect(Object.entries(counts).some(([k, n]) => k.endsWith(':yes') && n > 0)).toBe(true);
+    });
+  }
+
+  for (const id of ['black-powder', 'oer-the-sea']) {
+    it(`${id}: the whole-table view (can each unit shoot / see anything?) equals every pair asked alone`, async () => {
+      const ruleset = getRuleset(id);
+      const seen: Record<string, number> = {};
+      for (let seed = 3; seed <= 4; seed++) {
+        const state = buildTableState(randomTable(RECIPES[id]!, seed).scenario);
+        for (const kind of ['shoot', 'see'] as const) {
+          const reach = await tableReachSliced(ruleset, state, kind, {}, () => Promise.resolve());
+          expect(reach!.units.map((u) => u.unit)).toStrictEqual(state.units.map((u) => u.id));
+          reach!.units.forEach((r, i) => {
+            const unit = state.units[i]!;
+            const all = state.units
+              .filter((e) => e.side !== unit.side)
+              .map((e) => ({ enemy: e.id, a: answerOf(askPair(ruleset, state, kind, unit, e)) }));
+            const expected = all.some((x) => x.a === 'yes')
+              ? 'yes'
+              : all.some((x) => x.a === 'borderline')
+                ? 'borderline'
+                : 'no';
+            expect(r.answer, `${id} ${seed} ${kind} ${unit.id}`).toBe(expected);
+            // The enemy named gave that answer, asked alone.
+            if (expected !== 'no') expect(all.find((x) => x.enemy === r.enemy)?.a).toBe(expected);
+            seen[`${kind}:${expected}`] = (seen[`${kind}:${expected}`] ?? 0) + 1;
+          });
+        }
+      }
+      console.log(id, 'whole table', seen);
+      expect(seen['shoot:yes'] ?? 0).toBeGreaterThan(0);
+      expect((seen['shoot:no'] ?? 0) + (seen['see:no'] ?? 0)).toBeGreaterThan(0);
     });
   }
 
