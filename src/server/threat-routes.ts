@@ -1,11 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { getRuleset } from '../rules/index.ts';
-import type { PairAnswer, PairKind } from '../rules/engine/all-pairs.ts';
+import { PAIR_KINDS, pairKindsOf, type PairAnswer, type PairKind } from '../rules/engine/all-pairs.ts';
 import { OptionError } from '../rules/engine/options.ts';
 import { UnknownRulesetError } from '../rules/engine/registry.ts';
+import type { Ruleset } from '../rules/engine/ruleset.ts';
+import type { Scenario } from '../table/scenario.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
-import { threatsOfUnitSliced } from '../rules/engine/unit-threats.ts';
+import { tableReachSliced, threatsOfUnitSliced } from '../rules/engine/unit-threats.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
 import { badRequest } from './http-errors.ts';
 import { liveTableState } from './referee-routes.ts';
@@ -29,6 +31,28 @@ export const threatSchema = z.strictObject({
   exact: z.boolean().optional(),
 });
 export type ThreatRequest = z.infer<typeof threatSchema>;
+
+/** The whole table: which units can shoot / charge / see some enemy. */
+export const tableThreatSchema = threatSchema.omit({ unit: true }).extend({ kind: z.enum(PAIR_KINDS) });
+
+export interface TableThreatResponse {
+  readonly ruleset: string;
+  readonly frame: number;
+  readonly kind: PairKind;
+  /** False when the ruleset does not answer this kind (units is then empty). */
+  readonly answered: boolean;
+  readonly units: ReadonlyArray<{
+    readonly unit: string;
+    readonly name: string;
+    readonly answer: 'yes' | 'borderline' | 'no';
+    /** The enemy that gave the answer, and its answer. */
+    readonly enemy?: string;
+    readonly enemyName?: string;
+    readonly cell?: ThreatCell;
+  }>;
+  readonly ms: number;
+  readonly asked: number;
+}
 
 /** One pair's answer as the page shows it: the verdict without its sub-checks, or the refusal. */
 export type ThreatCell =
@@ -57,6 +81,20 @@ export interface ThreatResponse {
 const cellOf = (a: PairAnswer): ThreatCell =>
   'verdict' in a ? { verdict: { ...a.verdict, checks: [] } } : { refused: a.refused };
 
+/** The ruleset asked for (the scenario's by default), or null after answering 400. */
+function rulesetFor(res: Response, scenario: Scenario, id: string | undefined): Ruleset | null {
+  try {
+    const base = getRuleset(id ?? scenario.ruleset);
+    return base.forScenario ? base.forScenario(scenario) : base;
+  } catch (err) {
+    if (err instanceof UnknownRulesetError) {
+      res.status(400).json({ error: err.message });
+      return null;
+    }
+    throw err;
+  }
+}
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function threatRoutes(ctx: RouteContext): Router {
@@ -69,14 +107,8 @@ export function threatRoutes(ctx: RouteContext): Router {
     if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
     const scenario = ctx.scenario();
     const body = parsed.data;
-    let ruleset;
-    try {
-      const base = getRuleset(body.ruleset ?? scenario.ruleset);
-      ruleset = base.forScenario ? base.forScenario(scenario) : base;
-    } catch (err) {
-      if (err instanceof UnknownRulesetError) return void res.status(400).json({ error: err.message });
-      throw err;
-    }
+    const ruleset = rulesetFor(res, scenario, body.ruleset);
+    if (!ruleset) return;
     const state = liveTableState(scenario, frame);
     const unit = state.units.find((u) => u.id === body.unit);
     if (!unit) return void res.status(404).json({ error: `${body.unit} is not on the table` });
@@ -107,6 +139,53 @@ export function threatRoutes(ctx: RouteContext): Router {
         })),
         ms: Math.round(performance.now() - started),
         asked: view.asked,
+      };
+      res.json(response);
+    } catch (err) {
+      if (err instanceof OptionError) return void res.status(400).json({ error: err.message });
+      throw err;
+    }
+  });
+
+  let latestTable = 0;
+  router.post('/api/threats/table', async (req: Request, res: Response) => {
+    const parsed = tableThreatSchema.safeParse(req.body);
+    if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
+    const frame = ctx.latest();
+    if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
+    const scenario = ctx.scenario();
+    const body = parsed.data;
+    const ruleset = rulesetFor(res, scenario, body.ruleset);
+    if (!ruleset) return;
+    const state = liveTableState(scenario, frame);
+    const policy: ThresholdPolicy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
+    const me = ++latestTable;
+    const started = performance.now();
+    try {
+      const reach = await tableReachSliced(
+        ruleset,
+        state,
+        body.kind,
+        { options: body.options ?? {}, policy },
+        nextTurn,
+        () => me !== latestTable,
+      );
+      if (!reach) return void res.status(409).json({ error: 'superseded by a newer threat request' });
+      const names = new Map(state.units.map((u) => [u.id, u.name]));
+      const response: TableThreatResponse = {
+        ruleset: ruleset.id,
+        frame: frame.snapshot.result.sequence,
+        kind: body.kind,
+        answered: pairKindsOf(ruleset).includes(body.kind),
+        units: reach.units.map((u) => ({
+          unit: u.unit,
+          name: names.get(u.unit) ?? u.unit,
+          answer: u.answer,
+          ...(u.enemy ? { enemy: u.enemy, enemyName: names.get(u.enemy) ?? u.enemy } : {}),
+          ...(u.best ? { cell: cellOf(u.best) } : {}),
+        })),
+        ms: Math.round(performance.now() - started),
+        asked: reach.asked,
       };
       res.json(response);
     } catch (err) {

@@ -211,6 +211,25 @@ describe.skipIf(skipWithoutChromium('the threat-view browser test'))(
         'yes-coloured pixels on the line after',
       ).toBeGreaterThan(0);
       expect(pixelsNear(after, mid1.x, mid1.y, 6, NO), 'no no-coloured pixels after').toBe(0);
+
+      // The whole table: every unit that can shoot some enemy, ringed; the picket among them.
+      await page.check('#threat-whole');
+      await page.waitForFunction(
+        () => (window.__vedette?.threats.table?.units.length ?? 0) > 0,
+        undefined,
+        WAIT,
+      );
+      const table = await page.evaluate(() => window.__vedette!.threats.table!);
+      expect(table.kind).toBe('shoot');
+      expect(table.units.find((u) => u.unit === 'picket')?.answer).toBe('yes');
+      expect(await page.textContent('#threat-table-list li[data-unit="picket"] summary')).toMatch(
+        /✔ Picket — yes/,
+      );
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(ARTIFACTS, 'threat-view-table.png') });
+      console.log(
+        `whole table (shoot): ${table.units.map((u) => `${u.unit} ${u.answer}`).join(', ')}; ${table.asked} pairs in ${table.ms} ms`,
+      );
       expect(errors).toStrictEqual([]);
     });
   },

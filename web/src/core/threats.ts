@@ -1,7 +1,13 @@
 import type { Vec2 } from '../../../src/geometry/vec.ts';
 import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
-import type { ThreatCell, ThreatPairView, ThreatResponse } from '../../../src/server/threat-routes.ts';
-import { centroidOf, unitPolygons } from './shape-geometry.ts';
+import type { PairKind } from '../../../src/rules/engine/all-pairs.ts';
+import type {
+  TableThreatResponse,
+  ThreatCell,
+  ThreatPairView,
+  ThreatResponse,
+} from '../../../src/server/threat-routes.ts';
+import { centroidOf, roundedOffset, topMost, unitPolygons } from './shape-geometry.ts';
 import type { TableShape, Tone } from './table-overlays.ts';
 
 /**
@@ -69,6 +75,31 @@ export function threatShapes(
   return shapes;
 }
 
+/** The kind the whole-table view asks for a mode ("can shoot A" reversed is still shooting). */
+export const kindOfMode = (mode: ThreatMode): PairKind => (mode === 'shotBy' ? 'shoot' : mode);
+
+/** The whole table: a ring around every unit that can do it to some enemy (yes or too close to call). */
+export function tableReachShapes(view: TableThreatResponse | null, state: StateMessage): TableShape[] {
+  if (!view) return [];
+  const shapes: TableShape[] = [];
+  for (const u of view.units) {
+    if (u.answer === 'no') continue;
+    const unit = state.units.find((x) => x.id === u.unit);
+    if (!unit || unit.bases.length === 0) continue;
+    const ring = roundedOffset(unitPolygons(unit).flat(), 12);
+    shapes.push({
+      kind: 'threat',
+      closed: true,
+      points: ring,
+      z: 0,
+      tone: u.answer,
+      label: ICON[u.answer],
+      labelAt: topMost(ring),
+    });
+  }
+  return shapes;
+}
+
 /** What the view is computed from: every base's pose, to 1 mm and 1°. */
 export function poseKey(state: StateMessage): string {
   return state.units
@@ -81,7 +112,10 @@ export function poseKey(state: StateMessage): string {
 
 /** What to ask for: the picked unit and the referee's ruleset and options. */
 export interface ThreatQuery {
-  readonly unit: string;
+  /** The picked unit; null for the whole table. */
+  readonly unit: string | null;
+  /** The whole table's kind. */
+  readonly kind?: PairKind;
   readonly ruleset: string | undefined;
   readonly options: Readonly<Record<string, string | number | boolean>>;
 }
@@ -92,8 +126,8 @@ const queryKey = (q: ThreatQuery): string => JSON.stringify([q.unit, q.ruleset ?
  * Asks the server for the view whenever the poses or the query change, one request at a time:
  * a change that arrives while a request is out is asked for as soon as it returns.
  */
-export class ThreatPoller {
-  view: ThreatResponse | null = null;
+export class ThreatPoller<V = ThreatResponse> {
+  view: V | null = null;
   /** performance.now() when the view arrived. */
   receivedAt = 0;
   error: string | null = null;
@@ -102,14 +136,17 @@ export class ThreatPoller {
   private wanted: { key: string; query: ThreatQuery } | null = null;
 
   constructor(
-    private readonly fetchView: (q: ThreatQuery) => Promise<ThreatResponse>,
+    private readonly fetchView: (q: ThreatQuery) => Promise<V>,
     private readonly onView: () => void,
     private readonly now: () => number = () => performance.now(),
+    /** A view still answers what is wanted (a view for a unit no longer picked is not shown). */
+    private readonly belongs: (view: V, q: ThreatQuery) => boolean = (view, q) =>
+      (view as { unit?: string }).unit === q.unit,
   ) {}
 
   /** The table or the query may have changed: ask again if it did. null stops asking. */
   note(state: StateMessage | null, query: ThreatQuery | null): void {
-    if (!state || !query || !state.units.some((u) => u.id === query.unit)) {
+    if (!state || !query || (query.unit !== null && !state.units.some((u) => u.id === query.unit))) {
       this.wanted = null;
       if (this.view) {
         this.view = null;
@@ -130,8 +167,7 @@ export class ThreatPoller {
     this.askedFor = want.key;
     this.fetchView(want.query)
       .then((view) => {
-        // A view for a unit no longer picked is not shown.
-        if (this.wanted && this.wanted.query.unit === view.unit) {
+        if (this.wanted && this.belongs(view, this.wanted.query)) {
           this.view = view;
           this.receivedAt = this.now();
           this.error = null;

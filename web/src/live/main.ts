@@ -10,8 +10,8 @@ import { mountCalibrationPanel } from '../calibration/calibration-panel.ts';
 import { mountRefereePanel } from '../referee/referee-panel.ts';
 import { mountThreatPanel } from '../referee/threat-panel.ts';
 import { mountUnitList } from '../referee/unit-list.ts';
-import type { ThreatResponse } from '../../../src/server/threat-routes.ts';
-import { ThreatPoller } from '../core/threats.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
+import { kindOfMode, ThreatPoller } from '../core/threats.ts';
 import { TacticalView } from '../tactical/tactical-view.ts';
 import { mountTerrainPanel } from '../tactical/terrain-panel.ts';
 import { mountTabs } from '../ui/tabs.ts';
@@ -265,6 +265,21 @@ const threats = new ThreatPoller(
     changed();
   },
 );
+const tableThreats = new ThreatPoller<TableThreatResponse>(
+  (q) =>
+    api<TableThreatResponse>('POST', '/api/threats/table', {
+      kind: q.kind ?? 'shoot',
+      ...(q.ruleset ? { ruleset: q.ruleset } : {}),
+      options: q.options,
+    }),
+  () => {
+    state.threats.table = tableThreats.view;
+    threatPanel.showTable(tableThreats.view, tableThreats.error);
+    changed();
+  },
+  () => performance.now(),
+  (view, q) => view.kind === q.kind,
+);
 function showThreats(): void {
   const a = state.selection[0];
   threatPanel.show(threats.view, a ? unitName(state, a) : null, threats.error);
@@ -275,6 +290,11 @@ function noteThreats(): void {
     threatPanel.on ? state.lastState : null,
     threatPanel.on && a ? { unit: a, ...referee.rules() } : null,
   );
+  tableThreats.note(
+    threatPanel.whole ? state.lastState : null,
+    threatPanel.whole ? { unit: null, kind: kindOfMode(threatPanel.mode), ...referee.rules() } : null,
+  );
+  if (!threatPanel.whole) state.threats.table = null;
   showThreats();
 }
 const units = mountUnitList(element('unit-list', HTMLDivElement), (id) => applyPick(id));
@@ -374,6 +394,7 @@ installTestHook({
       receivedAt: threats.receivedAt,
       mode: state.threats.mode,
       on: state.threats.on,
+      table: state.threats.table,
     };
   },
   get stateArrivals() {

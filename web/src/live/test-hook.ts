@@ -1,7 +1,7 @@
 import type { Pixel } from '../../../src/camera/projection.ts';
 import type { StateMessage } from '../../../src/server/protocol.ts';
 import type { AskResponse } from '../../../src/server/referee-routes.ts';
-import type { ThreatResponse } from '../../../src/server/threat-routes.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
 import type { ScenarioFile } from '../../../src/table/scenario.ts';
 import type { OverlayKind } from '../core/table-overlays.ts';
 import type { UnitLabel } from '../render/picture.ts';
@@ -51,6 +51,8 @@ export interface VedetteTestHook {
     readonly mode: string;
     readonly view: ThreatResponse | null;
     readonly receivedAt: number;
+    /** The whole-table view, when asked for. */
+    readonly table: TableThreatResponse | null;
   };
   /** The last 120 states' arrival times (performance.now()) and base positions, table mm. */
   readonly stateArrivals: ReadonlyArray<{

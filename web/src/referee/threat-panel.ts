@@ -1,5 +1,14 @@
-import type { ThreatResponse } from '../../../src/server/threat-routes.ts';
-import { cellFor, ICON, THREAT_MODES, toneOfCell, WORD, type ThreatMode } from '../core/threats.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
+import {
+  cellFor,
+  ICON,
+  kindOfMode,
+  THREAT_MODES,
+  toneOfCell,
+  WORD,
+  type ThreatMode,
+} from '../core/threats.ts';
+import type { ThreatCell } from '../../../src/server/threat-routes.ts';
 import { h } from '../ui/dom.ts';
 import { verdictCard } from './verdict-card.ts';
 
@@ -12,6 +21,10 @@ import { verdictCard } from './verdict-card.ts';
 export interface ThreatPanel {
   readonly on: boolean;
   readonly mode: ThreatMode;
+  /** The whole-table view is asked for. */
+  readonly whole: boolean;
+  /** Shows the whole-table view (null: none yet). */
+  showTable(view: TableThreatResponse | null, status: string | null): void;
   /** Shows a view (null: none yet), for the picked unit's name, with the status line. */
   show(view: ThreatResponse | null, unitName: string | null, status: string | null): void;
 }
@@ -28,6 +41,19 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
         ` ${label}`,
       ),
     );
+  const whole = h('input', { type: 'checkbox', id: 'threat-whole' });
+  const wholeRow = h(
+    'label',
+    { class: 'check' },
+    whole,
+    ' Whole table: every unit that can do it to some enemy',
+  );
+  const tableStatus = h('p', { class: 'muted', id: 'threat-table-status', 'aria-live': 'polite' });
+  const tableList = h('ul', {
+    class: 'threat-list',
+    id: 'threat-table-list',
+    'aria-label': 'Units and whether they can',
+  });
   const status = h('p', { class: 'muted', id: 'threat-status', 'aria-live': 'polite' });
   const list = h('ul', { class: 'threat-list', id: 'threat-list', 'aria-label': 'Enemies and the answer' });
   root.append(
@@ -35,6 +61,9 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
     modes,
     status,
     list,
+    wholeRow,
+    tableStatus,
+    tableList,
     h(
       'p',
       { class: 'legend muted' },
@@ -47,13 +76,23 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
     unitName: null,
     status: null,
   };
+  let lastTable: { view: TableThreatResponse | null; status: string | null } = { view: null, status: null };
   const sync = (): void => {
     modes.hidden = !toggle.checked;
     list.hidden = !toggle.checked;
+    wholeRow.hidden = !toggle.checked;
+    tableList.hidden = !toggle.checked || !whole.checked;
+    tableStatus.hidden = tableList.hidden;
   };
+  whole.addEventListener('change', () => {
+    sync();
+    renderTable();
+    onChange();
+  });
   toggle.addEventListener('change', () => {
     sync();
     render();
+    renderTable();
     onChange();
   });
   modes.addEventListener('change', (e) => {
@@ -61,6 +100,7 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
     if (t instanceof HTMLInputElement && t.name === 'threat-mode') {
       mode = t.value as ThreatMode;
       render();
+      renderTable();
       onChange();
     }
   });
@@ -92,13 +132,7 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
       ...(view?.pairs ?? []).map((pair) => {
         const cell = cellFor(pair, mode);
         const tone = toneOfCell(cell);
-        const body: Array<HTMLElement> = [];
-        if (cell && 'refused' in cell) body.push(h('p', {}, cell.refused));
-        else if (cell) {
-          const card = verdictCard({ ...cell.verdict, checks: [] });
-          if (card.measure) body.push(h('p', { class: 'threat-measure' }, card.measure));
-          body.push(h('ul', {}, ...card.reasons.map((r) => h('li', {}, r))));
-        }
+        const body = reasonOf(cell);
         const details = h(
           'details',
           { 'data-enemy': pair.enemy, open: open.has(pair.enemy) },
@@ -110,7 +144,63 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
     );
   }
 
+  /** The reason in the verdict card's words: its numbers line and the ruleset's reasons. */
+  function reasonOf(cell: ThreatCell | undefined): HTMLElement[] {
+    if (!cell) return [];
+    if ('refused' in cell) return [h('p', {}, cell.refused)];
+    const card = verdictCard({ ...cell.verdict, checks: [] });
+    return [
+      ...(card.measure ? [h('p', { class: 'threat-measure' }, card.measure)] : []),
+      h('ul', {}, ...card.reasons.map((r) => h('li', {}, r))),
+    ];
+  }
+
+  function renderTable(): void {
+    const { view, status: words } = lastTable;
+    if (!toggle.checked || !whole.checked) {
+      tableList.replaceChildren();
+      return;
+    }
+    const open = new Set(
+      [...tableList.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset['unit']),
+    );
+    const kind = kindOfMode(mode);
+    if (words) tableStatus.textContent = words;
+    else if (!view || view.kind !== kind) tableStatus.textContent = `Asking every unit (${kind})…`;
+    else if (!view.answered) tableStatus.textContent = `This ruleset does not answer ${kind}.`;
+    else {
+      const yes = view.units.filter((u) => u.answer === 'yes').length;
+      tableStatus.textContent = `${yes} of ${view.units.length} units can ${kind} some enemy (frame ${view.frame}, ${view.ms} ms, ${view.asked} pairs asked).`;
+    }
+    tableList.replaceChildren(
+      ...(view && view.kind === kind ? view.units : []).map((u) => {
+        const against = u.enemyName ? ` → ${u.enemyName}` : '';
+        return h(
+          'li',
+          { 'data-tone': u.answer, 'data-unit': u.unit },
+          h(
+            'details',
+            { 'data-unit': u.unit, open: open.has(u.unit) },
+            h(
+              'summary',
+              {},
+              `${ICON[u.answer]} ${u.name} — ${WORD[u.answer]}${u.answer === 'no' ? '' : against}`,
+            ),
+            ...reasonOf(u.cell),
+          ),
+        );
+      }),
+    );
+  }
+
   return {
+    get whole() {
+      return toggle.checked && whole.checked;
+    },
+    showTable(view, words) {
+      lastTable = { view, status: words };
+      renderTable();
+    },
     get on() {
       return toggle.checked;
     },

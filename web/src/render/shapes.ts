@@ -147,7 +147,7 @@ export function drawShapes(
         outline(ctx, colour, 2.5, dash);
         break;
       case 'threat':
-        trace(ctx, css, false);
+        trace(ctx, css, shape.closed);
         outline(ctx, colour, 2.5, dash, 2);
         break;
       case 'los':
