@@ -83,7 +83,7 @@ describe('threat lines', () => {
 });
 
 describe('ThreatPoller', () => {
-  it('asks once per pose change, never two at a time, and asks again for a change made meanwhile', async () => {
+  it('asks once per move beyond the camera uncertainty, never two at a time, and asks again for a change made meanwhile', async () => {
     const asked: ThreatQuery[] = [];
     const pending: Array<(v: ThreatResponse) => void> = [];
     let shown = 0;
@@ -110,9 +110,14 @@ describe('ThreatPoller', () => {
     pending.shift()!(view);
     await settle();
     poller.note(state(300, 4), q);
+    poller.note(state(301.5, 4), q); // 1.5 mm: within the camera's uncertainty (3 mm), nothing
     expect(asked).toHaveLength(2);
-    poller.note(state(300, 5), { ...q, options: { x: 1 } }); // options changed: ask
+    poller.note(state(304, 4), q); // 4 mm: asked again
     expect(asked).toHaveLength(3);
+    pending.shift()!(view);
+    await settle();
+    poller.note(state(304, 5), { ...q, options: { x: 1 } }); // options changed: ask
+    expect(asked).toHaveLength(4);
     pending.shift()!(view);
     await settle();
     poller.note(state(300, 6), null); // unpicked: the view goes

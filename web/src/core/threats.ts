@@ -8,6 +8,7 @@ import type {
   ThreatResponse,
 } from '../../../src/server/threat-routes.ts';
 import { centroidOf, roundedOffset, topMost, unitPolygons } from './shape-geometry.ts';
+import { movedSince, posesOf, type PosesAt } from './stale.ts';
 import type { TableShape, Tone } from './table-overlays.ts';
 
 /**
@@ -100,16 +101,6 @@ export function tableReachShapes(view: TableThreatResponse | null, state: StateM
   return shapes;
 }
 
-/** What the view is computed from: every base's pose, to 1 mm and 1°. */
-export function poseKey(state: StateMessage): string {
-  return state.units
-    .map(
-      (u) =>
-        `${u.id}:${u.bases.map((b) => `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.headingDeg)}`).join(';')}`,
-    )
-    .join('|');
-}
-
 /** What to ask for: the picked unit and the referee's ruleset and options. */
 export interface ThreatQuery {
   /** The picked unit; null for the whole table. */
@@ -123,8 +114,11 @@ export interface ThreatQuery {
 const queryKey = (q: ThreatQuery): string => JSON.stringify([q.unit, q.ruleset ?? null, q.options]);
 
 /**
- * Asks the server for the view whenever the poses or the query change, one request at a time:
- * a change that arrives while a request is out is asked for as soon as it returns.
+ * Asks the server for the view whenever the query changes or a base has moved since the poses
+ * last asked about (by the verdict card's rule, stale.ts: more than the camera's uncertainty,
+ * three sigma and at least 3 mm, or a turn of more than a degree; so camera jitter alone asks
+ * nothing), one request at a time: a change that arrives while a request is out is asked for
+ * as soon as it returns.
  */
 export class ThreatPoller<V = ThreatResponse> {
   view: V | null = null;
@@ -132,8 +126,8 @@ export class ThreatPoller<V = ThreatResponse> {
   receivedAt = 0;
   error: string | null = null;
   private inFlight = false;
-  private askedFor = '';
-  private wanted: { key: string; query: ThreatQuery } | null = null;
+  private asked: { key: string; poses: PosesAt } | null = null;
+  private wanted: { key: string; query: ThreatQuery; state: StateMessage } | null = null;
 
   constructor(
     private readonly fetchView: (q: ThreatQuery) => Promise<V>,
@@ -148,23 +142,26 @@ export class ThreatPoller<V = ThreatResponse> {
   note(state: StateMessage | null, query: ThreatQuery | null): void {
     if (!state || !query || (query.unit !== null && !state.units.some((u) => u.id === query.unit))) {
       this.wanted = null;
+      this.asked = null;
       if (this.view) {
         this.view = null;
-        this.askedFor = '';
         this.onView();
       }
       return;
     }
-    const key = `${queryKey(query)}#${poseKey(state)}`;
-    this.wanted = { key, query };
+    this.wanted = { key: queryKey(query), query, state };
     this.pump();
   }
 
   private pump(): void {
     const want = this.wanted;
-    if (this.inFlight || !want || want.key === this.askedFor) return;
+    if (this.inFlight || !want) return;
+    const units = want.state.units;
+    const ids = units.map((u) => u.id);
+    if (this.asked && this.asked.key === want.key && movedSince(this.asked.poses, units, ids).length === 0)
+      return;
     this.inFlight = true;
-    this.askedFor = want.key;
+    this.asked = { key: want.key, poses: posesOf(units, ids) };
     this.fetchView(want.query)
       .then((view) => {
         if (this.wanted && this.belongs(view, this.wanted.query)) {
