@@ -109,10 +109,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * The live loop: two small loops around a one-frame slot.
  *
- * - Capture pulls frames from the source. A live camera is read as fast as it delivers and each
- *   new frame replaces the one waiting in the slot (counted as dropped): the pipeline always gets
- *   the newest picture, and nothing queues. A source that makes frames on request (the synthetic
- *   table) is asked for the next frame only when the slot is empty, so no work is thrown away.
+ * - Capture pulls a frame from the source whenever the slot is empty (the pipeline has taken the
+ *   last one), so no frame is decoded or rendered only to be thrown away. A live camera keeps only
+ *   its newest picture meanwhile and decodes it when asked (the frames it skipped are its
+ *   `dropped`, counted here as dropped): the pipeline gets a recent picture and nothing queues. A
+ *   source that makes frames on request (the synthetic table) renders the next one then.
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
  *   the event loop (sharp) and emits the picture with its snapshot.
  *
@@ -238,8 +239,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   stats(now = Date.now()): LiveStats {
     this.processedAt = this.processedAt.filter((t) => now - t <= 10_000);
     const span = this.processedAt.length > 1 ? (now - this.processedAt[0]!) / 1000 : 0;
+    // Frames the source skipped (newer ones came before the slot was free) were never decoded.
+    const skipped = this.source.dropped ?? 0;
     return {
       ...this.counts,
+      framesIn: this.counts.framesIn + skipped,
+      framesDropped: this.counts.framesDropped + skipped,
       processedFps: span > 0 ? (this.processedAt.length - 1) / span : 0,
       detectionMs: this.detection.figure(),
       latencyMs: this.latency.figure(),
@@ -286,7 +291,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
 
   private async capture(source: FrameSource, signal: AbortSignal): Promise<void> {
     while (this.running && !signal.aborted) {
-      if (!source.live && this.pending) {
+      if (this.pending) {
         await new Promise<void>((resolve) => (this.wakeCapture = resolve));
         this.wakeCapture = null;
         continue;
@@ -352,7 +357,6 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         });
       }
       this.counts.framesIn++;
-      if (this.pending) this.counts.framesDropped++;
       this.pending = frame;
       this.wakeProcess?.();
     }
