@@ -109,11 +109,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * The live loop: two small loops around a one-frame slot.
  *
- * - Capture pulls a frame from the source whenever the slot is empty (the pipeline has taken the
- *   last one), so no frame is decoded or rendered only to be thrown away. A live camera keeps only
- *   its newest picture meanwhile and decodes it when asked (the frames it skipped are its
- *   `dropped`, counted here as dropped): the pipeline gets a recent picture and nothing queues. A
- *   source that makes frames on request (the synthetic table) renders the next one then.
+ * - Capture pulls a frame from a live camera only when the slot is empty and the pipeline is free
+ *   to take it, so no frame is decoded only to be thrown away or to wait through a pipeline run: the
+ *   camera keeps only its newest picture meanwhile and decodes it when asked (the frames it
+ *   skipped are its `dropped`, counted here as dropped). A source that makes frames on request
+ *   (the synthetic table) is asked whenever the slot is empty, so it renders the next frame while
+ *   the pipeline works on this one.
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
  *   the event loop (sharp) and emits the picture with its snapshot.
  *
@@ -130,6 +131,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private pending: Frame | null = null;
   private wakeProcess: (() => void) | null = null;
   private wakeCapture: (() => void) | null = null;
+  /** The pipeline is working on a frame. */
+  private pipelineBusy = false;
+  private readonly pipelineFree = (): void => {
+    this.pipelineBusy = false;
+    this.wakeCapture?.();
+  };
   private status: Omit<SourceStatus, 'retryInMs' | 'text'>;
   private readonly options: LiveLoopOptions;
   private counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
@@ -196,6 +203,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.source = source;
     this.pipeline = pipeline;
     this.pending = null;
+    this.pipelineBusy = false;
     this.latest = undefined;
     // Figures describe the camera being watched now.
     this.counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
@@ -291,7 +299,9 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
 
   private async capture(source: FrameSource, signal: AbortSignal): Promise<void> {
     while (this.running && !signal.aborted) {
-      if (this.pending) {
+      // A live camera's frame is decoded only when the pipeline is free to take it at once (a frame
+      // decoded ahead would wait a whole pipeline run); an on-demand source renders one ahead.
+      if (this.pending || (source.live && this.pipelineBusy)) {
         await new Promise<void>((resolve) => (this.wakeCapture = resolve));
         this.wakeCapture = null;
         continue;
@@ -377,10 +387,14 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
       }
       const frame = this.pending;
       this.pending = null;
+      this.pipelineBusy = true;
       this.wakeCapture?.();
       lastStart = Date.now();
       try {
-        const { frame: back, result } = await this.pipeline.process(frame);
+        const processed = this.pipeline.process(frame);
+        // Free again (also when it failed): a live camera may decode its newest frame now.
+        void processed.then(this.pipelineFree, this.pipelineFree);
+        const { frame: back, result } = await processed;
         const { width, height, channels, data } = back.image;
         const jpeg = back.jpeg
           ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)

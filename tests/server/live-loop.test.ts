@@ -77,12 +77,17 @@ class SlowPipeline implements FrameProcessor {
   readonly camera = camera;
   busy = 0;
   maxBusy = 0;
+  /** When the last run ended, and by how much each frame predates the end of the run before it (ms). */
+  private lastEnd = 0;
+  readonly agedThroughRun: number[] = [];
   constructor(private readonly ms: number) {}
   async process(frame: Frame): Promise<ProcessedFrame> {
+    if (this.lastEnd > 0) this.agedThroughRun.push(this.lastEnd - frame.capturedAt);
     this.busy++;
     this.maxBusy = Math.max(this.maxBusy, this.busy);
     await sleep(this.ms);
     this.busy--;
+    this.lastEnd = Date.now();
     const result: PipelineResult = {
       sequence: frame.sequence,
       capturedAt: frame.capturedAt,
@@ -117,6 +122,9 @@ describe('live loop', () => {
     // The camera was asked only when the slot was free: no frame was taken only to be dropped.
     expect(source.asked).toBeLessThanOrEqual(s.framesProcessed + 2);
     expect(s.framesDropped).toBe(source.dropped);
+    // Taken when the pipeline was free: no frame was captured more than a camera tick (5 ms)
+    // before the previous run ended, i.e. none waited through a run.
+    expect(Math.max(...pipeline.agedThroughRun)).toBeLessThanOrEqual(5);
     // No queue: a frame waits at most about one pipeline run (a queue would reach seconds here:
     // hundreds of dropped frames × 60 ms). Generous bound for a busy machine.
     const late = latencies.slice(3);
