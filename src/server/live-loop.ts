@@ -401,6 +401,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
           : await sharp(data, { raw: { width, height, channels } })
               .jpeg({ quality: this.options.jpegQuality })
               .toBuffer();
+        // The pixels are done with (the overlay has its JPEG): the source may fill them again.
+        this.source.recycle?.(back.image.data);
         if (signal.aborted) return;
         const latencyMs = Date.now() - frame.capturedAt;
         this.counts.framesProcessed++;

@@ -25,6 +25,11 @@ export interface FrameSource {
    * camera's frames it skipped.
    */
   readonly dropped?: number;
+  /**
+   * Takes back the pixels of a frame it gave, once nobody uses them any more (the live loop calls
+   * it after the pipeline and the overlay JPEG): the source may fill them again.
+   */
+  recycle?(pixels: Uint8Array): void;
   /** Resolves with the next frame; rejects when the source has failed. */
   next(): Promise<Frame>;
   close(): Promise<void>;

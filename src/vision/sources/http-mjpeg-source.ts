@@ -5,6 +5,7 @@ import type { Frame, FrameSource } from '../frame-source.ts';
 import { redactUrl } from './ffmpeg-source.ts';
 import { imageSize, jpegFrameSize } from './image-decoding.ts';
 import { multipartBoundary, MultipartSplitter } from './multipart-jpeg.ts';
+import { PixelPool } from './pixel-pool.ts';
 import { SourceError } from './source-error.ts';
 
 export interface HttpMjpegSourceOptions {
@@ -57,6 +58,7 @@ export class HttpMjpegSource implements FrameSource {
   private sequence = 0;
   private undecodable = 0;
   private stallTimer: NodeJS.Timeout | null = null;
+  private readonly pixels = new PixelPool();
 
   constructor(private readonly options: HttpMjpegSourceOptions) {
     this.name = options.name ?? `MJPEG stream ${redactUrl(options.url)}`;
@@ -69,6 +71,10 @@ export class HttpMjpegSource implements FrameSource {
       this.waiting.push({ resolve, reject });
       this.pump();
     });
+  }
+
+  recycle(pixels: Uint8Array): void {
+    this.pixels.give(pixels);
   }
 
   async close(): Promise<void> {
@@ -120,13 +126,11 @@ export class HttpMjpegSource implements FrameSource {
         .raw()
         .toBuffer({ resolveWithObject: true });
       this.undecodable = 0;
+      // Into a buffer of our own: transferred to the vision worker, not copied, and reused.
+      const pixels = this.pixels.take(data.length);
+      pixels.set(data);
       const frame: Frame = {
-        image: {
-          width,
-          height,
-          channels: 3,
-          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-        },
+        image: { width, height, channels: 3, data: pixels },
         capturedAt: at,
         sequence: this.sequence++,
         jpeg,

@@ -101,6 +101,36 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     await source.close();
   });
 
+  it('hands out pixels that can be transferred to a worker, and fills recycled ones again', async () => {
+    const jpegs = await Promise.all([40, 200].map((l) => jpegOf(l)));
+    let sent = 0;
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
+      const timer = setInterval(() => res.write(part('cam', jpegs[sent++ % 2]!, true)), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const source = new HttpMjpegSource({ url, width: 64, height: 48 });
+    const first = await source.next();
+    const buffer = first.image.data.buffer;
+    source.recycle(first.image.data);
+    const second = await source.next();
+    expect(second.image.data.buffer).toBe(buffer); // the same memory, filled again
+    const expected = await sharp(Buffer.from(second.jpeg!)).raw().toBuffer();
+    expect(Buffer.from(second.image.data).equals(expected)).toBe(true);
+    // Transferable: posting it detaches it here (a buffer made by sharp would be copied instead).
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(null, [second.image.data.buffer as ArrayBuffer]);
+    expect(second.image.data.byteLength).toBe(0);
+    port1.close();
+    port2.close();
+    // A detached or foreign buffer is not taken back.
+    source.recycle(second.image.data);
+    source.recycle(new Uint8Array(new ArrayBuffer(64 * 48 * 3 + 8), 8));
+    const third = await source.next();
+    expect(third.image.data.byteLength).toBe(64 * 48 * 3);
+    await source.close();
+  });
+
   it('says why when the camera answers an HTTP error, and connects again on the next call', async () => {
     const url = await serve((res) => {
       res.writeHead(404, 'Not Found');
