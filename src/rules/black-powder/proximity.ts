@@ -131,13 +131,18 @@ export function proximityMoveVerdict(
     }
   }
   const ok = !worst || worst.d < 1e-6;
+  const lever = Math.max(
+    0,
+    ...tracks.map(([, b]) => Math.hypot(b.x - box.frame.origin.x, b.y - box.frame.origin.y)),
+  );
   const sidestep = BP.judge(
     ctx,
     {
       value: (ok ? -Math.min(outMove, 1e6) : (worst?.d ?? 0)) / 25.4,
       unit: 'in',
       perMm: 1 / 25.4,
-      sigmaMm: unit.sigmaMm,
+      // The quarters turn with the unit's heading: the lever is out to the farthest destination.
+      sigmaMm: Math.hypot(unit.sigmaMm, lever * ((unit.sigmaHeadingDeg * Math.PI) / 180)),
       moveMm: ok ? outMove : inMove,
     },
     'atMost',

@@ -39,8 +39,15 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
  * front quarter, or the least depth of one in it); majority: more than half of F in one flank or
  * rear quarter, probed by moving F.
  */
-function shareCall(ctx: BpContext, f: TableUnit, e: TableUnit): Judgement {
-  const sigma = Math.hypot(f.sigmaMm, e.sigmaMm);
+function shareCall(ctx: BpContext, f: TableUnit, e: TableUnit, gapMm: number): Judgement {
+  // E's quarters turn with E's heading (lever: out to F); F turns about its own centre.
+  const rad = Math.PI / 180;
+  const sigma = Math.hypot(
+    f.sigmaMm,
+    e.sigmaMm,
+    (gapMm + e.frontage / 2 + f.frontage) * e.sigmaHeadingDeg * rad,
+    (f.frontage / 2) * f.sigmaHeadingDeg * rad,
+  );
   if (ctx.options.supportPoint === 'anyPart') {
     const r = zoneReading(f.bodyPolygons, bpQuarterPolygon(ctx, e, 'front'));
     return BP.judge(ctx, wholeQuantity(r, sigma), 'lessThan', 100);
@@ -127,7 +134,8 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     }
   }
   // By share: too close to call when moving F (or E) within the band changes whether it counts.
-  if (ctx.options.supportPoint !== 'leader') nearRay = shareCall(ctx, f, e).answer === 'borderline';
+  if (ctx.options.supportPoint !== 'leader')
+    nearRay = shareCall(ctx, f, e, s.distance).answer === 'borderline';
   const firmNo = !inQuarter || inner.tri === 'yes';
   const quarter = bpVerdict({
     question: 'supportQuarter',
