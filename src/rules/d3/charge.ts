@@ -13,6 +13,7 @@ import { quarterQuantity } from '../engine/quarter-call.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
 import { degToRad } from '../../geometry/angle.ts';
+import { pointToPolygon } from '../../geometry/distance.ts';
 import {
   boxTurned,
   bestChargeLine,
@@ -88,7 +89,17 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   const move = moveOf(charger);
   const limits = turnLimits(ctx, charger, target);
   const allowed = { leftDeg: limits.left.deg, rightDeg: limits.right.deg };
-  const inTheWay = sweepObstacles(ctx, charger, target);
+  // Only what lies within reach of a run can stand in one: the turned front edge stays within a
+  // frontage of the leader, and no run goes past the target's farthest corner.
+  const reachMm =
+    Math.max(
+      ...target.allPolygons.flat().map((p) => Math.hypot(p.x - charger.leader.x, p.y - charger.leader.y)),
+    ) +
+    3 * charger.box.width +
+    charger.box.depth;
+  const inTheWay = sweepObstacles(ctx, charger, target).filter(
+    (o) => pointToPolygon(charger.leader, o.polygon).distance <= reachMm,
+  );
   const line = bestChargeLine(ctx, charger, target, allowed, inTheWay);
   const run = runInTheWay(ctx, charger, target, allowed, inTheWay, line, move);
   const asked = `can ${C} reach ${T} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`;
