@@ -8,8 +8,7 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
-import { quietZoneLightness } from './quiet-zone.ts';
-import { RivalCheck } from './rival-check.ts';
+import { FirmReadings, type FirmnessOptions } from './firm-reading.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
@@ -41,13 +40,7 @@ import {
  * square, and never where a declared marker was found.
  */
 
-export interface FinderOptions {
-  /** Log-likelihood ratio (nats) a code in play needs over every rival in play. */
-  readonly firmEvidence: number;
-  /** …and over the best code not in play. */
-  readonly minPlausibility: number;
-  /** Fitted white − black, grey levels: less is not a printed marker. */
-  readonly minContrast: number;
+export interface FinderOptions extends FirmnessOptions {
   /** Readings at least this good but not firm are looked at again (regions, frames). */
   readonly tentativeEvidence: number;
   /**
@@ -58,23 +51,6 @@ export interface FinderOptions {
   readonly foreignMinCellPx: number;
   /** Regions searched again per frame, at most. */
   readonly maxRegionsPerFrame: number;
-  /** Firm readings with cells narrower than this (px) get their corners fitted to their code. */
-  readonly alignBelowCellPx: number;
-  /**
-   * A firm reading whose code explains less than this share of the pixels' variance (`fit`)…
-   */
-  readonly minDarkSurroundFit: number;
-  /** …must have a quiet zone at least this light (quiet-zone.ts), or it is not a printed marker. */
-  readonly minQuietZone: number;
-  /**
-   * A firm reading of a small tag with less evidence than this (nats) over another code in play
-   * must still win when both codes are fitted at their best (rival-check.ts).
-   */
-  readonly rivalCheckBelowEvidence: number;
-  /** Blur over cell size (σ px / cell px) above which a reading needs more evidence… */
-  readonly blurredEvidenceFrom: number;
-  /** …five times more per this much more blur over cell size. */
-  readonly blurredEvidenceSpan: number;
 }
 
 /**
@@ -152,8 +128,7 @@ export class MarkerFinder {
   private readonly patterns = new Map<number, Float64Array>();
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
-  private readonly rivals: RivalCheck;
-  private readonly rivalVerdicts = new WeakMap<TemplateReading, boolean>();
+  private readonly firmness: FirmReadings;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -163,7 +138,7 @@ export class MarkerFinder {
     readonly options: FinderOptions = DEFAULT_FINDER,
     private readonly learned: LearnedTagReader | null = null,
   ) {
-    this.rivals = new RivalCheck(codes);
+    this.firmness = new FirmReadings(codes, options);
   }
 
   /**
@@ -346,50 +321,9 @@ export class MarkerFinder {
   }
 
   private isFirm(r: TemplateReading, grey: GreyImage): boolean {
-    if (
-      r.evidence < this.firmEvidenceFor(r) ||
-      r.plausibility < this.options.minPlausibility ||
-      r.contrast < this.options.minContrast
-    )
-      return false;
-    // A printed marker has paper all round and cells its code explains. A die showing four or five
-    // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).
-    if (r.fit < this.options.minDarkSurroundFit) {
-      const lightness = quietZoneLightness(grey, r.corners, this.codes.bitsPerSide, this.codes.bits(r.id));
-      if (lightness !== null && lightness < this.options.minQuietZone) return false;
-    }
-    // A close call between two codes in play on a small tag: each code fitted at its best decides.
-    if (
-      r.evidence >= this.options.rivalCheckBelowEvidence ||
-      quadSide(r.corners) / (this.codes.bitsPerSide + 2) >= this.options.alignBelowCellPx
-    )
-      return true;
-    let holds = this.rivalVerdicts.get(r);
-    if (holds === undefined)
-      this.rivalVerdicts.set(
-        r,
-        (holds = this.rivals.holds(grey, r, this.decoderOptions, (q) =>
-          this.refine(grey, q, this.codes.bitsPerSide + 2),
-        )),
-      );
-    return holds;
-  }
-
-  /**
-   * Evidence a reading needs to be firm. Where the blur is wide against the cells, the picture
-   * keeps little of the code (a Gaussian's contrast at the cell frequency falls as
-   * exp(−π²σ²/2c²): a third at σ/c 0.6, a twentieth at 0.78) and what the decoder's misfit
-   * leaves is correlated over neighbouring pixels, so its evidence is overstated: the need grows
-   * fivefold per `blurredEvidenceSpan` of σ/cell above `blurredEvidenceFrom`. Tuning scenes
-   * (1080p, blur σ 1.4, 20 mm, tilt 25°, seeds 1505–1508): tag 42 read as 58 (46 nats, σ/cell
-   * 0.78) and as 55 (32 nats, 0.74); with this, 0 false and 92 of 216 found instead of 107.
-   */
-  private firmEvidenceFor(r: TemplateReading): number {
-    const cellPx = quadSide(r.corners) / (this.codes.bitsPerSide + 2);
-    const over = this.decoderOptions.blurSigmaPx / cellPx - this.options.blurredEvidenceFrom;
-    return over > 0
-      ? this.options.firmEvidence * Math.pow(5, over / this.options.blurredEvidenceSpan)
-      : this.options.firmEvidence;
+    return this.firmness.isFirm(r, grey, this.decoderOptions, (q) =>
+      this.refine(grey, q, this.codes.bitsPerSide + 2),
+    );
   }
 
   private toFound(a: Attempt): FoundMarker {
