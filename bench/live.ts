@@ -5,7 +5,8 @@
  * the serve command's camera choice, the same app and live loop, recording into a temporary
  * folder), watched by a WebSocket client on /live as the browser watches it:
  *   - mjpeg still / mjpeg moving: `serve --url http://…/video --camera <profile>` reading a 30 fps
- *     1080p MJPEG stream served by this process (bench/live-stream.ts) through ffmpeg. Its frames
+ *     1080p MJPEG stream served by this process (bench/live-stream.ts), read as `serve` reads
+ *     any HTTP MJPEG camera (directly since issue 13.2; ffmpeg columns then show –). Its frames
  *     are drawn by Vedette's own renderer (src/synth) over the default scenario, JPEG-encoded with
  *     sharp (bench/live-frames.ts): the still table with fresh sensor noise each frame, or the
  *     demo's walking unit carried a step (default 1 in) every frame along a 94-frame serpentine;

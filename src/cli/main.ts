@@ -52,7 +52,9 @@ process.on('unhandledRejection', (err) => {
 function checkCommand(argv: readonly string[]): void {
   // Options that take a value (`hub --database <url>`): their value is not a command name.
   const valueOptions = (c: Command) =>
-    new Set([program, c].flatMap((x) => x.options.filter((o) => o.required || o.optional).map((o) => o.long)));
+    new Set(
+      [program, c].flatMap((x) => x.options.filter((o) => o.required || o.optional).map((o) => o.long)),
+    );
   let cmd: Command = program;
   const path: string[] = [];
   for (let i = 0; i < argv.length; i++) {

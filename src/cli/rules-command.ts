@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { recordedPoses, recordedTurnStart } from '../record/recorded-table.ts';
+import { resolveDataDir } from '../record/live-recording.ts';
+import { BattleStore, STORE_FILE } from '../record/store.ts';
 import { getRuleset, listRulesets } from '../rules/index.ts';
 import { parseQuestion } from '../rules/engine/question.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import { formatVerdict, type OptionValue, type Verdict } from '../rules/engine/verdict.ts';
-import { parseScenarioText } from '../table/scenario.ts';
-import { buildTableState } from '../table/table-state.ts';
+import { parseScenarioText, type Scenario } from '../table/scenario.ts';
+import { buildTableState, type TableState } from '../table/table-state.ts';
 
 interface RulesCommandOptions {
   ask: string[];
@@ -16,9 +20,40 @@ interface RulesCommandOptions {
   json?: boolean;
   listOptions?: boolean;
   declared?: boolean;
+  battle?: string;
+  at?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/**
+ * The table to ask about: the scenario file's poses, or, with --battle, the recorded battle's
+ * settled poses at --at seconds into it (default: where the recording ends) with the table at the
+ * start of the turn then (the last turn mark), so rules that look back to it read the record.
+ */
+function tableToAsk(scenario: Scenario, opts: RulesCommandOptions, dataDir: string): TableState {
+  if (opts.battle === undefined) return buildTableState(scenario);
+  if (!existsSync(resolve(dataDir, STORE_FILE)))
+    throw new Error(`no battles recorded in ${dataDir} yet (record with \`vedette serve\`, or give --data)`);
+  const store = BattleStore.inDataDir(dataDir);
+  try {
+    const battle = store.findBattle(opts.battle);
+    let t = battle.lastEventAt;
+    if (opts.at !== undefined) {
+      const s = Number(opts.at);
+      if (!Number.isFinite(s) || s < 0)
+        throw new Error(`--at needs seconds into the battle, got "${opts.at}"`);
+      t = battle.startedAt + s * 1000;
+    }
+    const turnStartPoses = recordedTurnStart(store, battle.id, t);
+    return buildTableState(scenario, recordedPoses(store, battle.id, t), {
+      fallBackToFilePoses: false,
+      ...(turnStartPoses ? { turnStartPoses } : {}),
+    });
+  } finally {
+    store.close();
+  }
+}
 
 function printVerdict(v: Verdict, depth: number): void {
   console.log(formatVerdict(v));
@@ -32,11 +67,14 @@ function printVerdict(v: Verdict, depth: number): void {
  * --declared lets Prestonpans measure charges ("'A' declares a charge on 'B'" does the same).
  * The ruleset is the scenario's `ruleset` unless --ruleset names another; a ruleset may bind to
  * the scenario (Montrose loads the board map it names) and may read its own phrasing first.
+ * --battle asks about a recorded battle instead of the file's poses (see tableToAsk).
  */
 export function registerRulesCommand(program: Command): Command {
   return program
     .command('rules')
-    .description('answer rules questions about a scenario file (poses from the file, no camera)')
+    .description(
+      'answer rules questions about a scenario file (poses from the file, or from a recorded --battle)',
+    )
     .argument('<scenario>', 'scenario JSON file')
     .option(
       '-a, --ask <question>',
@@ -54,7 +92,9 @@ export function registerRulesCommand(program: Command): Command {
       '--declared',
       'charges are declared: rulesets that forbid measuring first (Prestonpans) then give the distance',
     )
-    .action((file: string, opts: RulesCommandOptions) => {
+    .option('--battle <battle>', 'ask about a recorded battle (number or name; see `vedette battles`)')
+    .option('--at <seconds>', 'with --battle: the moment, seconds into the battle (default: its end)')
+    .action((file: string, opts: RulesCommandOptions, cmd: Command) => {
       const scenario = parseScenarioText(readFileSync(file, 'utf8'), file);
       const base = getRuleset(opts.ruleset ?? scenario.ruleset);
       // Rulesets with per-scenario data (a board map) bind to this scenario's.
@@ -75,7 +115,7 @@ export function registerRulesCommand(program: Command): Command {
       let policy: ThresholdPolicy = ruleset.defaultPolicy;
       if (opts.exact) policy = { floor: 0, sigmas: 0 };
       if (opts.floor !== undefined) policy = { ...policy, floor: Number(opts.floor) };
-      const state = buildTableState(scenario);
+      const state = tableToAsk(scenario, opts, resolveDataDir(cmd.optsWithGlobals<{ data?: string }>().data));
       for (const m of state.missing) console.error(`note: ${m.name} is not on the table (${m.reason})`);
       if (opts.ask.length === 0) {
         console.log(

@@ -125,7 +125,10 @@ export function registerServeCommand(program: Command): void {
     .option('--images <files...>', 'camera: still images, looped')
     .option('--folder <dir>', 'camera: every image in a folder, in name order, looped')
     .option('--webcam [device]', 'camera: a V4L2 webcam through ffmpeg (default /dev/video0)')
-    .option('--url <url>', 'camera: an RTSP or HTTP (MJPEG) stream through ffmpeg')
+    .option(
+      '--url <url>',
+      'camera: an HTTP MJPEG stream (read directly) or an RTSP or other stream (through ffmpeg)',
+    )
     .option('--video <file>', 'camera: a video file through ffmpeg')
     .option(
       '--realtime',

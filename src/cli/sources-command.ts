@@ -75,6 +75,7 @@ export function formatSourcesReport(r: SourcesReport): string {
     'Network cameras and phone camera apps:',
     '  vedette serve --url rtsp://user:pass@192.168.1.40:554/stream1 --camera my-camera.json',
     '  vedette serve --url http://192.168.1.41:8080/video          (HTTP MJPEG, e.g. a phone "IP webcam" app)',
+    '  (an HTTP MJPEG stream is read directly, without ffmpeg; RTSP and other streams go through ffmpeg)',
     '',
     'A video file:',
     '  vedette serve --video game.mp4 [--realtime] [--loop] --camera my-camera.json',

@@ -5,6 +5,8 @@ import { verdict as makeVerdict, type Verdict } from '../rules/engine/verdict.ts
 import type { Scenario } from '../table/scenario.ts';
 import { terrainChanges } from '../table/scenario-change.ts';
 import { BattleRecorder, type RecorderOptions } from './recorder.ts';
+import type { BasePose } from '../table/table-state.ts';
+import { recordedTurnStart } from './recorded-table.ts';
 import { rosterOf } from './roster.ts';
 import { BattleStore, DEFAULT_DATA_DIR } from './store.ts';
 import type { BattleSummary, MarkRecord } from './types.ts';
@@ -110,6 +112,17 @@ export class LiveRecording {
 
   get current(): BattleRecorder | null {
     return this.recorder;
+  }
+
+  /**
+   * The poses at the start of the current turn of the battle being recorded (the last turn mark
+   * at or before `at`), for the rules; undefined with no battle, no turn mark yet, or when the
+   * table watched is no longer the battle's.
+   */
+  turnStartPoses(at = Infinity): Map<number, BasePose> | undefined {
+    const rec = this.recorder;
+    if (!rec || !this.store || !this.ctx || this.ctx.scenario() !== this.scenarioOfBattle) return undefined;
+    return recordedTurnStart(this.store, rec.battleId, at);
   }
 
   /** Ends the battle being recorded (if any) and starts a new one. */

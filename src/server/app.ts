@@ -104,6 +104,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     scenario: () => table.scenario,
     camera: () => table.camera,
     latest: () => loop.latest,
+    turnStartPoses: () => recording.turnStartPoses(),
     replaceScenario: (next) => table.replaceScenario(next),
   };
   app.use(refereeRoutes(routeContext));

@@ -109,10 +109,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * The live loop: two small loops around a one-frame slot.
  *
- * - Capture pulls frames from the source. A live camera is read as fast as it delivers and each
- *   new frame replaces the one waiting in the slot (counted as dropped): the pipeline always gets
- *   the newest picture, and nothing queues. A source that makes frames on request (the synthetic
- *   table) is asked for the next frame only when the slot is empty, so no work is thrown away.
+ * - Capture pulls a frame from a live camera only when the slot is empty and the pipeline is free
+ *   to take it, so no frame is decoded only to be thrown away or to wait through a pipeline run: the
+ *   camera keeps only its newest picture meanwhile and decodes it when asked (the frames it
+ *   skipped are its `dropped`, counted here as dropped). A source that makes frames on request
+ *   (the synthetic table) is asked whenever the slot is empty, so it renders the next frame while
+ *   the pipeline works on this one.
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
  *   the event loop (sharp) and emits the picture with its snapshot.
  *
@@ -129,6 +131,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private pending: Frame | null = null;
   private wakeProcess: (() => void) | null = null;
   private wakeCapture: (() => void) | null = null;
+  /** The pipeline is working on a frame. */
+  private pipelineBusy = false;
+  private readonly pipelineFree = (): void => {
+    this.pipelineBusy = false;
+    this.wakeCapture?.();
+  };
   private status: Omit<SourceStatus, 'retryInMs' | 'text'>;
   private readonly options: LiveLoopOptions;
   private counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
@@ -195,6 +203,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.source = source;
     this.pipeline = pipeline;
     this.pending = null;
+    this.pipelineBusy = false;
     this.latest = undefined;
     // Figures describe the camera being watched now.
     this.counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
@@ -238,8 +247,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   stats(now = Date.now()): LiveStats {
     this.processedAt = this.processedAt.filter((t) => now - t <= 10_000);
     const span = this.processedAt.length > 1 ? (now - this.processedAt[0]!) / 1000 : 0;
+    // Frames the source skipped (newer ones came before the slot was free) were never decoded.
+    const skipped = this.source.dropped ?? 0;
     return {
       ...this.counts,
+      framesIn: this.counts.framesIn + skipped,
+      framesDropped: this.counts.framesDropped + skipped,
       processedFps: span > 0 ? (this.processedAt.length - 1) / span : 0,
       detectionMs: this.detection.figure(),
       latencyMs: this.latency.figure(),
@@ -286,7 +299,9 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
 
   private async capture(source: FrameSource, signal: AbortSignal): Promise<void> {
     while (this.running && !signal.aborted) {
-      if (!source.live && this.pending) {
+      // A live camera's frame is decoded only when the pipeline is free to take it at once (a frame
+      // decoded ahead would wait a whole pipeline run); an on-demand source renders one ahead.
+      if (this.pending || (source.live && this.pipelineBusy)) {
         await new Promise<void>((resolve) => (this.wakeCapture = resolve));
         this.wakeCapture = null;
         continue;
@@ -352,7 +367,6 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         });
       }
       this.counts.framesIn++;
-      if (this.pending) this.counts.framesDropped++;
       this.pending = frame;
       this.wakeProcess?.();
     }
@@ -373,16 +387,22 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
       }
       const frame = this.pending;
       this.pending = null;
+      this.pipelineBusy = true;
       this.wakeCapture?.();
       lastStart = Date.now();
       try {
-        const { frame: back, result } = await this.pipeline.process(frame);
+        const processed = this.pipeline.process(frame);
+        // Free again (also when it failed): a live camera may decode its newest frame now.
+        void processed.then(this.pipelineFree, this.pipelineFree);
+        const { frame: back, result } = await processed;
         const { width, height, channels, data } = back.image;
         const jpeg = back.jpeg
           ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
           : await sharp(data, { raw: { width, height, channels } })
               .jpeg({ quality: this.options.jpegQuality })
               .toBuffer();
+        // The pixels are done with (the overlay has its JPEG): the source may fill them again.
+        this.source.recycle?.(back.image.data);
         if (signal.aborted) return;
         const latencyMs = Date.now() - frame.capturedAt;
         this.counts.framesProcessed++;

@@ -118,8 +118,15 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
   };
 }
 
-/** The table as the camera last saw it: tracked poses only (a base never seen is not guessed from the file). */
-export function liveTableState(scenario: Scenario, frame: LiveFrame): TableState {
+/**
+ * The table as the camera last saw it: tracked poses only (a base never seen is not guessed from
+ * the file), with the table at the start of the turn when the recording has marked one.
+ */
+export function liveTableState(
+  scenario: Scenario,
+  frame: LiveFrame,
+  turnStartPoses?: ReadonlyMap<number, BasePose>,
+): TableState {
   const poses = new Map<number, BasePose>();
   for (const b of frame.snapshot.result.bases)
     poses.set(b.markerId, {
@@ -129,7 +136,10 @@ export function liveTableState(scenario: Scenario, frame: LiveFrame): TableState
       sigmaMm: b.sigmaMm,
       sigmaHeadingDeg: b.sigmaHeadingDeg,
     });
-  return buildTableState(scenario, poses, { fallBackToFilePoses: false });
+  return buildTableState(scenario, poses, {
+    fallBackToFilePoses: false,
+    ...(turnStartPoses ? { turnStartPoses } : {}),
+  });
 }
 
 function caution(frame: LiveFrame, unitIds: readonly string[]): string | null {
@@ -214,10 +224,15 @@ function resolveId(state: TableState, ref: string): string {
   return findByName<{ id: string; name: string }>([...state.units, ...state.commanders], ref).id;
 }
 
-export function askReferee(scenario: Scenario, frame: LiveFrame, body: AskRequest): AskResponse {
+export function askReferee(
+  scenario: Scenario,
+  frame: LiveFrame,
+  body: AskRequest,
+  turnStartPoses?: ReadonlyMap<number, BasePose>,
+): AskResponse {
   const base = getRuleset(body.ruleset ?? scenario.ruleset);
   const ruleset = base.forScenario ? base.forScenario(scenario) : base;
-  const state = liveTableState(scenario, frame);
+  const state = liveTableState(scenario, frame, turnStartPoses);
   const missing = state.missing.map((m) => m.id);
   for (const ref of [body.a, body.b]) {
     if (ref === undefined) continue;
@@ -260,7 +275,7 @@ export function refereeRoutes(ctx: RouteContext): Router {
     const frame = ctx.latest();
     if (!lastAsked || !frame) return void res.json({ answer: null });
     try {
-      res.json({ answer: askReferee(ctx.scenario(), frame, lastAsked) });
+      res.json({ answer: askReferee(ctx.scenario(), frame, lastAsked, ctx.turnStartPoses?.()) });
     } catch {
       res.json({ answer: null });
     }
@@ -275,7 +290,7 @@ export function refereeRoutes(ctx: RouteContext): Router {
     const frame = ctx.latest();
     if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
     try {
-      const answer = askReferee(ctx.scenario(), frame, parsed.data);
+      const answer = askReferee(ctx.scenario(), frame, parsed.data, ctx.turnStartPoses?.());
       lastAsked = parsed.data;
       res.json(answer);
     } catch (err) {

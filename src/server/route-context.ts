@@ -1,5 +1,6 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
+import type { BasePose } from '../table/table-state.ts';
 import type { LiveFrame } from './live-loop.ts';
 
 /**
@@ -11,6 +12,11 @@ export interface RouteContext {
   scenario(): Scenario;
   camera(): CameraProfile;
   latest(): LiveFrame | undefined;
+  /**
+   * Poses at the start of the current turn from the battle being recorded (undefined when not
+   * recording or before the first turn mark): the rules that look back to the turn start read them.
+   */
+  turnStartPoses?(): ReadonlyMap<number, BasePose> | undefined;
   /** Validated scenario → replaces the table being watched (source, pipeline, browsers told). */
   replaceScenario(next: Scenario): Promise<void>;
 }

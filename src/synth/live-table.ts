@@ -54,7 +54,8 @@ export interface LiveTableOptions extends Omit<RenderOptions, 'poses' | 'jpegQua
  * The live demo camera: a fixed synthetic camera over the scenario, with one unit walking
  * slowly forward and back. The static picture (cloth, reference sheets, standing bases) is
  * rendered once; each frame redraws only the 16-px tiles the moving bases leave or enter,
- * re-blurs that patch and lays fresh sensor noise over the whole frame.
+ * re-blurs that patch and lays fresh sensor noise over the whole frame (with the noise bank, the
+ * bank's fixed-point copy of the picture is also refreshed only over that patch).
  */
 export class LiveSyntheticTable {
   readonly profile: CameraProfile;
@@ -68,6 +69,8 @@ export class LiveSyntheticTable {
   /** Sensor noise from a bank drawn once (the live demo), or null: every sample drawn afresh. */
   private noiseBank: NoiseBank | null;
   private readonly useNoiseBank: boolean;
+  /** Which picture the noise bank holds: `blurred` as it now is, another one, or none yet. */
+  private noisePicture: 'blurred' | 'other' | 'none' = 'none';
   private readonly o: { seed: number; noiseSigma: number; advanceMm: number; periodMs: number };
   private readonly printDefects: LiveTableOptions['printDefects'];
   /** Clutter and lighting, compiled once (the same objects every frame, so nothing recompiles). */
@@ -151,11 +154,13 @@ export class LiveSyntheticTable {
       this.o.noiseSigma = sensor.noiseSigma;
       if (this.useNoiseBank)
         this.noiseBank = sensor.noiseSigma > 0 ? new NoiseBank(sensor.noiseSigma, this.o.seed) : null;
+      this.noisePicture = 'none';
     }
     if (sensor.blurSigma !== undefined) {
       this.kernel = gaussianKernel(sensor.blurSigma);
       blurRgb(this.clean, this.blurred, this.tmp, this.camera.width, this.camera.height, this.kernel);
       this.boardCache = null;
+      this.noisePicture = 'none';
     }
   }
 
@@ -261,19 +266,26 @@ export class LiveSyntheticTable {
       }
       this.shader.renderBases(this.clean, boxes, this.mask, this.propBoxes);
       const pad = (this.kernel.length - 1) / 2;
-      blurRgb(this.clean, this.blurred, this.tmp, width, height, this.kernel, {
+      const blurredRect = {
         x0: Math.max(0, u.x0 - pad),
         y0: Math.max(0, u.y0 - pad),
         x1: Math.min(width, u.x1 + pad),
         y1: Math.min(height, u.y1 + pad),
-      });
+      };
+      blurRgb(this.clean, this.blurred, this.tmp, width, height, this.kernel, blurredRect);
+      if (this.noisePicture === 'blurred')
+        this.noiseBank?.setPicture(this.blurred, { ...blurredRect, width });
     }
     const data = new Uint8Array(this.blurred.length);
     if (dirty && this.boardCache) this.boardCache = { ...this.boardCache, key: '' };
     const picture = boardPose && this.boardImage ? this.withBoard(this.boardImage, boardPose) : this.blurred;
     const key = (this.o.seed * 1_000_003 + noiseKey) | 0;
-    if (this.noiseBank) this.noiseBank.apply(picture, data, key);
-    else quantiseWithNoise(picture, data, this.o.noiseSigma, new Prng(key));
+    if (this.noiseBank) {
+      // The bank keeps its own copy of the picture: refreshed only where it changed (above).
+      if (picture !== this.blurred || this.noisePicture !== 'blurred') this.noiseBank.setPicture(picture);
+      this.noisePicture = picture === this.blurred ? 'blurred' : 'other';
+      this.noiseBank.applyTo(data, key);
+    } else quantiseWithNoise(picture, data, this.o.noiseSigma, new Prng(key));
     return { image: { width, height, data }, truth: sceneTruth(this.camera, scene) };
   }
 

@@ -19,6 +19,17 @@ export interface FrameSource {
    * absent) when a frame is made on request (synthetic table, still images, a file read flat out).
    */
   readonly live?: boolean;
+  /**
+   * Frames a live source received and replaced by a newer one before anybody asked (never
+   * decoded). The live loop asks a source only when it can take a frame, so these are the
+   * camera's frames it skipped.
+   */
+  readonly dropped?: number;
+  /**
+   * Takes back the pixels of a frame it gave, once nobody uses them any more (the live loop calls
+   * it after the pipeline and the overlay JPEG): the source may fill them again.
+   */
+  recycle?(pixels: Uint8Array): void;
   /** Resolves with the next frame; rejects when the source has failed. */
   next(): Promise<Frame>;
   close(): Promise<void>;

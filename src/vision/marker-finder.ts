@@ -8,8 +8,7 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
-import { quietZoneLightness } from './quiet-zone.ts';
-import { RivalCheck } from './rival-check.ts';
+import { FirmReadings, type FirmnessOptions } from './firm-reading.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
@@ -41,13 +40,7 @@ import {
  * square, and never where a declared marker was found.
  */
 
-export interface FinderOptions {
-  /** Log-likelihood ratio (nats) a code in play needs over every rival in play. */
-  readonly firmEvidence: number;
-  /** …and over the best code not in play. */
-  readonly minPlausibility: number;
-  /** Fitted white − black, grey levels: less is not a printed marker. */
-  readonly minContrast: number;
+export interface FinderOptions extends FirmnessOptions {
   /** Readings at least this good but not firm are looked at again (regions, frames). */
   readonly tentativeEvidence: number;
   /**
@@ -58,19 +51,6 @@ export interface FinderOptions {
   readonly foreignMinCellPx: number;
   /** Regions searched again per frame, at most. */
   readonly maxRegionsPerFrame: number;
-  /** Firm readings with cells narrower than this (px) get their corners fitted to their code. */
-  readonly alignBelowCellPx: number;
-  /**
-   * A firm reading whose code explains less than this share of the pixels' variance (`fit`)…
-   */
-  readonly minDarkSurroundFit: number;
-  /** …must have a quiet zone at least this light (quiet-zone.ts), or it is not a printed marker. */
-  readonly minQuietZone: number;
-  /**
-   * A firm reading of a small tag with less evidence than this (nats) over another code in play
-   * must still win when both codes are fitted at their best (rival-check.ts).
-   */
-  readonly rivalCheckBelowEvidence: number;
 }
 
 /**
@@ -92,6 +72,8 @@ export const DEFAULT_FINDER: FinderOptions = {
   minDarkSurroundFit: 0.38,
   minQuietZone: 0.38,
   rivalCheckBelowEvidence: 60,
+  blurredEvidenceFrom: 0.6,
+  blurredEvidenceSpan: 0.15,
 };
 
 /** A marker found in a frame. */
@@ -146,8 +128,7 @@ export class MarkerFinder {
   private readonly patterns = new Map<number, Float64Array>();
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
-  private readonly rivals: RivalCheck;
-  private readonly rivalVerdicts = new WeakMap<TemplateReading, boolean>();
+  private readonly firmness: FirmReadings;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -157,7 +138,7 @@ export class MarkerFinder {
     readonly options: FinderOptions = DEFAULT_FINDER,
     private readonly learned: LearnedTagReader | null = null,
   ) {
-    this.rivals = new RivalCheck(codes);
+    this.firmness = new FirmReadings(codes, options);
   }
 
   /**
@@ -340,33 +321,9 @@ export class MarkerFinder {
   }
 
   private isFirm(r: TemplateReading, grey: GreyImage): boolean {
-    if (
-      r.evidence < this.options.firmEvidence ||
-      r.plausibility < this.options.minPlausibility ||
-      r.contrast < this.options.minContrast
-    )
-      return false;
-    // A printed marker has paper all round and cells its code explains. A die showing four or five
-    // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).
-    if (r.fit < this.options.minDarkSurroundFit) {
-      const lightness = quietZoneLightness(grey, r.corners, this.codes.bitsPerSide, this.codes.bits(r.id));
-      if (lightness !== null && lightness < this.options.minQuietZone) return false;
-    }
-    // A close call between two codes in play on a small tag: each code fitted at its best decides.
-    if (
-      r.evidence >= this.options.rivalCheckBelowEvidence ||
-      quadSide(r.corners) / (this.codes.bitsPerSide + 2) >= this.options.alignBelowCellPx
-    )
-      return true;
-    let holds = this.rivalVerdicts.get(r);
-    if (holds === undefined)
-      this.rivalVerdicts.set(
-        r,
-        (holds = this.rivals.holds(grey, r, this.decoderOptions, (q) =>
-          this.refine(grey, q, this.codes.bitsPerSide + 2),
-        )),
-      );
-    return holds;
+    return this.firmness.isFirm(r, grey, this.decoderOptions, (q) =>
+      this.refine(grey, q, this.codes.bitsPerSide + 2),
+    );
   }
 
   private toFound(a: Attempt): FoundMarker {

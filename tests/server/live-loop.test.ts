@@ -26,11 +26,19 @@ function tinyFrame(sequence: number, size = 8): Frame {
   };
 }
 
-/** A live camera delivering a frame every `intervalMs`; `next()` resolves with the newest. */
+/**
+ * A camera delivering a frame every `intervalMs`. Live: frames come by the clock whether asked or
+ * not, `next()` resolves with the newest one not yet handed out (waiting for the next tick when
+ * there is none) and the ones it skipped are `dropped`. On demand: each `next()` makes one.
+ */
 class FakeCamera implements FrameSource {
   readonly name = 'fake camera';
   readonly live: boolean;
   private seq = 0;
+  private readonly startedAt = Date.now();
+  /** The clock's tick of the last frame handed out. */
+  private lastTick = -1;
+  dropped = 0;
   asked = 0;
   failNext = 0;
   permanent = false;
@@ -48,8 +56,19 @@ class FakeCamera implements FrameSource {
       this.failNext--;
       throw new SourceError('camera unplugged', this.permanent);
     }
-    await sleep(this.intervalMs);
-    return tinyFrame(this.seq++, this.size);
+    if (!this.live) {
+      await sleep(this.intervalMs);
+      return tinyFrame(this.seq++, this.size);
+    }
+    let tick = Math.floor((Date.now() - this.startedAt) / this.intervalMs);
+    if (tick <= this.lastTick) {
+      await sleep((this.lastTick + 1) * this.intervalMs - (Date.now() - this.startedAt));
+      tick = Math.max(this.lastTick + 1, Math.floor((Date.now() - this.startedAt) / this.intervalMs));
+    }
+    this.dropped += Math.max(0, tick - this.lastTick - 1);
+    this.lastTick = tick;
+    const frame = tinyFrame(this.seq++, this.size);
+    return { ...frame, capturedAt: this.startedAt + tick * this.intervalMs };
   }
   async close(): Promise<void> {}
 }
@@ -58,12 +77,17 @@ class SlowPipeline implements FrameProcessor {
   readonly camera = camera;
   busy = 0;
   maxBusy = 0;
+  /** When the last run ended, and by how much each frame predates the end of the run before it (ms). */
+  private lastEnd = 0;
+  readonly agedThroughRun: number[] = [];
   constructor(private readonly ms: number) {}
   async process(frame: Frame): Promise<ProcessedFrame> {
+    if (this.lastEnd > 0) this.agedThroughRun.push(this.lastEnd - frame.capturedAt);
     this.busy++;
     this.maxBusy = Math.max(this.maxBusy, this.busy);
     await sleep(this.ms);
     this.busy--;
+    this.lastEnd = Date.now();
     const result: PipelineResult = {
       sequence: frame.sequence,
       capturedAt: frame.capturedAt,
@@ -95,6 +119,12 @@ describe('live loop', () => {
     expect(s.framesDropped).toBeGreaterThan(s.framesProcessed);
     // Everything that came in was processed, dropped, or is the one frame waiting.
     expect(s.framesIn - s.framesProcessed - s.framesDropped).toBeLessThanOrEqual(2);
+    // The camera was asked only when the slot was free: no frame was taken only to be dropped.
+    expect(source.asked).toBeLessThanOrEqual(s.framesProcessed + 2);
+    expect(s.framesDropped).toBe(source.dropped);
+    // Taken when the pipeline was free: no frame was captured more than a camera tick (5 ms)
+    // before the previous run ended, i.e. none waited through a run.
+    expect(Math.max(...pipeline.agedThroughRun)).toBeLessThanOrEqual(5);
     // No queue: a frame waits at most about one pipeline run (a queue would reach seconds here:
     // hundreds of dropped frames × 60 ms). Generous bound for a busy machine.
     const late = latencies.slice(3);

@@ -9,12 +9,14 @@ import type { RunningServer, ServerStatus } from '../../src/server/app.ts';
 import type { HelloMessage } from '../../src/server/protocol.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import { FfmpegSource } from '../../src/vision/sources/ffmpeg-source.ts';
+import { HttpMjpegSource } from '../../src/vision/sources/http-mjpeg-source.ts';
 import { haveFfmpeg } from '../vision/sources/programs.ts';
 import { DEMO, liveUrl, startTestServer, syntheticJpeg, until } from './server-harness.ts';
 
 /**
  * A network camera (an HTTP MJPEG stream, as phone camera apps and IP cameras serve) read through
- * the real ffmpeg source by the real server. The camera is killed mid-stream twice — ffmpeg
+ * the real ffmpeg source by the real server (raw transport: an MJPEG transport is read without
+ * ffmpeg, by HttpMjpegSource, tested below). The camera is killed mid-stream twice — ffmpeg
  * killed, then the camera itself gone for a few seconds — and the pipeline reports it, retries
  * with back-off, and resumes when the camera returns; the server answers throughout.
  */
@@ -62,7 +64,7 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
       source: {
         kind: 'ffmpeg',
         input: { kind: 'url', url: `http://127.0.0.1:${port}/video` },
-        transport: 'mjpeg',
+        transport: 'raw',
         cameraPath: join(dir, 'camera.json'),
       },
       loop: { retryBaseMs: 250, maxRetryMs: 1000 },
@@ -147,5 +149,66 @@ describe.skipIf(!enabled)('a camera that disappears', () => {
         `p95 ${after.frames.latencyMs.p95?.toFixed(0)} ms; slowest /api/status answer ${slowest} ms`,
     );
     expect(slowest).toBeLessThan(2000);
+  });
+});
+
+describe('an MJPEG camera read directly that disappears', () => {
+  let dir = '';
+  let jpeg: Buffer;
+  let camera: Server | undefined;
+  let server: RunningServer;
+
+  afterAll(async () => {
+    await server?.close();
+    if (camera) await stopCamera(camera);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is read without ffmpeg, retried while gone, and live again when it returns', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vedette-retry-direct-'));
+    const scenario = parseScenarioText(readFileSync(DEMO, 'utf8'));
+    const { table, jpeg: picture } = await syntheticJpeg(scenario, 92);
+    jpeg = picture;
+    writeFileSync(join(dir, 'camera.json'), JSON.stringify(table.profile));
+    camera = await startCamera(jpeg, 0, 10);
+    const port = (camera.address() as AddressInfo).port;
+    server = await startTestServer({
+      source: {
+        kind: 'ffmpeg',
+        input: { kind: 'url', url: `http://127.0.0.1:${port}/video` },
+        transport: 'mjpeg',
+        cameraPath: join(dir, 'camera.json'),
+      },
+      loop: { retryBaseMs: 250, maxRetryMs: 1000 },
+    });
+    const status = async () =>
+      (await (
+        await fetch(`${server.url}/api/status`, { signal: AbortSignal.timeout(2000) })
+      ).json()) as ServerStatus;
+    await until('the first frames from the stream', async () => (await status()).frames.framesProcessed >= 3);
+    expect(server.loop.currentSource).toBeInstanceOf(HttpMjpegSource);
+    expect((await status()).source.state).toBe('live');
+
+    await stopCamera(camera);
+    camera = undefined;
+    await until('retries to pile up', async () => {
+      const s = await status();
+      return s.source.state === 'retrying' && s.source.attempt >= 2;
+    });
+    const down = await status();
+    expect(down.source.error).toMatch(
+      /MJPEG stream http:\/\/127\.0\.0\.1:\d+\/video: (cannot read the stream|the camera ended the stream)/,
+    );
+
+    camera = await startCamera(jpeg, port, 10);
+    await until('the stream to resume', async () => {
+      const s = await status();
+      return s.source.state === 'live' && s.frames.framesProcessed > down.frames.framesProcessed + 2;
+    });
+    const after = await status();
+    console.log(
+      `direct MJPEG camera: ${after.frames.framesProcessed} processed, ${after.frames.framesDropped} skipped undecoded, ` +
+        `latency mean ${after.frames.latencyMs.mean?.toFixed(0)} ms`,
+    );
   });
 });

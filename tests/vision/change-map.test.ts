@@ -4,7 +4,8 @@ import { frameTable } from '../../src/synth/camera.ts';
 import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { toGrey, type SynthFrame } from '../../src/synth/render.ts';
 import type { Scenario } from '../../src/table/scenario.ts';
-import { ChangeMap, mergeOverlapping } from '../../src/vision/change-map.ts';
+import { blockMeans, ChangeMap, medianOf, mergeOverlapping } from '../../src/vision/change-map.ts';
+import { Prng } from '../../src/synth/noise.ts';
 
 describe('change map', () => {
   let scenario: Scenario;
@@ -59,5 +60,48 @@ describe('change map', () => {
       { x0: 0, y0: 0, w: 17, h: 17 },
       { x0: 100, y0: 100, w: 5, h: 5 },
     ]);
+  });
+});
+
+describe('change map arithmetic (same answers as the plain sums and a sort)', () => {
+  it('block means equal a brute-force mean of every block, for 8-bit pictures of any size and offset', () => {
+    const rng = new Prng(17);
+    for (const [width, height, b, offset] of [
+      [64, 48, 8, 0],
+      [1920, 1080, 8, 0],
+      [100, 37, 8, 0], // width not a multiple of 4: the plain path
+      [64, 40, 8, 1], // unaligned view: the plain path
+      [60, 45, 5, 0],
+    ] as const) {
+      const buffer = new Uint8Array(width * height + offset);
+      for (let i = 0; i < buffer.length; i++) buffer[i] = rng.nextU32() & 0xff;
+      // Saturated corners: the 16-bit lanes at their fullest.
+      buffer.fill(255, offset, offset + width * 8);
+      const data = buffer.subarray(offset);
+      const cols = Math.floor(width / b);
+      const rows = Math.floor(height / b);
+      const means = blockMeans({ data, width }, b, cols, rows);
+      for (let by = 0; by < rows; by++)
+        for (let bx = 0; bx < cols; bx++) {
+          let sum = 0;
+          for (let y = by * b; y < (by + 1) * b; y++)
+            for (let x = bx * b; x < (bx + 1) * b; x++) sum += data[y * width + x]!;
+          expect(means[by * cols + bx]).toBe(Math.fround(sum / (b * b)));
+        }
+    }
+  });
+
+  it("the median is a sorted copy's middle element, and the values are left alone", () => {
+    const rng = new Prng(5);
+    for (const n of [1, 2, 3, 10, 101, 32_400]) {
+      for (const levels of [3, 1000]) {
+        const values = Float32Array.from({ length: n }, () => ((rng.nextU32() % levels) - levels / 2) / 64);
+        const copy = Float32Array.from(values);
+        const sorted = Float32Array.from(values).sort();
+        expect(medianOf(values)).toBe(sorted[n >> 1]);
+        expect(values).toEqual(copy);
+      }
+    }
+    expect(medianOf(new Float32Array(0))).toBe(0);
   });
 });

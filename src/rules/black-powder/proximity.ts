@@ -6,7 +6,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { measuredBy } from '../engine/composite.ts';
 import { nearestEnemy } from '../engine/measure.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { bpVerdict, inStr, lengthVerdict, type BpContext } from './context.ts';
+import { BP, bpVerdict, inStr, lengthVerdict, type BpContext } from './context.ts';
 import { quarterBox } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
 
@@ -110,28 +110,60 @@ export function proximityMoveVerdict(
       c0.forEach((p, k) => tracks.push([p, c1[k] as Vec2]));
     });
   }
+  // Each track point at fraction t of its way moves t × as far as the destination does relative
+  // to the unit (whose pose, and so its quarters and the tracks' starts, carry the uncertainty):
+  // a point d into a flank quarter needs the destination moved d / t to come out, one d clear
+  // of it d / t to go in. The move changes answer at the worst point in, or the nearest point out.
+  let inMove = 0;
+  let outMove = Infinity;
   for (const [a, b] of tracks) {
-    for (let s = 0; s <= steps; s++) {
-      const p = { x: a.x + ((b.x - a.x) * s) / steps, y: a.y + ((b.y - a.y) * s) / steps };
+    for (let s = 1; s <= steps; s++) {
+      const t = s / steps;
+      const p = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
       const q = quarterOfPoint(box, p, ctx.options.quarterReading, 1e-6);
       if (q.quarter === 'left' || q.quarter === 'right') {
         const l = toLocal(box.frame, p);
         const d = q.rayDistance;
         if (!worst || d > worst.d) worst = { p: l, quarter: q.quarter, d };
-      }
+        if (d >= 1e-6) inMove = Math.max(inMove, d / t);
+      } else if (q.quarter !== 'inside' && (q.across === 'left' || q.across === 'right'))
+        outMove = Math.min(outMove, q.rayDistance / t);
     }
   }
   const ok = !worst || worst.d < 1e-6;
+  const lever = Math.max(
+    0,
+    ...tracks.map(([, b]) => Math.hypot(b.x - box.frame.origin.x, b.y - box.frame.origin.y)),
+  );
+  const sidestep = BP.judge(
+    ctx,
+    {
+      value: (ok ? -Math.min(outMove, 1e6) : (worst?.d ?? 0)) / 25.4,
+      unit: 'in',
+      perMm: 1 / 25.4,
+      // The quarters turn with the unit's heading: the lever is out to the farthest destination.
+      sigmaMm: Math.hypot(unit.sigmaMm, lever * ((unit.sigmaHeadingDeg * Math.PI) / 180)),
+      moveMm: ok ? outMove : inMove,
+    },
+    'atMost',
+    0,
+  );
+  const lean = ok || near.lean === 'no' ? 'yes' : 'no';
+  const answer = sidestep.answer === 'yes' ? 'yes' : near.answer === 'yes' ? sidestep.answer : 'borderline';
   return bpVerdict({
     question: 'proximityMove',
     asked,
-    answer: near.answer === 'borderline' && !ok ? 'borderline' : ok ? 'yes' : 'no',
-    lean: ok ? 'yes' : 'no',
+    answer,
+    lean,
+    ...(Number.isFinite(sidestep.moveMm) ? { moveMm: sidestep.moveMm, bandMm: sidestep.bandMm } : {}),
     reasons: [
       ...near.reasons,
       ok
         ? 'the move stays inside its front and rear quarters'
         : `within 12" of the enemy the unit may not sidestep: part of the move enters its ${worst?.quarter} flank quarter (${inStr(worst?.d ?? 0)} into it)`,
+      ...(sidestep.answer === 'borderline'
+        ? [`whether the move enters a flank quarter is too close to call`]
+        : []),
     ],
     options: { proximityCheck: ctx.options.proximityCheck, quarterReading: ctx.options.quarterReading },
     checks: [near],

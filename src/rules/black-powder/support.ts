@@ -7,7 +7,12 @@ import { unitSeparation } from '../unit-distance.ts';
 import { engagedFaces } from './contacts.ts';
 import { quarterQuantity } from '../engine/quarter-call.ts';
 import { BP, bpVerdict, isSkirmish, lengthVerdict, type BpContext, poss } from './context.ts';
-import { bpQuarterOfPoint, unitShareInQuarter } from './quarters.ts';
+import { bpQuarterOfPoint, bpQuarterPolygon, unitShareInQuarter } from './quarters.ts';
+import { shareInsideConvex } from '../../geometry/convex-clip.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import { zoneReading } from '../../geometry/zone.ts';
+import type { Judgement } from '../engine/threshold.ts';
+import { shareQuantity, wholeQuantity } from '../engine/zone-share.ts';
 import { inBuilding } from './shooting.ts';
 import { engagedTouch, flankOrRearEngaged, innerFlank, type Touch } from './support-contacts.ts';
 import { SUPPORT_DISTANCE } from './tables.ts';
@@ -25,6 +30,35 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
   const best = shares.reduce((a, b) => (b[1] > a[1] ? b : a));
   if (opt === 'majority') return best[1] > 0.5 ? best[0] : undefined;
   return best[1] > 0 ? best[0] : undefined;
+}
+
+/**
+ * supportPoint anyPart / majority under the one uncertainty model: is F in a flank or rear
+ * quarter of E, as a judgement with its band. anyPart: some of F outside E's front quarter (the
+ * quarters share the table round E), its move exact (the push that brings every corner into the
+ * front quarter, or the least depth of one in it); majority: more than half of F in one flank or
+ * rear quarter, probed by moving F.
+ */
+function shareCall(ctx: BpContext, f: TableUnit, e: TableUnit, gapMm: number): Judgement {
+  // E's quarters turn with E's heading (lever: out to F); F turns about its own centre.
+  const rad = Math.PI / 180;
+  const sigma = Math.hypot(
+    f.sigmaMm,
+    e.sigmaMm,
+    (gapMm + e.frontage / 2 + f.frontage) * e.sigmaHeadingDeg * rad,
+    (f.frontage / 2) * f.sigmaHeadingDeg * rad,
+  );
+  if (ctx.options.supportPoint === 'anyPart') {
+    const r = zoneReading(f.bodyPolygons, bpQuarterPolygon(ctx, e, 'front'));
+    return BP.judge(ctx, wholeQuantity(r, sigma), 'lessThan', 100);
+  }
+  const zones = (['left', 'right', 'rear'] as const).map((q) => bpQuarterPolygon(ctx, e, q));
+  const most = (pieces: readonly Polygon[]) =>
+    Math.max(...zones.map((z) => shareInsideConvex(pieces, z))) * 100;
+  const shares = zones.map((z) => shareInsideConvex(f.bodyPolygons, z));
+  const best = zones[shares.indexOf(Math.max(...shares))] as Polygon;
+  const q = shareQuantity(f.bodyPolygons, best, 'moreThan', 50, sigma, BP.bandMm(ctx, sigma), most);
+  return BP.judge(ctx, q, 'moreThan', 50);
 }
 
 /** Is the unit in a fight (flagged, or touching an enemy), as the bare numbers say. */
@@ -85,7 +119,8 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
   const inner: Touch = q === 'left' || q === 'right' ? innerFlank(ctx, e, q) : { lean: false, tri: 'no' };
   const inQuarter = q !== undefined && q !== 'front';
   // By the leader point: too close to call when it stands within the band of a ray between the
-  // front and a flank (the rays between a flank and the rear do not change the answer).
+  // front and a flank (the rays between a flank and the rear do not change the answer); by share,
+  // when moving within the band changes whether F counts (shareCall).
   let nearRay = false;
   if (ctx.options.supportPoint === 'leader') {
     const bq = bpQuarterOfPoint(ctx, e, f.leader);
@@ -98,6 +133,9 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
       nearRay = j.answer === 'borderline' || bq.onBoundary;
     }
   }
+  // By share: too close to call when moving F (or E) within the band changes whether it counts.
+  if (ctx.options.supportPoint !== 'leader')
+    nearRay = shareCall(ctx, f, e, s.distance).answer === 'borderline';
   const firmNo = !inQuarter || inner.tri === 'yes';
   const quarter = bpVerdict({
     question: 'supportQuarter',

@@ -8,6 +8,7 @@ import { rotate, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { D3Context } from './context.ts';
 import { forbidden, groundOf } from './movement.ts';
+import { RUN_CONTACT_MM, runBlockedBy, type RunObstacle } from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
 
 /**
@@ -47,8 +48,11 @@ export interface TurnLimit {
   readonly by?: { readonly name: string; readonly sigmaMm: number; readonly leverMm: number };
 }
 
-/** What a pivoting charger may not sweep through: units (not artillery; skirmishers and friends pass), and ground it may not enter. */
-function sweepObstacles(ctx: D3Context, charger: TableUnit, target: TableUnit) {
+/**
+ * What a charger may not sweep through when it turns nor run through after: units (not artillery;
+ * skirmishers and friends pass), and ground it may not enter.
+ */
+export function sweepObstacles(ctx: D3Context, charger: TableUnit, target: TableUnit): RunObstacle[] {
   const skirmish = (u: TableUnit) =>
     u.troop?.toLowerCase().includes('skirmish') || u.formationInUse === 'skirmish';
   const out: Array<{ name: string; polygon: Polygon; sigmaMm: number }> = [];
@@ -104,9 +108,9 @@ function breakpoints(
   target: readonly Polygon[],
   lo: number,
   hi: number,
+  w = box.width / 2,
 ): number[] {
   const out = [lo, hi];
-  const w = box.width / 2;
   const add = (t: number) => {
     for (const k of [-2, -1, 0, 1, 2]) {
       const u = t + k * Math.PI;
@@ -147,8 +151,40 @@ function breakpoints(
 }
 
 /**
+ * Where, between breakpoints, the run turns from clear to blocked by `inTheWay` (or back): the
+ * pieces are sampled and each change bisected to machine precision, the clear side kept.
+ */
+function runCuts(cuts: readonly number[], clear: (t: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const a = cuts[i] as number;
+    const b = cuts[i + 1] as number;
+    const n = 16;
+    let prevT = a;
+    let prev = clear(a);
+    for (let k = 1; k <= n; k++) {
+      const t = a + ((b - a) * k) / n;
+      const now = clear(t);
+      if (now !== prev) {
+        let [ok, bad] = prev ? [prevT, t] : [t, prevT];
+        for (let it = 0; it < 60 && Math.abs(bad - ok) > 1e-14; it++) {
+          const mid = (ok + bad) / 2;
+          if (clear(mid)) ok = mid;
+          else bad = mid;
+        }
+        out.push(ok);
+      }
+      prevT = t;
+      prev = now;
+    }
+  }
+  return out;
+}
+
+/**
  * The shortest straight charge after one turn within the allowed range, exactly (see above).
- * `limits` are the turns the pivot sweep allows each way, degrees.
+ * `limits` are the turns the pivot sweep allows each way, degrees. A turn whose straight run meets
+ * one of `inTheWay` before the target is not a line (units standing in the way).
  */
 export function bestChargeLine(
   ctx: D3Context,
@@ -158,10 +194,16 @@ export function bestChargeLine(
     leftDeg: CHARGE_TURN_DEG,
     rightDeg: CHARGE_TURN_DEG,
   },
+  inTheWay: readonly RunObstacle[] = [],
 ): ChargeLine | undefined {
   let best: ChargeLine | undefined;
+  const run = (t: number, pivot: Vec2) => {
+    const box = boxTurned(charger.box, pivot, t);
+    const c = sweepContact(box, target.bodyPolygons);
+    return c && runBlockedBy(box, c.distance, inTheWay) ? undefined : c;
+  };
   const consider = (t: number, pivot: Vec2) => {
-    const c = sweepContact(boxTurned(charger.box, pivot, t), target.bodyPolygons);
+    const c = run(t, pivot);
     if (!c) return Infinity;
     const deg = radToDeg(t);
     if (
@@ -177,7 +219,17 @@ export function bestChargeLine(
     [-degToRad(limits.rightDeg), 0, pivotFor(ctx, charger.box, -1)],
   ];
   for (const [lo, hi, pivot] of sides) {
-    const cuts = breakpoints(charger.box, pivot, target.bodyPolygons, lo, hi);
+    const w = charger.box.width / 2 - RUN_CONTACT_MM;
+    const blocking = inTheWay.map((o) => o.polygon);
+    let cuts = [
+      ...breakpoints(charger.box, pivot, target.bodyPolygons, lo, hi),
+      ...(blocking.length ? breakpoints(charger.box, pivot, blocking, lo, hi, w) : []),
+    ];
+    cuts = [...new Set(cuts)].sort((x, y) => x - y);
+    if (blocking.length) {
+      cuts.push(...runCuts(cuts, (t) => run(t, pivot) !== undefined));
+      cuts = [...new Set(cuts)].sort((x, y) => x - y);
+    }
     for (let i = 0; i + 1 < cuts.length; i++) {
       let a = cuts[i] as number;
       let b = cuts[i + 1] as number;

@@ -12,7 +12,18 @@ import { probeMove } from '../engine/probe.ts';
 import { quarterQuantity } from '../engine/quarter-call.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
 import { unitSeparation } from '../unit-distance.ts';
-import { bestChargeLine, turnLimits } from './charge-line.ts';
+import { degToRad } from '../../geometry/angle.ts';
+import { pointToPolygon } from '../../geometry/distance.ts';
+import {
+  boxTurned,
+  bestChargeLine,
+  pivotFor,
+  sweepObstacles,
+  turnLimits,
+  type ChargeLine,
+} from './charge-line.ts';
+import { runBlockedBy, runSwitchMm, type RunObstacle } from './charge-run.ts';
+import type { Alternative } from '../engine/alternatives.ts';
 import {
   D3,
   d3Verdict,
@@ -78,7 +89,19 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   const move = moveOf(charger);
   const limits = turnLimits(ctx, charger, target);
   const allowed = { leftDeg: limits.left.deg, rightDeg: limits.right.deg };
-  const line = bestChargeLine(ctx, charger, target, allowed);
+  // Only what lies within reach of a run can stand in one: the turned front edge stays within a
+  // frontage of the leader, and no run goes past the target's farthest corner.
+  const reachMm =
+    Math.max(
+      ...target.allPolygons.flat().map((p) => Math.hypot(p.x - charger.leader.x, p.y - charger.leader.y)),
+    ) +
+    3 * charger.box.width +
+    charger.box.depth;
+  const inTheWay = sweepObstacles(ctx, charger, target).filter(
+    (o) => pointToPolygon(charger.leader, o.polygon).distance <= reachMm,
+  );
+  const line = bestChargeLine(ctx, charger, target, allowed, inTheWay);
+  const run = runInTheWay(ctx, charger, target, allowed, inTheWay, line, move);
   const asked = `can ${C} reach ${T} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`;
   const sweepWords = [limits.left, limits.right]
     .map((l, k) =>
@@ -93,10 +116,13 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   const runWithBlockersMoved = (mm: number): number => {
     const relax = (l: typeof limits.left) =>
       l.by ? Math.max(0, Math.min(CHARGE_TURN_DEG, l.deg + radToDeg(mm / l.by.leverMm))) : l.deg;
-    const l = bestChargeLine(ctx, charger, target, {
-      leftDeg: relax(limits.left),
-      rightDeg: relax(limits.right),
-    });
+    const l = bestChargeLine(
+      ctx,
+      charger,
+      target,
+      { leftDeg: relax(limits.left), rightDeg: relax(limits.right) },
+      inTheWay,
+    );
     return l ? inches(l.contact.distance) : Infinity;
   };
   const blockerSigma = Math.max(0, ...blockers.map((b) => b.sigmaMm));
@@ -104,7 +130,10 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   if (!line) {
     const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
     const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
-    const close = p !== undefined && !p.lowerBound && p.moveMm <= band;
+    const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
+    const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
+    const close = turnClose || runClose !== undefined;
+    const moveMm = Math.min(turnClose ? p.moveMm : Infinity, runClose?.switchMm ?? Infinity);
     checks.push(
       d3Verdict({
         question: 'reach',
@@ -112,12 +141,16 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
         answer: close ? 'borderline' : 'no',
         lean: 'no',
         reasons: [
-          `no turn of up to ${CHARGE_TURN_DEG}° lines ${C} up on ${T}`,
+          run.words.length
+            ? `no turn of up to ${CHARGE_TURN_DEG}° gives ${C} a clear straight run to ${T}`
+            : `no turn of up to ${CHARGE_TURN_DEG}° lines ${C} up on ${T}`,
           ...sweepWords,
-          ...(close ? [`too close to call: ${blockerWhy}`] : []),
+          ...run.words,
+          ...(turnClose ? [`too close to call: ${blockerWhy}`] : []),
+          ...(runClose ? [`too close to call: ${runClose.why}`] : []),
         ],
         options: pick(ctx.options, 'chargePivot'),
-        ...(close ? { moveMm: p.moveMm, bandMm: band } : {}),
+        ...(close ? { moveMm, bandMm: Math.max(band, run.bandMm) } : {}),
       }),
     );
   } else {
@@ -137,6 +170,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
         reasons: [
           `turning ${Math.abs(line.turnDeg).toFixed(1)}° ${line.turnDeg >= 0 ? 'left' : 'right'}, then ${inStr(m.mm)} straight ahead from ${m.fromName} to ${m.toName}; one move is ${move}"`,
           ...sweepWords,
+          ...run.words,
         ],
         options: pick(ctx.options, 'chargePivot'),
         facts: { turnDeg: line.turnDeg },
@@ -159,7 +193,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
             },
           ];
     })();
-    checks.push(withAlternatives(reach, alt, band, 'in'));
+    checks.push(withAlternatives(reach, [...alt, ...run.alternatives], Math.max(band, run.bandMm), 'in'));
   }
   const { answer, lean } = allOf(checks);
   const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
@@ -179,6 +213,62 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     },
     checks,
   });
+}
+
+/** The turned box a charge line runs from. */
+const lineBox = (ctx: D3Context, charger: TableUnit, l: ChargeLine) =>
+  boxTurned(charger.box, pivotFor(ctx, charger.box, l.turnDeg), degToRad(l.turnDeg));
+
+/**
+ * Units or ground standing in the way of the straight run: what stops the line that would be
+ * shortest without them (in words), and the moves that would change whether a run is clear (a
+ * blocker leaving the shorter line's strip, or one stepping into the chosen line's strip), with
+ * the band those moves are judged against.
+ */
+function runInTheWay(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  allowed: { leftDeg: number; rightDeg: number },
+  inTheWay: readonly RunObstacle[],
+  line: ChargeLine | undefined,
+  move: number,
+): { words: string[]; alternatives: Alternative[]; bandMm: number } {
+  const none = { words: [], alternatives: [], bandMm: 0 };
+  if (inTheWay.length === 0) return none;
+  const reaches = (l: ChargeLine | undefined) => l !== undefined && inches(l.contact.distance) <= move;
+  const words: string[] = [];
+  const alternatives: Alternative[] = [];
+  let sigma = 0;
+  const free = bestChargeLine(ctx, charger, target, allowed);
+  if (free && (!line || free.contact.distance < line.contact.distance - 1e-9)) {
+    const box = lineBox(ctx, charger, free);
+    const by = runBlockedBy(box, free.contact.distance, inTheWay);
+    if (by) {
+      const dir = free.turnDeg >= 0 ? 'left' : 'right';
+      words.push(
+        `turning ${Math.abs(free.turnDeg).toFixed(1)}° ${dir}, the ${inStr(free.contact.distance)} straight run would go through ${by.name}`,
+      );
+      if (reaches(free) && !reaches(line)) {
+        sigma = Math.max(sigma, by.sigmaMm);
+        alternatives.push({
+          lean: 'yes',
+          switchMm: runSwitchMm(box, free.contact.distance, by),
+          why: `${by.name} stands in the way of the shorter line`,
+        });
+      }
+    }
+  }
+  if (line && reaches(line)) {
+    const box = lineBox(ctx, charger, line);
+    for (const o of inTheWay) {
+      const gap = runSwitchMm(box, line.contact.distance, o);
+      if (!Number.isFinite(gap)) continue;
+      sigma = Math.max(sigma, o.sigmaMm);
+      alternatives.push({ lean: 'no', switchMm: gap, why: `${o.name} stands by the straight run` });
+    }
+  }
+  return { words, alternatives, bandMm: D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, sigma)) };
 }
 
 /** Face of the defender the attacker strikes (its front centre's quarter); flank or rear earns +2 hits. */

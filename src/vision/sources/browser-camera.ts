@@ -17,6 +17,10 @@ export class BrowserCameraSource implements FrameSource {
   private queued: { jpeg: Buffer; at: number; from: string } | null = null;
   private closed = false;
   private sender: string | null = null;
+  /** The sender went away while nobody was waiting: told to the next caller. */
+  private lost: SourceError | null = null;
+  /** Frames replaced by a newer one before anybody asked (see FrameSource.dropped). */
+  dropped = 0;
   /** Frames refused (undecodable or of the wrong size). */
   refused = 0;
   /** Told (with the sending connection) why a frame was refused after decoding. */
@@ -40,13 +44,19 @@ export class BrowserCameraSource implements FrameSource {
 
   attach(connection: string): void {
     this.sender = connection;
+    this.lost = null;
   }
 
-  /** The sending browser went away: waiting callers hear it, the next frame from a new sender resumes. */
+  /**
+   * The sending browser went away: waiting callers hear it, or else the next caller (the live loop
+   * asks only when its pipeline is free); the next frame from a new sender resumes.
+   */
   detach(connection: string): void {
     if (this.sender !== connection) return;
     this.sender = null;
-    this.fail(new SourceError('the browser sending its camera disconnected'));
+    const err = new SourceError('the browser sending its camera disconnected');
+    if (this.waiting.length > 0) this.fail(err);
+    else this.lost = err;
   }
 
   /** One JPEG from the browser. Returns an error text when the frame is refused outright. */
@@ -60,6 +70,7 @@ export class BrowserCameraSource implements FrameSource {
     if (!size) return 'a camera frame must be a JPEG (this one has no frame header)';
     if (size.width !== this.width || size.height !== this.height)
       return `frame is ${size.width}×${size.height} but the camera was announced as ${this.width}×${this.height}: send a new "camera" message`;
+    if (this.queued) this.dropped++;
     this.queued = { jpeg, at: Date.now(), from: connection };
     if (!this.decoding) void this.decodeLoop();
     return null;
@@ -96,12 +107,20 @@ export class BrowserCameraSource implements FrameSource {
       }
     }
     this.decoding = false;
+    // The sender left while its last frame decoded (and was refused): the waiting caller hears it now.
+    if (this.lost && this.waiting.length > 0) {
+      this.fail(this.lost);
+      this.lost = null;
+    }
   }
 
   private deliver(frame: Frame): void {
     const waiter = this.waiting.shift();
     if (waiter) waiter.resolve(frame);
-    else this.newest = frame;
+    else {
+      if (this.newest) this.dropped++;
+      this.newest = frame;
+    }
   }
 
   private fail(err: Error): void {
@@ -116,6 +135,11 @@ export class BrowserCameraSource implements FrameSource {
     if (frame) {
       this.newest = null;
       return Promise.resolve(frame);
+    }
+    const lost = this.lost;
+    if (lost && !this.decoding && !this.queued) {
+      this.lost = null;
+      return Promise.reject(lost);
     }
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }

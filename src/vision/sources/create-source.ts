@@ -5,7 +5,8 @@ import type { Scenario } from '../../table/scenario.ts';
 import type { FrameSource } from '../frame-source.ts';
 import { BrowserCameraSource } from './browser-camera.ts';
 import { estimateCameraProfile } from './camera-estimate.ts';
-import { FfmpegSource, inputProblem, type FfmpegInput } from './ffmpeg-source.ts';
+import { FfmpegSource, inputProblem, redactUrl, type FfmpegInput } from './ffmpeg-source.ts';
+import { HttpMjpegSource, probeHttpStream } from './http-mjpeg-source.ts';
 import { imagesInFolder } from './folder-source.ts';
 import { checkImageFiles, ImageFilesSource } from './image-files.ts';
 import { SourceError } from './source-error.ts';
@@ -87,6 +88,25 @@ async function cameraFor(
   return estimateCameraProfile(size.width, size.height, choice.hfovDeg ?? 60, name);
 }
 
+/**
+ * The camera at an http(s) URL read by HttpMjpegSource when it serves multipart MJPEG, else null
+ * (another kind of stream, or not reachable now: ffmpeg reads it, and retries, as before).
+ */
+async function httpMjpegSource(choice: CameraChoice, url: string): Promise<LiveSource | null> {
+  const probe = await probeHttpStream(url);
+  if (probe.kind !== 'mjpeg') return null;
+  const firstPicture = async (): Promise<Size> => {
+    if (probe.size) return probe.size;
+    throw new SourceError(
+      `cannot tell the picture size of ${redactUrl(url)}: give --size WxH or a --camera profile`,
+      true,
+    );
+  };
+  const camera = await cameraFor(choice, firstPicture, 'MJPEG camera');
+  const source = new HttpMjpegSource({ url, width: camera.imageWidth, height: camera.imageHeight });
+  return { source, camera };
+}
+
 export async function createSource(spec: SourceSpec, scenario: Scenario): Promise<LiveSource> {
   switch (spec.kind) {
     case 'synthetic': {
@@ -121,6 +141,11 @@ export async function createSource(spec: SourceSpec, scenario: Scenario): Promis
         }
         return probeVideoSize(input.kind === 'url' ? input.url : input.path);
       };
+      // An HTTP MJPEG camera is read directly (no ffmpeg decoding and re-encoding every frame).
+      if (input.kind === 'url' && /^https?:/i.test(input.url) && spec.transport === 'mjpeg') {
+        const direct = await httpMjpegSource(spec, input.url);
+        if (direct) return direct;
+      }
       const camera = await cameraFor(spec, probe, 'ffmpeg camera');
       const source = new FfmpegSource({
         input,

@@ -122,7 +122,8 @@ const MAX_JPEG_BYTES = 32 * 1024 * 1024;
 /**
  * A camera read through ffmpeg (Debian's `ffmpeg`), spawned as a child process writing frames
  * to its stdout. Webcams and streams are live: they are read as fast as they deliver and
- * `next()` resolves with the newest frame (older ones counted in `dropped`). A file read flat out
+ * `next()` resolves with the newest frame (older ones counted in `dropped`); with the MJPEG
+ * transport only the newest JPEG is kept, and decoded when `next()` asks for it. A file read flat out
  * is paced by the reader: ffmpeg's output is paused while a frame waits, so none is lost.
  *
  * When ffmpeg exits or the picture stalls, waiting and later `next()` calls reject with the
@@ -187,6 +188,8 @@ export class FfmpegSource implements FrameSource {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.resumeIfPaced();
+      // A live camera's newest JPEG is decoded now that somebody wants it.
+      if (!this.decoding && this.jpegQueue.length > 0) void this.decodeLoop();
     });
   }
 
@@ -350,12 +353,20 @@ export class FfmpegSource implements FrameSource {
     }
     this.pendingBytes = Buffer.from(buf);
     this.pauseIfPaced();
-    if (!this.decoding && this.jpegQueue.length > 0) void this.decodeLoop();
+    if (!this.decoding && this.jpegQueue.length > 0 && this.wantsDecode()) void this.decodeLoop();
+  }
+
+  /**
+   * A live camera's JPEG is decoded only for a caller waiting for it: the newest one is kept and
+   * replaced, never decoded to be dropped. A paced file decodes its next frame ahead.
+   */
+  private wantsDecode(): boolean {
+    return !this.live || this.waiting.length > 0;
   }
 
   private async decodeLoop(): Promise<void> {
     this.decoding = true;
-    while (this.jpegQueue.length > 0 && !this.closed) {
+    while (this.jpegQueue.length > 0 && !this.closed && this.wantsDecode()) {
       const { jpeg, at } = this.jpegQueue.shift()!;
       const { width, height } = this.options;
       try {

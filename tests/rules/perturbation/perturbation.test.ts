@@ -31,10 +31,19 @@ function ask(
   text: string,
   policy: ThresholdPolicy,
 ): Verdict | undefined {
+  // A question may carry options after it: "does 'F' support 'A'? [supportPoint=anyPart]".
+  const m = /^(.*?)\s*\[([^\]]*)\]$/.exec(text);
+  const options = Object.fromEntries(
+    (m?.[2] ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
+  const question = m ? (m[1] as string) : text;
   try {
-    const own = ruleset.askText?.(state, text, {}, policy);
+    const own = ruleset.askText?.(state, question, options, policy);
     if (own) return own;
-    return ruleset.ask(state, parseQuestion(text), {}, policy);
+    return ruleset.ask(state, parseQuestion(question), options, policy);
   } catch {
     // A question this ruleset does not answer, or a unit not on this table.
     return undefined;

@@ -31,7 +31,10 @@ export interface Recipe {
   /** Troop words to sprinkle (D3 Highlanders, O'er the Sea Light Horse…). */
   readonly troops: readonly (string | undefined)[];
   readonly gunWeapons: readonly (string | undefined)[];
-  /** Extra questions in the ruleset's own phrasing, with A, B, F, K for the units. */
+  /**
+   * Extra questions in the ruleset's own phrasing, with A, B, F, K for the units; options in
+   * brackets after a question ("[supportPoint=anyPart]") are set for it.
+   */
   readonly extra: readonly string[];
 }
 
@@ -46,7 +49,12 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     formations: ['line', 'line', 'attackColumn', 'marchColumn', 'skirmish', 'square', 'mixed'],
     troops: [undefined],
     gunWeapons: ['smoothbore foot artillery', 'smoothbore field howitzer', 'light smoothbore artillery'],
-    extra: ["has 'A' left the table?", "is 'A' within 12 in of 'B'?"],
+    extra: [
+      "has 'A' left the table?",
+      "is 'A' within 12 in of 'B'?",
+      "does 'F' support 'A'? [supportPoint=anyPart]",
+      "does 'F' support 'A'? [supportPoint=majority]",
+    ],
   },
   prestonpans: {
     ruleset: 'prestonpans',

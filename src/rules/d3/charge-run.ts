@@ -1,0 +1,92 @@
+import type { FacedBox } from '../../geometry/faced-box.ts';
+import { polygonSetSeparation } from '../../geometry/distance.ts';
+import { toTable } from '../../geometry/frame.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import { convexHull } from '../../geometry/hull.ts';
+import { sweepContact } from '../../geometry/sweep.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+
+/**
+ * The straight run of a charge after its turn: the strip the frontage sweeps from where it stands
+ * to the target may hold nothing the charger may not pass through (the same units and ground its
+ * pivot may not sweep through). A unit merely touching the charger's flank is beside the strip,
+ * not in it: the strip is narrowed by the contact tolerance on each side.
+ */
+
+/** Bases closer than this touch (are in contact), mm. */
+export const RUN_CONTACT_MM = 1;
+
+export interface RunObstacle {
+  readonly name: string;
+  readonly polygon: Polygon;
+  readonly sigmaMm: number;
+}
+
+const narrowed = (box: FacedBox): FacedBox => ({
+  ...box,
+  width: Math.max(0, box.width - 2 * RUN_CONTACT_MM),
+});
+
+/**
+ * The first obstacle met running `box` straight ahead for `distanceMm` (undefined when the run
+ * is clear). One touched at the very distance the target is met does not block: both are reached.
+ */
+export function runBlockedBy(
+  box: FacedBox,
+  distanceMm: number,
+  obstacles: readonly RunObstacle[],
+): RunObstacle | undefined {
+  let first: { o: RunObstacle; d: number } | undefined;
+  for (const o of obstacles) {
+    const c = sweepContact(narrowed(box), [o.polygon]);
+    if (c && c.distance < distanceMm - 1e-9 && (!first || c.distance < first.d)) first = { o, d: c.distance };
+  }
+  return first?.o;
+}
+
+/** The strip a run of `distanceMm` sweeps (table coordinates): the narrowed frontage, from the front edge on. */
+function runStrip(box: FacedBox, distanceMm: number): Polygon {
+  const w = box.width / 2 - RUN_CONTACT_MM;
+  return [
+    { x: -w, y: 0 },
+    { x: w, y: 0 },
+    { x: w, y: distanceMm },
+    { x: -w, y: distanceMm },
+  ].map((p) => toTable(box.frame, p));
+}
+
+/**
+ * The least translation that separates two convex polygons (0 when they do not overlap): the
+ * smallest overlap along any edge normal of either (separating axes, exact for convex shapes).
+ */
+function penetrationMm(a: Polygon, b: Polygon): number {
+  let best = Infinity;
+  for (const poly of [a, b])
+    for (let i = 0; i < poly.length; i++) {
+      const p = poly[i] as Vec2;
+      const q = poly[(i + 1) % poly.length] as Vec2;
+      const len = Math.hypot(q.x - p.x, q.y - p.y);
+      if (len === 0) continue;
+      const n = { x: -(q.y - p.y) / len, y: (q.x - p.x) / len };
+      const span = (ps: Polygon) => {
+        const d = ps.map((v) => v.x * n.x + v.y * n.y);
+        return [Math.min(...d), Math.max(...d)] as const;
+      };
+      const [a0, a1] = span(a);
+      const [b0, b1] = span(b);
+      best = Math.min(best, Math.max(0, Math.min(a1 - b0, b1 - a0)));
+    }
+  return best;
+}
+
+/**
+ * How far an obstacle would have to move for the run of `distanceMm` to change between clear and
+ * blocked: for one in the strip, the least shift that takes it out (exact for convex outlines,
+ * the hull's for others); for one clear of it, its gap to the strip.
+ */
+export function runSwitchMm(box: FacedBox, distanceMm: number, o: RunObstacle): number {
+  const strip = runStrip(box, distanceMm);
+  const gap = polygonSetSeparation([o.polygon], [strip]);
+  if (gap.distance > 0) return gap.distance;
+  return penetrationMm(convexHull(o.polygon), strip);
+}

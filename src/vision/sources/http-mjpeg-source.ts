@@ -1,0 +1,289 @@
+import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import sharp from 'sharp';
+import type { Frame, FrameSource } from '../frame-source.ts';
+import { redactUrl } from './ffmpeg-source.ts';
+import { imageSize, jpegFrameSize } from './image-decoding.ts';
+import { multipartBoundary, MultipartSplitter } from './multipart-jpeg.ts';
+import { PixelPool } from './pixel-pool.ts';
+import { SourceError } from './source-error.ts';
+
+export interface HttpMjpegSourceOptions {
+  readonly url: string;
+  /** Frames must be this size (the camera profile's): nothing scales them. */
+  readonly width: number;
+  readonly height: number;
+  /** No complete picture for this long: the camera is taken for gone and the connection closed (ms). */
+  readonly stallMs?: number;
+  readonly name?: string;
+}
+
+const MAX_JPEG_BYTES = 32 * 1024 * 1024;
+/** Frames in a row that do not decode before the connection is dropped as a dead camera. */
+const MAX_UNDECODABLE = 10;
+
+type Waiter = { resolve: (f: Frame) => void; reject: (e: Error) => void };
+
+function openStream(url: string, onResponse: (res: IncomingMessage) => void): ClientRequest {
+  const u = new URL(url);
+  const get = u.protocol === 'https:' ? httpsGet : httpGet;
+  return get(u, { headers: { accept: 'multipart/x-mixed-replace, */*' } }, onResponse);
+}
+
+/**
+ * An HTTP MJPEG camera (multipart/x-mixed-replace) read directly, without ffmpeg: the stream is
+ * read as fast as the camera sends (so nothing waits in the socket queues and every picture is
+ * recent), split into its JPEG parts, and only the newest part is kept; it is decoded with sharp
+ * when `next()` asks, so a frame the pipeline never takes costs a copy, not a decode. Parts
+ * replaced unread are counted in `dropped`. The JPEG goes with the frame (re-sent as is).
+ *
+ * Failures reject the waiting and next `next()` with the reason (cannot connect, an HTTP error,
+ * not a multipart stream, the stream ended, no picture for `stallMs`, frames that do not decode);
+ * the `next()` after that connects again, and the live loop retries with back-off. Frames of
+ * another size than the profile's are refused for good, before any pixel is decoded.
+ */
+export class HttpMjpegSource implements FrameSource {
+  readonly name: string;
+  readonly live = true;
+  dropped = 0;
+  /** How many times the stream was opened. */
+  connects = 0;
+  private request: ClientRequest | null = null;
+  private newest: { jpeg: Buffer; at: number } | null = null;
+  private waiting: Waiter[] = [];
+  private decoding = false;
+  private death: SourceError | null = null;
+  private gaveUp: SourceError | null = null;
+  private closed = false;
+  private sequence = 0;
+  private undecodable = 0;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private readonly pixels = new PixelPool();
+
+  constructor(private readonly options: HttpMjpegSourceOptions) {
+    this.name = options.name ?? `MJPEG stream ${redactUrl(options.url)}`;
+  }
+
+  next(): Promise<Frame> {
+    if (this.closed) return Promise.reject(new SourceError(`${this.name} is closed`, true));
+    if (this.gaveUp) return Promise.reject(this.gaveUp);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.pump();
+    });
+  }
+
+  recycle(pixels: Uint8Array): void {
+    this.pixels.give(pixels);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.hangUp();
+    this.newest = null;
+    this.failWaiting(new SourceError(`${this.name} is closed`, true));
+  }
+
+  /** Serves the first waiter: the newest JPEG decoded, else the reason the stream died, else connects. */
+  private pump(): void {
+    if (this.decoding || this.waiting.length === 0 || this.closed) return;
+    const part = this.newest;
+    if (part) {
+      this.newest = null;
+      void this.decode(part.jpeg, part.at);
+      return;
+    }
+    if (this.gaveUp || this.death) {
+      const err = this.gaveUp ?? this.death!;
+      this.death = null;
+      const waiter = this.waiting.shift()!;
+      waiter.reject(err);
+      return;
+    }
+    if (!this.request) this.connect();
+  }
+
+  private async decode(jpeg: Buffer, at: number): Promise<void> {
+    this.decoding = true;
+    const { width, height } = this.options;
+    try {
+      // The header first: a frame of another size is refused before any pixel is decoded.
+      const size = jpegFrameSize(jpeg) ?? (await imageSize(jpeg));
+      if (size.width !== width || size.height !== height) {
+        this.gaveUp = new SourceError(
+          `${this.name} sends ${size.width}×${size.height} frames but the camera profile is for ${width}×${height}: ` +
+            'use a profile of this size, or set the camera to that size',
+          true,
+        );
+        this.hangUp();
+        this.failWaiting(this.gaveUp);
+        return;
+      }
+      const { data } = await sharp(jpeg, { limitInputPixels: width * height })
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      this.undecodable = 0;
+      // Into a buffer of our own: transferred to the vision worker, not copied, and reused.
+      const pixels = this.pixels.take(data.length);
+      pixels.set(data);
+      const frame: Frame = {
+        image: { width, height, channels: 3, data: pixels },
+        capturedAt: at,
+        sequence: this.sequence++,
+        jpeg,
+      };
+      const waiter = this.waiting.shift();
+      if (waiter) waiter.resolve(frame);
+    } catch (err) {
+      // A stream of frames that never decode is a dead camera too: say so and let it be retried.
+      if (++this.undecodable >= MAX_UNDECODABLE && this.request) {
+        this.died(`${this.undecodable} frames in a row could not be decoded (${(err as Error).message})`);
+      }
+    } finally {
+      this.decoding = false;
+      this.pump();
+    }
+  }
+
+  private connect(): void {
+    this.connects++;
+    this.undecodable = 0;
+    const url = this.options.url;
+    let request: ClientRequest;
+    try {
+      request = openStream(url, (res) => this.onResponse(request, res));
+    } catch (err) {
+      this.gaveUp = new SourceError(`${this.name}: ${(err as Error).message}`, true);
+      this.failWaiting(this.gaveUp);
+      return;
+    }
+    this.request = request;
+    request.on('error', (err) => {
+      if (request === this.request) this.died(`cannot read the stream: ${err.message}`);
+    });
+    this.armStall();
+  }
+
+  private onResponse(request: ClientRequest, res: IncomingMessage): void {
+    if (request !== this.request) return void res.resume();
+    if (res.statusCode !== 200) {
+      res.resume();
+      return this.died(`the camera answered HTTP ${res.statusCode} ${res.statusMessage ?? ''}`.trim());
+    }
+    const boundary = multipartBoundary(res.headers['content-type']);
+    if (!boundary) {
+      res.resume();
+      this.gaveUp = new SourceError(
+        `${this.name} is not an MJPEG stream (Content-Type ${res.headers['content-type'] ?? 'missing'})`,
+        true,
+      );
+      this.hangUp();
+      this.failWaiting(this.gaveUp);
+      return;
+    }
+    const splitter = new MultipartSplitter(boundary, (part) => this.onPart(part), MAX_JPEG_BYTES);
+    res.on('data', (chunk: Buffer) => {
+      if (request !== this.request) return;
+      try {
+        splitter.push(chunk);
+      } catch (err) {
+        this.died(`not an MJPEG stream: ${(err as Error).message}`);
+      }
+    });
+    res.on('end', () => {
+      if (request === this.request) this.died('the camera ended the stream');
+    });
+    res.on('error', (err) => {
+      if (request === this.request) this.died(`the stream broke: ${err.message}`);
+    });
+  }
+
+  private onPart(jpeg: Buffer): void {
+    this.armStall();
+    if (this.newest) this.dropped++;
+    this.newest = { jpeg, at: Date.now() };
+    this.pump();
+  }
+
+  /** The connection is lost: the next waiter hears why (after the newest JPEG, if any). */
+  private died(why: string): void {
+    this.hangUp();
+    this.death = new SourceError(`${this.name}: ${why}`);
+    this.pump();
+  }
+
+  private hangUp(): void {
+    this.clearStall();
+    const request = this.request;
+    this.request = null;
+    request?.destroy();
+  }
+
+  private failWaiting(err: Error): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w.reject(err);
+  }
+
+  private armStall(): void {
+    this.clearStall();
+    const ms = this.options.stallMs ?? 10_000;
+    this.stallTimer = setTimeout(() => {
+      if (this.request) this.died(`no picture for ${(ms / 1000).toFixed(1)} s`);
+    }, ms);
+  }
+
+  private clearStall(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = null;
+  }
+}
+
+export type HttpStreamProbe =
+  | { readonly kind: 'mjpeg'; readonly size: { readonly width: number; readonly height: number } | null }
+  | { readonly kind: 'other'; readonly contentType: string }
+  | { readonly kind: 'unreachable'; readonly error: string };
+
+/**
+ * What an http(s) URL serves: an MJPEG stream (with the size of its first picture, from the JPEG
+ * header) or something else (for ffmpeg), or that it could not be reached in `timeoutMs`.
+ */
+export function probeHttpStream(url: string, timeoutMs = 10_000): Promise<HttpStreamProbe> {
+  return new Promise((resolve) => {
+    let request: ClientRequest | null = null;
+    const done = (answer: HttpStreamProbe) => {
+      clearTimeout(timer);
+      request?.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done({ kind: 'unreachable', error: 'no answer' }), timeoutMs);
+    try {
+      request = openStream(url, (res) => {
+        const boundary = res.statusCode === 200 ? multipartBoundary(res.headers['content-type']) : null;
+        if (!boundary) {
+          res.resume();
+          if (res.statusCode !== 200) return done({ kind: 'unreachable', error: `HTTP ${res.statusCode}` });
+          return done({ kind: 'other', contentType: res.headers['content-type'] ?? '' });
+        }
+        const splitter = new MultipartSplitter(boundary, (part) =>
+          done({ kind: 'mjpeg', size: jpegFrameSize(part) }),
+        );
+        res.on('data', (chunk: Buffer) => {
+          try {
+            splitter.push(chunk);
+          } catch {
+            done({ kind: 'mjpeg', size: null });
+          }
+        });
+        res.on('end', () => done({ kind: 'mjpeg', size: null }));
+        res.on('error', () => done({ kind: 'mjpeg', size: null }));
+      });
+      request.on('error', (err) => done({ kind: 'unreachable', error: err.message }));
+    } catch (err) {
+      done({ kind: 'unreachable', error: (err as Error).message });
+    }
+  });
+}
