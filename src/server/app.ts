@@ -14,6 +14,7 @@ import { EventLoopLag } from './event-loop-lag.ts';
 import { accessPolicy, httpGuards } from './guards.ts';
 import { LiveSocket } from './live-socket.ts';
 import { printRoutes } from './print-routes.ts';
+import { threatRoutes } from './threat-routes.ts';
 import { refereeRoutes } from './referee-routes.ts';
 import type { RouteContext } from './route-context.ts';
 import { scenarioRoutes } from './scenario-routes.ts';
@@ -107,6 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     replaceScenario: (next) => table.replaceScenario(next),
   };
   app.use(refereeRoutes(routeContext));
+  app.use(threatRoutes(routeContext));
   app.use(
     scenarioRoutes(routeContext, {
       dir: options.scenariosDir ?? 'scenarios',

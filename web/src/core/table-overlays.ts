@@ -19,7 +19,16 @@ import { centroidOf, frontQuarterOf, roundedOffset, topMost, unitPolygons } from
  */
 
 export type OverlayKind =
-  'terrain' | 'quarter' | 'range' | 'charge' | 'proximity' | 'command' | 'los' | 'shadow' | 'measure';
+  | 'terrain'
+  | 'quarter'
+  | 'range'
+  | 'charge'
+  | 'proximity'
+  | 'command'
+  | 'los'
+  | 'shadow'
+  | 'measure'
+  | 'threat';
 
 export type Tone = 'yes' | 'no' | 'borderline' | 'neutral';
 
@@ -61,6 +70,8 @@ export interface TableOverlayInput {
   readonly zone?: Zone | null;
   /** Ruleset names by id, for labels ("Black Powder"); the id is shown when missing. */
   readonly rulesetNames?: Readonly<Record<string, string>>;
+  /** The threat view's lines (core/threats.ts), drawn under the referee's answer. */
+  readonly threats?: readonly TableShape[];
 }
 
 /** Millimetres per unit of a scenario file's lengths. */
@@ -182,5 +193,6 @@ export function buildTableOverlays(input: TableOverlayInput): TableShape[] {
       });
     }
   }
+  if (input.threats) shapes.push(...input.threats);
   return shapes;
 }

@@ -8,7 +8,10 @@ import { pick, resendFor } from '../core/selection.ts';
 import { FpsMeter } from '../core/status.ts';
 import { mountCalibrationPanel } from '../calibration/calibration-panel.ts';
 import { mountRefereePanel } from '../referee/referee-panel.ts';
+import { mountThreatPanel } from '../referee/threat-panel.ts';
 import { mountUnitList } from '../referee/unit-list.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
+import { kindOfMode, ThreatPoller } from '../core/threats.ts';
 import { TacticalView } from '../tactical/tactical-view.ts';
 import { mountTerrainPanel } from '../tactical/terrain-panel.ts';
 import { mountTabs } from '../ui/tabs.ts';
@@ -18,7 +21,7 @@ import { updateReadOut } from './read-out.ts';
 import { mountRosterPanel } from './roster-panel.ts';
 import { mountScenarioPanel } from './scenario-panel.ts';
 import { Scene } from './scene.ts';
-import { defaultLiveState, type Layout, type Shown } from './state.ts';
+import { defaultLiveState, unitName, type Layout, type Shown } from './state.ts';
 import { updateNotice, updateStatusLine } from './status-line.ts';
 import { installTestHook } from './test-hook.ts';
 
@@ -108,8 +111,21 @@ const frames = new FrameSync<ImageBitmap>(
   },
 );
 
+/** When recent states arrived, with their bases (the browser test times the threat view from these). */
+const stateArrivals: Array<{
+  frame: number;
+  at: number;
+  bases: Array<{ markerId: number; x: number; y: number }>;
+}> = [];
+
 function onState(message: StateMessage): void {
   state.lastState = message;
+  stateArrivals.push({
+    frame: message.frame,
+    at: performance.now(),
+    bases: message.units.flatMap((u) => u.bases.map((b) => ({ markerId: b.markerId, x: b.x, y: b.y }))),
+  });
+  if (stateArrivals.length > 120) stateArrivals.shift();
   const paired = frames.pushState(message);
   if (!paired) {
     // A state without a picture of its own: the server re-sends the current frame's state when
@@ -124,6 +140,7 @@ function onState(message: StateMessage): void {
     state.answerStale = referee.answerStale;
     changed();
   }
+  noteThreats();
   units.setSeen(new Set(message.units.filter((u) => u.bases.some((b) => b.seen)).map((u) => u.id)));
   updateReadOut(dom, state);
   updateStatusLine(dom, state, fps);
@@ -195,6 +212,7 @@ function applyPick(unitId: string | null): void {
   if (step.send) connection.send(step.send);
   referee.setSelection(state.selection[0], state.selection[1]);
   units.setSelection(state.selection);
+  noteThreats();
   changed();
   updateReadOut(dom, state);
 }
@@ -227,6 +245,58 @@ const referee = mountRefereePanel({
     updateReadOut(dom, state);
   },
 });
+// The threat view: the picked unit (A) against every enemy, asked again whenever poses change.
+const threatPanel = mountThreatPanel(element('threats', HTMLElement), () => {
+  state.threats.on = threatPanel.on;
+  state.threats.mode = threatPanel.mode;
+  noteThreats();
+  changed();
+});
+const threats = new ThreatPoller(
+  (q) =>
+    api<ThreatResponse>('POST', '/api/threats', {
+      unit: q.unit,
+      ...(q.ruleset ? { ruleset: q.ruleset } : {}),
+      options: q.options,
+    }),
+  () => {
+    state.threats.view = threats.view;
+    showThreats();
+    changed();
+  },
+);
+const tableThreats = new ThreatPoller<TableThreatResponse>(
+  (q) =>
+    api<TableThreatResponse>('POST', '/api/threats/table', {
+      kind: q.kind ?? 'shoot',
+      ...(q.ruleset ? { ruleset: q.ruleset } : {}),
+      options: q.options,
+    }),
+  () => {
+    state.threats.table = tableThreats.view;
+    threatPanel.showTable(tableThreats.view, tableThreats.error);
+    changed();
+  },
+  () => performance.now(),
+  (view, q) => view.kind === q.kind,
+);
+function showThreats(): void {
+  const a = state.selection[0];
+  threatPanel.show(threats.view, a ? unitName(state, a) : null, threats.error);
+}
+function noteThreats(): void {
+  const a = state.selection[0];
+  threats.note(
+    threatPanel.on ? state.lastState : null,
+    threatPanel.on && a ? { unit: a, ...referee.rules() } : null,
+  );
+  tableThreats.note(
+    threatPanel.whole ? state.lastState : null,
+    threatPanel.whole ? { unit: null, kind: kindOfMode(threatPanel.mode), ...referee.rules() } : null,
+  );
+  if (!threatPanel.whole) state.threats.table = null;
+  showThreats();
+}
 const units = mountUnitList(element('unit-list', HTMLDivElement), (id) => applyPick(id));
 function panel(name: string): HTMLElement {
   const el = document.querySelector<HTMLElement>(`[data-panel="${name}"]`);
@@ -317,6 +387,18 @@ installTestHook({
   },
   get layout() {
     return state.layout;
+  },
+  get threats() {
+    return {
+      view: threats.view,
+      receivedAt: threats.receivedAt,
+      mode: state.threats.mode,
+      on: state.threats.on,
+      table: state.threats.table,
+    };
+  },
+  get stateArrivals() {
+    return [...stateArrivals];
   },
   get overlayKinds() {
     return scene.tableShapes.map((s) => s.kind);

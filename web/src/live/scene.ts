@@ -2,6 +2,7 @@ import { answerMatches, distanceWithheld, verdictDistance } from '../core/answer
 import { buildOverlay, type OverlayModel } from '../core/overlay-model.ts';
 import { projectShapes, type ProjectedShape } from '../core/shape-projection.ts';
 import { buildTableOverlays, type TableShape } from '../core/table-overlays.ts';
+import { tableReachShapes, threatShapes } from '../core/threats.ts';
 import { currentState, type LiveState } from './state.ts';
 
 /**
@@ -44,6 +45,12 @@ export class Scene {
           toggles: s.toggles,
           zone: s.zone,
           rulesetNames: s.rulesetNames,
+          threats: s.threats.on
+            ? [
+                ...tableReachShapes(s.threats.table, state),
+                ...threatShapes(s.threats.view, state, s.threats.mode),
+              ]
+            : [],
         })
       : [];
     this.live = state?.pose ? projectShapes(state.camera, state.pose, this.table) : [];

@@ -2,6 +2,8 @@ import type { StateMessage } from '../../../src/server/protocol.ts';
 import type { AskResponse } from '../../../src/server/referee-routes.ts';
 import type { ScenarioFile } from '../../../src/table/scenario.ts';
 import type { ConnectionStatus } from '../core/connection.ts';
+import type { ThreatMode } from '../core/threats.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
 import type { DisplayUnit } from '../core/lengths.ts';
 import type { Zone } from '../core/rulesets.ts';
 import { emptySelection, type Selection } from '../core/selection.ts';
@@ -37,6 +39,8 @@ export interface LiveState {
   unit: DisplayUnit;
   zone: Zone | null;
   rulesetNames: Readonly<Record<string, string>>;
+  /** The threat view: shown, which answer, and the latest view from the server. */
+  threats: { on: boolean; mode: ThreatMode; view: ThreatResponse | null; table: TableThreatResponse | null };
 }
 
 export function defaultLiveState(): LiveState {
@@ -53,6 +57,7 @@ export function defaultLiveState(): LiveState {
     unit: 'in',
     zone: null,
     rulesetNames: {},
+    threats: { on: false, mode: 'shoot', view: null, table: null },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Pixel } from '../../../src/camera/projection.ts';
 import type { StateMessage } from '../../../src/server/protocol.ts';
 import type { AskResponse } from '../../../src/server/referee-routes.ts';
+import type { TableThreatResponse, ThreatResponse } from '../../../src/server/threat-routes.ts';
 import type { ScenarioFile } from '../../../src/table/scenario.ts';
 import type { OverlayKind } from '../core/table-overlays.ts';
 import type { UnitLabel } from '../render/picture.ts';
@@ -44,6 +45,21 @@ export interface VedetteTestHook {
   tacticalScreenPoint(x: number, y: number): { x: number; y: number };
   /** A point inside the unit in the tactical view, or null. */
   tacticalUnitCentre(unitId: string): { x: number; y: number } | null;
+  /** The threat view: shown, which answer, the latest view and when it arrived (performance.now()). */
+  readonly threats: {
+    readonly on: boolean;
+    readonly mode: string;
+    readonly view: ThreatResponse | null;
+    readonly receivedAt: number;
+    /** The whole-table view, when asked for. */
+    readonly table: TableThreatResponse | null;
+  };
+  /** The last 120 states' arrival times (performance.now()) and base positions, table mm. */
+  readonly stateArrivals: ReadonlyArray<{
+    readonly frame: number;
+    readonly at: number;
+    readonly bases: ReadonlyArray<{ readonly markerId: number; readonly x: number; readonly y: number }>;
+  }>;
 }
 
 declare global {

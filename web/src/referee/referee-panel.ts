@@ -33,6 +33,11 @@ export interface RefereePanel {
   /** The chosen ruleset's unit (every length on the page is shown in it). */
   unit(): DisplayUnit;
   zone(): Zone | null;
+  /** The chosen ruleset and its options (the threat view asks under them too). */
+  rules(): {
+    readonly ruleset: string | undefined;
+    readonly options: Readonly<Record<string, string | number | boolean>>;
+  };
 }
 
 export interface RefereeHooks {
@@ -281,6 +286,9 @@ export function mountRefereePanel(hooks: RefereeHooks): RefereePanel {
     },
     zone() {
       return zoneOf(current()?.id ?? null);
+    },
+    rules() {
+      return { ruleset: current()?.id, options: Object.fromEntries(chosen.get(select.value) ?? []) };
     },
   };
 }

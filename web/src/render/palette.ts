@@ -32,6 +32,8 @@ export const MEASURE_COLOUR = '#ffd43b';
 export const DASH: Readonly<Record<string, readonly number[]>> = {
   borderline: [10, 6],
   blockedSight: [7, 5],
+  /** A threat line answered no: dotted, apart from blocked sight's dashes and borderline's long dashes. */
+  threatNo: [2, 6],
   terrainArea: [6, 4],
   quarter: [4, 4],
   zone: [3, 5],

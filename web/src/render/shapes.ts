@@ -41,6 +41,7 @@ const ORDER: Record<OverlayKind, number> = {
   command: 4,
   range: 5,
   charge: 6,
+  threat: 6.5,
   los: 7,
   measure: 8,
 };
@@ -87,6 +88,16 @@ export function strokeOf(shape: TableShape): { colour: string; dash: readonly nu
       return { colour: ZONE_STROKE, dash: DASH['zone']! };
     case 'los':
       return { colour: tone, dash: shape.tone === 'no' ? DASH['blockedSight']! : DASH['solid']! };
+    case 'threat':
+      return {
+        colour: tone,
+        dash:
+          shape.tone === 'no'
+            ? DASH['threatNo']!
+            : shape.tone === 'borderline'
+              ? DASH['borderline']!
+              : DASH['solid']!,
+      };
     default:
       return { colour: tone, dash: shape.tone === 'borderline' ? DASH['borderline']! : DASH['solid']! };
   }
@@ -135,6 +146,10 @@ export function drawShapes(
         trace(ctx, css, true);
         outline(ctx, colour, 2.5, dash);
         break;
+      case 'threat':
+        trace(ctx, css, shape.closed);
+        outline(ctx, colour, 2.5, dash, 2);
+        break;
       case 'los':
         trace(ctx, css, false);
         outline(ctx, colour, 2, dash, 2);
@@ -166,6 +181,7 @@ const LABEL_ORDER: Record<OverlayKind, number> = {
   terrain: 6,
   los: 7,
   shadow: 8,
+  threat: 9,
 };
 
 /**
