@@ -103,16 +103,12 @@ export function threatRoutes(ctx: RouteContext): Router {
   router.post('/api/threats', async (req: Request, res: Response) => {
     const parsed = threatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
-    const frame = ctx.latest();
-    if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
-    const scenario = ctx.scenario();
     const body = parsed.data;
-    const ruleset = rulesetFor(res, scenario, body.ruleset);
-    if (!ruleset) return;
-    const state = liveTableState(scenario, frame);
+    const table = tableNow(ctx, res, body);
+    if (!table) return;
+    const { frame, ruleset, state, policy } = table;
     const unit = state.units.find((u) => u.id === body.unit);
     if (!unit) return void res.status(404).json({ error: `${body.unit} is not on the table` });
-    const policy: ThresholdPolicy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
     const me = ++latestRequest;
     const started = performance.now();
     try {
@@ -151,14 +147,10 @@ export function threatRoutes(ctx: RouteContext): Router {
   router.post('/api/threats/table', async (req: Request, res: Response) => {
     const parsed = tableThreatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
-    const frame = ctx.latest();
-    if (!frame) return void res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
-    const scenario = ctx.scenario();
     const body = parsed.data;
-    const ruleset = rulesetFor(res, scenario, body.ruleset);
-    if (!ruleset) return;
-    const state = liveTableState(scenario, frame);
-    const policy: ThresholdPolicy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
+    const table = tableNow(ctx, res, body);
+    if (!table) return;
+    const { frame, ruleset, state, policy } = table;
     const me = ++latestTable;
     const started = performance.now();
     try {
@@ -194,4 +186,26 @@ export function threatRoutes(ctx: RouteContext): Router {
     }
   });
   return router;
+}
+
+/**
+ * The table as the referee sees it now (the latest frame, the recorded turn start, as /api/ask
+ * builds it), the ruleset asked for and its threshold policy; or null once an error was sent.
+ */
+function tableNow(
+  ctx: RouteContext,
+  res: Response,
+  body: { readonly ruleset?: string | undefined; readonly exact?: boolean | undefined },
+) {
+  const frame = ctx.latest();
+  if (!frame) {
+    res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
+    return null;
+  }
+  const scenario = ctx.scenario();
+  const ruleset = rulesetFor(res, scenario, body.ruleset);
+  if (!ruleset) return null;
+  const state = liveTableState(scenario, frame, ctx.turnStartPoses?.());
+  const policy: ThresholdPolicy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
+  return { frame, ruleset, state, policy };
 }

@@ -6,7 +6,7 @@ import type { Commander } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { failingReasons, measuredBy } from '../engine/composite.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
-import { tableOverhang } from '../engine/overhang.ts';
+import { overhangMeasure, tableOverhang } from '../engine/overhang.ts';
 import { pointName } from '../engine/parts.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import {
@@ -209,14 +209,7 @@ export function leftTableVerdict(ctx: BpContext, unit: TableUnit): Verdict {
       },
       facts: { overhangIn: inches(o.mm) },
     },
-    {
-      mm: o.mm,
-      sigmaMm: o.sigmaMm,
-      from: o.at,
-      to: o.edge,
-      fromName: pointName(unit, o.at),
-      toName: 'the table edge',
-    },
+    overhangMeasure(unit, o),
     'moreThan',
     0,
   );

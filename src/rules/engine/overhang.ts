@@ -1,5 +1,7 @@
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase } from '../../table/table-unit.ts';
+import type { FacedBox } from '../../geometry/faced-box.ts';
+import { pointName } from './parts.ts';
 
 /** How far bases reach past the table edge. */
 export interface Overhang {
@@ -55,4 +57,16 @@ export function tableOverhang(
     }
   }
   return best;
+}
+
+/** The measured length of an overhang for a length verdict: from the farthest point to the edge. */
+export function overhangMeasure(unit: { readonly name: string; readonly box: FacedBox }, o: Overhang) {
+  return {
+    mm: o.mm,
+    sigmaMm: o.sigmaMm,
+    from: o.at,
+    to: o.edge,
+    fromName: pointName(unit, o.at),
+    toName: 'the table edge',
+  };
 }

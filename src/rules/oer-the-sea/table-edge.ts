@@ -1,7 +1,6 @@
 import type { TableUnit } from '../../table/table-unit.ts';
 import { possessive } from '../engine/measure.ts';
-import { tableOverhang } from '../engine/overhang.ts';
-import { pointName } from '../engine/parts.ts';
+import { overhangMeasure, tableOverhang } from '../engine/overhang.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { cmStr, lengthVerdict, type OtsContext } from './context.ts';
 
@@ -28,14 +27,7 @@ export function leftTableVerdict(ctx: OtsContext, unit: TableUnit): Verdict {
       ],
       facts: { overhangCm: o.mm / 10 },
     },
-    {
-      mm: o.mm,
-      sigmaMm: o.sigmaMm,
-      from: o.at,
-      to: o.edge,
-      fromName: pointName(unit, o.at),
-      toName: 'the table edge',
-    },
+    overhangMeasure(unit, o),
     'moreThan',
     0,
   );
