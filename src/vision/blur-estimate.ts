@@ -55,20 +55,25 @@ export class BlurEstimate {
     return this.samples;
   }
 
-  /** Adds one firmly read marker: its corners and its code's white bits. */
+  /**
+   * Adds one firmly read marker: its corners and its code's white bits. `weight` counts it as that
+   * many readings (a reference sheet's edges are many times a small tag's).
+   */
   observe(
     grey: GreyImage,
     corners: readonly [Pixel, Pixel, Pixel, Pixel],
     bitsPerSide: number,
     white: Uint16Array,
     options: TemplateDecoderOptions,
+    weight = 1,
   ): void {
     const misfits = LADDER.map((blurSigmaPx) =>
       viewMisfit(grey, corners, bitsPerSide, white, { ...options, blurSigmaPx }),
     );
     if (misfits.some((m) => m === null)) return;
+    const kept = this.options.memory ** weight;
     for (let i = 0; i < LADDER.length; i++)
-      this.scores[i] = this.scores[i]! * this.options.memory + Math.log(Math.max(1e-6, misfits[i]!));
-    this.samples++;
+      this.scores[i] = this.scores[i]! * kept + weight * Math.log(Math.max(1e-6, misfits[i]!));
+    this.samples += weight;
   }
 }

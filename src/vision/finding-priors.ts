@@ -94,6 +94,17 @@ export class FindingPriors {
     return out;
   }
 
+  /**
+   * Whether a quad is, on the table, the square of a marker of this class within `tolerance` (size
+   * and skew, relative). Corners fitted to a code are good to a tenth of a pixel, so a fitted quad
+   * can be held to a far tighter shape than a found one.
+   */
+  isMarkerSquare(quad: Quad, markerClass: MarkerClass, tolerance: number): boolean {
+    const onTable = this.backProject(quad, markerClass.heightMm);
+    const shape = onTable ? squareShape(onTable) : null;
+    return !!shape && shape.skew <= tolerance && Math.abs(shape.side / markerClass.sizeMm - 1) <= tolerance;
+  }
+
   /** The image quad of a marker (TL, TR, BR, BL of the tag) when its base stands at a pose. */
   expectedQuad(markerId: number, base: { x: number; y: number; headingDeg: number }): Quad | null {
     const spec = this.specs.get(markerId);

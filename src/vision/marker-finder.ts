@@ -7,7 +7,8 @@ import { BlurEstimate } from './blur-estimate.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
-import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
+import { readAligned } from './aligned-reread.ts';
+import { CodeFit } from './code-fit.ts';
 import { FirmReadings, type FirmnessOptions } from './firm-reading.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
@@ -76,6 +77,9 @@ export const DEFAULT_FINDER: FinderOptions = {
   blurredEvidenceSpan: 0.15,
 };
 
+/** A reference sheet teaches the blur as this many small tags (blur-estimate.ts). */
+const SHEET_BLUR_WEIGHT = 2;
+
 /** A marker found in a frame. */
 export interface FoundMarker {
   readonly id: number;
@@ -124,8 +128,10 @@ export class MarkerFinder {
   private readonly blur = new BlurEstimate();
   private decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
   private currentGrey: GreyImage | null = null;
-  /** Rendering patterns of codes, for fitting corners (by id). */
-  private readonly patterns = new Map<number, Float64Array>();
+  /** The table's priors in the frame being searched (null until the table pose is known). */
+  private currentPriors: FindingPriors | null = null;
+  /** Corners fitted to a code (measuring small tags, reading unsure ones again). */
+  private readonly codeFit: CodeFit;
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
   private readonly firmness: FirmReadings;
@@ -139,6 +145,7 @@ export class MarkerFinder {
     private readonly learned: LearnedTagReader | null = null,
   ) {
     this.firmness = new FirmReadings(codes, options);
+    this.codeFit = new CodeFit(codes);
   }
 
   /**
@@ -152,6 +159,7 @@ export class MarkerFinder {
   ): FinderResult {
     this.evidence.nextFrame();
     this.currentGrey = input.grey;
+    this.currentPriors = null;
     this.blurSamplesThisFrame = 0;
     this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
     const cells = this.codes.bitsPerSide + 2;
@@ -199,6 +207,7 @@ export class MarkerFinder {
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;
+    this.currentPriors = priors;
     // A declared id read exactly must also have a declared marker's size and shape there.
     for (const m of [...found.values()])
       if (m.stage === 'opencv' && this.declaredIds.has(m.id) && !this.fitsDeclared(priors, m.corners))
@@ -347,14 +356,23 @@ export class MarkerFinder {
   /**
    * Reference sheets teach the blur until the estimate stands: they are read from the first frame,
    * where a blurred camera's small tags may not be (and the candidate pass's window follows the
-   * blur, pipeline.ts). The blur is in pixels whatever the cell size, so a sheet's edges show it.
+   * blur, pipeline.ts). The blur is in pixels whatever the cell size, so a sheet's edges show it;
+   * each counts as two readings, so the four sheets of the first frame settle the estimate
+   * (a still 720p table under blur read no small tag at the starting blur and never learned it).
    */
   private learnBlurFromReference(grey: GreyImage, id: number, corners: Quad): void {
     if (this.blur.sampleCount >= this.blur.options.minSamples) return;
     this.referenceBook ??= codeBook(this.codes, this.referenceIds);
     const view = this.referenceBook.views.find((v) => v.id === id && v.rotation === 0);
     if (view)
-      this.blur.observe(grey, corners, this.referenceBook.bitsPerSide, view.white, this.decoderOptions);
+      this.blur.observe(
+        grey,
+        corners,
+        this.referenceBook.bitsPerSide,
+        view.white,
+        this.decoderOptions,
+        SHEET_BLUR_WEIGHT,
+      );
   }
 
   /** The camera's blur as learned so far (px; the starting value until enough markers were read). */
@@ -375,7 +393,22 @@ export class MarkerFinder {
     const refined = refineMarkerCorners(grey, quad, this.edgeOptions(quad, cells));
     const again = refined ? readQuad(grey, refined, book, this.decoderOptions) : null;
     const best = again && (!raw || again.evidence > raw.evidence) ? again : raw;
-    return best ? { reading: best, markerClass, stage } : null;
+    if (!best) return null;
+    const aligned =
+      this.codeFit.cellPx(best.corners) < this.options.alignBelowCellPx &&
+      best.evidence >= this.options.tentativeEvidence &&
+      !this.isFirm(best, grey)
+        ? readAligned(best, {
+            grey,
+            book,
+            markerClass,
+            codeFit: this.codeFit,
+            decoder: this.decoderOptions,
+            priors: this.currentPriors,
+            isFirm: (r) => this.isFirm(r, grey),
+          })
+        : null;
+    return { reading: aligned ?? best, markerClass, stage };
   }
 
   /**
@@ -403,18 +436,10 @@ export class MarkerFinder {
     const cells = this.codes.bitsPerSide + 2;
     const edges = refineMarkerCorners(grey, corners, this.edgeOptions(corners, cells)) ?? corners;
     if (quadSide(edges) / cells >= this.options.alignBelowCellPx || this.referenceIds.has(id)) return edges;
-    let pattern = this.patterns.get(id);
-    if (!pattern) {
-      const bits = this.codes.bits(id);
-      const white: number[] = [];
-      bits.forEach((b, k) => b && white.push(k));
-      this.patterns.set(id, (pattern = markerPattern(cells, white)));
-    }
-    const fitted = alignQuad(grey, edges, pattern, cells, {
-      ...DEFAULT_ALIGN,
+    const fitted = this.codeFit.fit(grey, edges, id, {
       blurSigmaPx: this.decoderOptions.blurSigmaPx,
-      coarseBlurPx: 0,
       maxShiftPx: 1,
+      coarse: false,
     });
     return fitted ? fitted.corners : edges;
   }

@@ -1,8 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
-import { quadSide } from './candidates.ts';
 import type { GreyImage } from './image.ts';
-import { alignQuad, DEFAULT_ALIGN, markerPattern } from './quad-align.ts';
+import { CodeFit } from './code-fit.ts';
 import { readQuad, type TemplateDecoderOptions, type TemplateReading } from './template-decoder.ts';
 
 type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
@@ -18,10 +17,12 @@ type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
  * asked (large tags' edges place the grid well), so a frame pays for a handful of alignments.
  */
 export class RivalCheck {
-  private readonly patterns = new Map<number, Float64Array>();
   private readonly books = new Map<number, CodeBook>();
+  private readonly codeFit: CodeFit;
 
-  constructor(private readonly codes: DictionaryCodes) {}
+  constructor(private readonly codes: DictionaryCodes) {
+    this.codeFit = new CodeFit(codes);
+  }
 
   /**
    * True unless the runner-up, each code fitted at its best from the edge-fitted corners,
@@ -34,13 +35,12 @@ export class RivalCheck {
     edgeFitted: (corners: Corners) => Corners,
   ): boolean {
     if (reading.runnerUpId < 0 || reading.runnerUpId === reading.id) return true;
-    const cells = this.codes.bitsPerSide + 2;
     const start = edgeFitted(reading.corners);
     // The rival's own reading of the quad gives its corners in its marker order.
     const rival = readQuad(grey, start, this.bookOf(reading.runnerUpId), decoder);
     if (!rival) return true;
-    const mine = this.fit(grey, start, reading.id, cells, decoder.blurSigmaPx);
-    const theirs = this.fit(grey, rival.corners, rival.id, cells, decoder.blurSigmaPx);
+    const mine = this.fit(grey, start, reading.id, decoder.blurSigmaPx);
+    const theirs = this.fit(grey, rival.corners, rival.id, decoder.blurSigmaPx);
     if (theirs === null) return true;
     // Our code could not be fitted at all: the rival wins if, fitted, it explains the pixels
     // better than our code did where the quad was found.
@@ -49,30 +49,13 @@ export class RivalCheck {
   }
 
   /** Mean squared residual of the code fitted with its corners free to move a pixel. */
-  private fit(
-    grey: GreyImage,
-    corners: Corners,
-    id: number,
-    cells: number,
-    blurSigmaPx: number,
-  ): number | null {
-    const cellPx = quadSide(corners) / cells;
-    const aligned = alignQuad(grey, corners, this.patternOf(id, cells), cells, {
-      ...DEFAULT_ALIGN,
+  private fit(grey: GreyImage, corners: Corners, id: number, blurSigmaPx: number): number | null {
+    const aligned = this.codeFit.fit(grey, corners, id, {
       blurSigmaPx,
-      maxShiftPx: Math.max(1.5, cellPx),
+      maxShiftPx: Math.max(1.5, this.codeFit.cellPx(corners)),
+      coarse: true,
     });
     return aligned && aligned.pixels > 0 ? aligned.sse / aligned.pixels : null;
-  }
-
-  private patternOf(id: number, cells: number): Float64Array {
-    let pattern = this.patterns.get(id);
-    if (!pattern) {
-      const white: number[] = [];
-      this.codes.bits(id).forEach((b, k) => b && white.push(k));
-      this.patterns.set(id, (pattern = markerPattern(cells, white)));
-    }
-    return pattern;
   }
 
   private bookOf(id: number): CodeBook {

@@ -94,6 +94,24 @@ export class SplitCandidatePass {
     return this.local.windowPx;
   }
 
+  /**
+   * The same pass on the negative picture: light squares, such as the white sticker a tag is
+   * printed on, become the dark squares it finds. Under a blurred lens a small tag's one-cell black
+   * border merges with its dark data cells and its own quad is lost, while the sticker's outer edge
+   * against the cloth stays a clean square; the finder reads the tag in the middle of it
+   * (finding-priors.ts, "surround"). Every quad is returned unread: a negative code is no marker.
+   */
+  runOnLight(gray: OpenCV): Quad[] {
+    const negative = new this.cv.Mat();
+    try {
+      this.cv.bitwise_not(gray, negative);
+      const { read, unread } = this.run(negative);
+      return [...unread, ...read.map((r) => r.quad)];
+    } finally {
+      negative.delete();
+    }
+  }
+
   run(gray: OpenCV): CandidatePassResult {
     const width = gray.cols as number;
     const height = gray.rows as number;
