@@ -27,6 +27,8 @@ export interface CandidatePassOptions {
   readonly minPerimeterRate: number;
   /** Quads closer than this to the image border (px) are dropped. */
   readonly minDistanceToBorderPx: number;
+  /** A pixel is dark when this many grey levels below its window's mean (OpenCV's default 7). */
+  readonly thresholdConstant: number;
 }
 
 export const DEFAULT_CANDIDATE_PASS: Omit<CandidatePassOptions, 'dictionary'> = {
@@ -34,6 +36,7 @@ export const DEFAULT_CANDIDATE_PASS: Omit<CandidatePassOptions, 'dictionary'> = 
   polygonAccuracy: 0.05,
   minPerimeterRate: 0.01,
   minDistanceToBorderPx: 3,
+  thresholdConstant: 7,
 };
 
 export interface CandidatePassResult {
@@ -161,5 +164,6 @@ function detectorParameters(
   params.minMarkerPerimeterRate = minPerimeterRate;
   params.minDistanceToBorder = o.minDistanceToBorderPx;
   params.errorCorrectionRate = 0;
+  params.adaptiveThreshConstant = o.thresholdConstant;
   return params;
 }

@@ -19,6 +19,7 @@ import { RoiSearch } from './roi-search.ts';
 import { StillAverage } from './still-average.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
+import { dimRegions } from './dim-regions.ts';
 
 /** How a frame was searched: the whole frame, or only where the picture changed. */
 export interface SearchSummary {
@@ -86,6 +87,7 @@ export class VisionPipeline {
     private readonly regionPass: RegionPass,
     private readonly options: PipelineOptions,
     private readonly references: ReferenceSearch,
+    private readonly dimPass: RegionPass,
   ) {
     this.minPerimeterPx = 0.01 * Math.max(locator.camera.imageWidth, locator.camera.imageHeight);
   }
@@ -117,6 +119,11 @@ export class VisionPipeline {
     const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi, DEFAULT_FINDER, learned);
     const locator = await Locator.create(camera, scenario);
     const regionPass = await RegionPass.create({ ...DEFAULT_CANDIDATE_PASS, dictionary });
+    const dimPass = await RegionPass.create({
+      ...DEFAULT_CANDIDATE_PASS,
+      dictionary,
+      thresholdConstant: DIM_THRESHOLD_CONSTANT,
+    });
     const sheet = referenceSheetPx(camera, scenario);
     const references = await ReferenceSearch.create(
       dictionary,
@@ -134,6 +141,7 @@ export class VisionPipeline {
       regionPass,
       { ...DEFAULT_PIPELINE, ...options },
       references,
+      dimPass,
     );
   }
 
@@ -245,8 +253,16 @@ export class VisionPipeline {
    */
   private wholeFramePass(gray: OpenCV): CandidatePassResult {
     const pass = this.pass.run(gray);
-    if (this.pass.windowPx !== BLURRED_WINDOW_PX) return pass;
-    return { read: pass.read, unread: [...pass.unread, ...this.pass.runOnLight(gray)] };
+    const unread = [...pass.unread];
+    if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
+    // Dimly lit parts again, with a threshold their contrast can pass (dim-regions.ts).
+    const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
+    const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario));
+    if (dim.length > 0) {
+      const again = this.dimPass.run(gray, dim, this.minPerimeterPx);
+      unread.push(...again.unread, ...again.read.map((r) => r.quad));
+    }
+    return { read: pass.read, unread };
   }
 
   /**
@@ -268,6 +284,7 @@ export class VisionPipeline {
     if (wanted === current) return false;
     this.pass.setThresholdWindow(wanted);
     this.regionPass.setThresholdWindow(wanted);
+    this.dimPass.setThresholdWindow(wanted);
     return true;
   }
 
@@ -280,6 +297,7 @@ export class VisionPipeline {
     this.pass.dispose();
     this.roi.dispose();
     this.regionPass.dispose();
+    this.dimPass.dispose();
     this.references.dispose();
   }
 }
@@ -288,6 +306,8 @@ export class VisionPipeline {
 const BLURRED_FROM_PX = 1.05;
 const SHARP_FROM_PX = 0.9;
 const BLURRED_WINDOW_PX = 9;
+/** Threshold constant in dimly lit regions (grey levels; OpenCV's default, used elsewhere, is 7). */
+const DIM_THRESHOLD_CONSTANT = 3;
 
 /**
  * The largest square that matters (a reference sheet, or a base's sticker) in pixels, at the

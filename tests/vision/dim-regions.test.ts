@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { dimRegions } from '../../src/vision/dim-regions.ts';
+
+/** A 640 × 360 grey picture lit at `level` everywhere but a dark rectangle at `dark`, with ±10 noise. */
+function picture(
+  level: number,
+  dark: { x0: number; y0: number; x1: number; y1: number } | null,
+  darkLevel: number,
+) {
+  const width = 640;
+  const height = 360;
+  const data = new Uint8Array(width * height);
+  let s = 7;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const inDark = dark && x >= dark.x0 && x < dark.x1 && y >= dark.y0 && y < dark.y1;
+      data[y * width + x] = (inDark ? darkLevel : level) + ((s >>> 16) % 21) - 10;
+    }
+  return { data, width, height };
+}
+
+describe('dimly lit regions', () => {
+  it('are none on an evenly lit picture', () => {
+    expect(dimRegions(picture(150, null, 0), 20)).toEqual([]);
+  });
+
+  it('cover a shadow whole, widened by the margin, and nothing lit', () => {
+    const shadow = { x0: 96, y0: 64, x1: 288, y1: 192 };
+    const regions = dimRegions(picture(160, shadow, 70), 20);
+    expect(regions.length).toBeGreaterThan(0);
+    const inside = (x: number, y: number) =>
+      regions.some((r) => x >= r.x0 && x < r.x0 + r.w && y >= r.y0 && y < r.y0 + r.h);
+    // Every pixel of the shadow, and a margin's width around it, is in some region.
+    for (let y = shadow.y0 - 20; y < shadow.y1 + 20; y += 4)
+      for (let x = shadow.x0 - 20; x < shadow.x1 + 20; x += 4) expect(inside(x, y)).toBe(true);
+    // Well away from it, nothing is.
+    for (let y = 0; y < 360; y += 8)
+      for (let x = 0; x < 640; x += 8)
+        if (x < shadow.x0 - 60 || x >= shadow.x1 + 60 || y < shadow.y0 - 60 || y >= shadow.y1 + 60)
+          expect(inside(x, y)).toBe(false);
+  });
+
+  it('stay inside the picture', () => {
+    const regions = dimRegions(picture(160, { x0: 0, y0: 0, x1: 64, y1: 64 }, 60), 40);
+    for (const r of regions) {
+      expect(r.x0).toBeGreaterThanOrEqual(0);
+      expect(r.y0).toBeGreaterThanOrEqual(0);
+      expect(r.x0 + r.w).toBeLessThanOrEqual(640);
+      expect(r.y0 + r.h).toBeLessThanOrEqual(360);
+    }
+  });
+});
