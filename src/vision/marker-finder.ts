@@ -446,8 +446,8 @@ export class MarkerFinder {
     const c = quadCentre(quad);
     const side = quadSide(quad);
     for (const m of found.values()) {
-      const mc = quadCentre(m.corners);
-      if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, quadSide(m.corners))) return true;
+      const { centre: mc, side: mSide } = shapeOf(m.corners);
+      if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, mSide)) return true;
     }
     return false;
   }
@@ -472,4 +472,19 @@ function dedupeRegions<T extends { centre: Pixel; halfSizePx: number }>(regions:
     if (!out.some((o) => Math.hypot(o.centre.u - r.centre.u, o.centre.v - r.centre.v) < 0.5 * o.halfSizePx))
       out.push(r);
   return out;
+}
+
+/**
+ * A found marker's centre and side, computed once per corners (coveredBy asks for every found
+ * marker for every candidate quad: thousands of times a whole-frame search). Same values as
+ * quadCentre and quadSide.
+ */
+const shapes = new WeakMap<Quad, { centre: { u: number; v: number }; side: number }>();
+function shapeOf(q: Quad): { centre: { u: number; v: number }; side: number } {
+  let shape = shapes.get(q);
+  if (!shape) {
+    shape = { centre: quadCentre(q), side: quadSide(q) };
+    shapes.set(q, shape);
+  }
+  return shape;
 }
