@@ -116,7 +116,11 @@ interface Attempt {
 }
 
 export class MarkerFinder {
-  private readonly books = new Map<MarkerClass, CodeBook>();
+  /**
+   * Code books by their ids (a book depends on nothing else). Keyed by content, not by the
+   * MarkerClass object: the priors, and their classes, are new every frame.
+   */
+  private readonly books = new Map<string, CodeBook>();
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
   private readonly still = new StillMarkers<FoundMarker>();
@@ -433,8 +437,9 @@ export class MarkerFinder {
   }
 
   private bookOf(markerClass: MarkerClass): CodeBook {
-    let book = this.books.get(markerClass);
-    if (!book) this.books.set(markerClass, (book = codeBook(this.codes, markerClass.ids)));
+    const key = markerClass.ids.join(',');
+    let book = this.books.get(key);
+    if (!book) this.books.set(key, (book = codeBook(this.codes, markerClass.ids)));
     return book;
   }
 
