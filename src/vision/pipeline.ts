@@ -17,6 +17,7 @@ import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
 import { ReferenceSearch } from './reference-search.ts';
 import { RoiSearch } from './roi-search.ts';
 import { StillAverage } from './still-average.ts';
+import { StillMean } from './still-mean.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
 
@@ -69,7 +70,7 @@ export const DEFAULT_PIPELINE: PipelineOptions = {
 export class VisionPipeline {
   private readonly tracker = new Tracker();
   private readonly changes = new ChangeMap();
-  private readonly average = new StillAverage();
+  private readonly stillMean = new StillMean(new StillAverage());
   /** The frame's grey Mat, reused from frame to frame (grey-mat.ts). */
   private readonly greyMats: GreyMatConverter;
   private lastFullAt = -Infinity;
@@ -165,11 +166,11 @@ export class VisionPipeline {
       frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
       frame.capturedAt < this.lastFullAt;
     // A whole-frame search looks at the still table's averaged picture (still-average.ts).
-    this.average.add(
+    this.stillMean.feed(
       grey,
       !change.compared || change.share > this.options.fullFrameShare ? null : change.regions,
+      full,
     );
-    if (full) this.average.takeMean(grey);
     if (full) this.lastFullAt = frame.capturedAt;
     const search: SearchSummary = {
       mode: full ? 'full' : 'changes',
