@@ -67,9 +67,14 @@ export function pixelsAround(
   const yb = Math.min(grey.height - 1, Math.ceil(v1) + pad);
   if (!(xa < xb && ya < yb) || (xb - xa) * (yb - ya) > 250_000) return null;
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
-  const us: number[] = [];
-  const vs: number[] = [];
-  const values: number[] = [];
+  // Sized for the whole box, trimmed after: no growing arrays and no copies out of them.
+  const box = (xb - xa + 1) * (yb - ya + 1);
+  const us = new Int32Array(box);
+  const vs = new Int32Array(box);
+  const values = new Float64Array(box);
+  const data = grey.data;
+  const width = grey.width;
+  let count = 0;
   for (let pv = ya; pv <= yb; pv++) {
     for (let pu = xa; pu <= xb; pu++) {
       const w = h6 * pu + h7 * pv + h8;
@@ -77,16 +82,17 @@ export function pixelsAround(
       const gy = (h3 * pu + h4 * pv + h5) / w;
       if (gx < -marginCells || gy < -marginCells || gx > cells + marginCells || gy > cells + marginCells)
         continue;
-      us.push(pu);
-      vs.push(pv);
-      values.push(grey.data[pv * grey.width + pu]!);
+      us[count] = pu;
+      vs[count] = pv;
+      values[count] = data[pv * width + pu]!;
+      count++;
     }
   }
   return {
-    u: Int32Array.from(us),
-    v: Int32Array.from(vs),
-    values: Float64Array.from(values),
-    count: us.length,
+    u: us.slice(0, count),
+    v: vs.slice(0, count),
+    values: values.slice(0, count),
+    count,
     toGrid,
   };
 }
