@@ -120,7 +120,11 @@ interface Attempt {
 }
 
 export class MarkerFinder {
-  private readonly books = new Map<MarkerClass, CodeBook>();
+  /**
+   * Code books by their ids (a book depends on nothing else). Keyed by content, not by the
+   * MarkerClass object: the priors, and their classes, are new every frame.
+   */
+  private readonly books = new Map<string, CodeBook>();
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
   private readonly still = new StillMarkers<FoundMarker>();
@@ -458,8 +462,9 @@ export class MarkerFinder {
   }
 
   private bookOf(markerClass: MarkerClass): CodeBook {
-    let book = this.books.get(markerClass);
-    if (!book) this.books.set(markerClass, (book = codeBook(this.codes, markerClass.ids)));
+    const key = markerClass.ids.join(',');
+    let book = this.books.get(key);
+    if (!book) this.books.set(key, (book = codeBook(this.codes, markerClass.ids)));
     return book;
   }
 
@@ -471,8 +476,8 @@ export class MarkerFinder {
     const c = quadCentre(quad);
     const side = quadSide(quad);
     for (const m of found.values()) {
-      const mc = quadCentre(m.corners);
-      if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, quadSide(m.corners))) return true;
+      const { centre: mc, side: mSide } = shapeOf(m.corners);
+      if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, mSide)) return true;
     }
     return false;
   }
@@ -497,4 +502,19 @@ function dedupeRegions<T extends { centre: Pixel; halfSizePx: number }>(regions:
     if (!out.some((o) => Math.hypot(o.centre.u - r.centre.u, o.centre.v - r.centre.v) < 0.5 * o.halfSizePx))
       out.push(r);
   return out;
+}
+
+/**
+ * A found marker's centre and side, computed once per corners (coveredBy asks for every found
+ * marker for every candidate quad: thousands of times a whole-frame search). Same values as
+ * quadCentre and quadSide.
+ */
+const shapes = new WeakMap<Quad, { centre: { u: number; v: number }; side: number }>();
+function shapeOf(q: Quad): { centre: { u: number; v: number }; side: number } {
+  let shape = shapes.get(q);
+  if (!shape) {
+    shape = { centre: quadCentre(q), side: quadSide(q) };
+    shapes.set(q, shape);
+  }
+  return shape;
 }

@@ -10,13 +10,14 @@ import { dictionaryCodes } from './code-book.ts';
 import type { DetectedMarker, DetectorOptions } from './detector.ts';
 import { FindingPriors } from './finding-priors.ts';
 import type { Frame } from './frame-source.ts';
-import { toGrayMat } from './grey-mat.ts';
+import { GreyMatConverter } from './grey-mat.ts';
 import { assertRaster } from './image.ts';
 import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
 import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
 import { ReferenceSearch } from './reference-search.ts';
 import { RoiSearch } from './roi-search.ts';
 import { StillAverage } from './still-average.ts';
+import { StillMean } from './still-mean.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
 import { dimRegions } from './dim-regions.ts';
@@ -70,7 +71,9 @@ export const DEFAULT_PIPELINE: PipelineOptions = {
 export class VisionPipeline {
   private readonly tracker = new Tracker();
   private readonly changes = new ChangeMap();
-  private readonly average = new StillAverage();
+  private readonly stillMean = new StillMean(new StillAverage());
+  /** The frame's grey Mat, reused from frame to frame (grey-mat.ts). */
+  private readonly greyMats: GreyMatConverter;
   private lastFullAt = -Infinity;
   /** Whether the previous frame had a table pose (without one, missing sheets are looked for every frame). */
   private hadTable = false;
@@ -90,6 +93,7 @@ export class VisionPipeline {
     private readonly dimPass: RegionPass,
   ) {
     this.minPerimeterPx = 0.01 * Math.max(locator.camera.imageWidth, locator.camera.imageHeight);
+    this.greyMats = new GreyMatConverter(cv);
   }
 
   static async create(
@@ -158,79 +162,71 @@ export class VisionPipeline {
     }
     assertRaster(frame.image);
     const t0 = performance.now();
-    const gray = toGrayMat(this.cv, frame.image);
-    let detections: DetectedMarker[];
-    let search: SearchSummary;
+    // Owned by greyMats: valid for this frame, never deleted here.
+    const gray = this.greyMats.convert(frame.image);
     const moving = new Set<number>();
-    let located: LocatorResult;
-    let t1: number;
-    try {
-      const grey = { data: gray.data as Uint8Array, width, height };
-      // Search the whole frame now and then, and whenever much changed; otherwise only where it changed.
-      const change = this.changes.update(grey, largestSquarePx(this.camera, this.scenario));
-      const full =
-        !change.compared ||
-        change.share > this.options.fullFrameShare ||
-        frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
-        frame.capturedAt < this.lastFullAt;
-      // A whole-frame search looks at the still table's averaged picture (still-average.ts).
-      this.average.add(
-        grey,
-        !change.compared || change.share > this.options.fullFrameShare ? null : change.regions,
-      );
-      if (full) this.average.takeMean(grey);
-      if (full) this.lastFullAt = frame.capturedAt;
-      search = {
-        mode: full ? 'full' : 'changes',
-        changedShare: change.share,
-        regions: full ? 0 : change.regions.length,
-      };
-      // The table pose from the reference sheets (read first), then the search with it.
-      let table: TablePoseState | null = null;
-      let expected: Array<{ id: number; quad: Quad }> = [];
-      // Sheets the pass missed are looked for again on whole-frame searches, or until the table is known.
-      const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
-      const moreReferences =
-        full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
-      const findWith = (pass: CandidatePassResult) =>
-        this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
-          table = this.locator.estimateTablePose(markers);
-          if (!table) return null;
-          const priors = new FindingPriors(this.camera, table.pose, this.scenario);
-          // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
-          const smallest = priors.smallestMarkerSidePx(this.scenario.table);
-          if (Number.isFinite(smallest)) {
-            this.minPerimeterPx = 0.7 * 4 * smallest;
-            this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
-          }
-          expected = this.tracker.all().flatMap((b) => {
-            const quad = priors.expectedQuad(b.markerId, b);
-            return quad ? [{ id: b.markerId, quad }] : [];
-          });
-          return { priors, expected };
+    const grey = { data: gray.data as Uint8Array, width, height };
+    // Search the whole frame now and then, and whenever much changed; otherwise only where it changed.
+    const change = this.changes.update(grey, largestSquarePx(this.camera, this.scenario));
+    const full =
+      !change.compared ||
+      change.share > this.options.fullFrameShare ||
+      frame.capturedAt - this.lastFullAt >= this.options.fullFrameEveryMs ||
+      frame.capturedAt < this.lastFullAt;
+    // A whole-frame search looks at the still table's averaged picture (still-average.ts).
+    this.stillMean.feed(
+      grey,
+      !change.compared || change.share > this.options.fullFrameShare ? null : change.regions,
+      full,
+    );
+    if (full) this.lastFullAt = frame.capturedAt;
+    const search: SearchSummary = {
+      mode: full ? 'full' : 'changes',
+      changedShare: change.share,
+      regions: full ? 0 : change.regions.length,
+    };
+    // The table pose from the reference sheets (read first), then the search with it.
+    let table: TablePoseState | null = null;
+    let expected: Array<{ id: number; quad: Quad }> = [];
+    // Sheets the pass missed are looked for again on whole-frame searches, or until the table is known.
+    const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
+    const moreReferences = full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
+    const findWith = (pass: CandidatePassResult) =>
+      this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
+        table = this.locator.estimateTablePose(markers);
+        if (!table) return null;
+        const priors = new FindingPriors(this.camera, table.pose, this.scenario);
+        // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
+        const smallest = priors.smallestMarkerSidePx(this.scenario.table);
+        if (Number.isFinite(smallest)) {
+          this.minPerimeterPx = 0.7 * 4 * smallest;
+          this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
+        }
+        expected = this.tracker.all().flatMap((b) => {
+          const quad = priors.expectedQuad(b.markerId, b);
+          return quad ? [{ id: b.markerId, quad }] : [];
         });
-      const runPass = () =>
-        full
-          ? this.wholeFramePass(gray)
-          : change.regions.length > 0
-            ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
-            : { read: [], unread: [] };
-      let found = findWith(runPass());
-      // A whole-frame search that just learned the camera is blurred looks again with the window
-      // that blur needs (once: the window only changes when the blur estimate crosses a band).
-      if (this.followBlur() && full) found = findWith(runPass());
-      detections = [...found.markers, ...found.unknown];
-      // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
-      const foundIds = new Set(found.markers.map((m) => m.id));
-      for (const e of expected)
-        if (!foundIds.has(e.id) && change.regions.some((r) => contains(r, quadCentre(e.quad))))
-          moving.add(e.id);
-      t1 = performance.now();
-      this.hadTable = table !== null;
-      located = this.locator.locateWithPose(table as TablePoseState | null, detections);
-    } finally {
-      gray.delete();
-    }
+        return { priors, expected };
+      });
+    const runPass = () =>
+      full
+        ? this.wholeFramePass(gray)
+        : change.regions.length > 0
+          ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
+          : { read: [], unread: [] };
+    let found = findWith(runPass());
+    // A whole-frame search that just learned the camera is blurred looks again with the window
+    // that blur needs (once: the window only changes when the blur estimate crosses a band).
+    if (this.followBlur() && full) found = findWith(runPass());
+    const detections: DetectedMarker[] = [...found.markers, ...found.unknown];
+    // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
+    const foundIds = new Set(found.markers.map((m) => m.id));
+    for (const e of expected)
+      if (!foundIds.has(e.id) && change.regions.some((r) => contains(r, quadCentre(e.quad))))
+        moving.add(e.id);
+    const t1 = performance.now();
+    this.hadTable = table !== null;
+    const located = this.locator.locateWithPose(table as TablePoseState | null, detections);
     // Without a table pose nothing new is measured; the tracker keeps last known poses (marked unseen).
     const bases = this.tracker.update(located.bases, frame.capturedAt, moving);
     const t2 = performance.now();
@@ -250,12 +246,12 @@ export class VisionPipeline {
    * The whole frame's quads. Under a blurred lens (the wide window is in use) the light squares
    * too: small tags whose black border blurred away are found by their white sticker (tuning
    * scenes, seeds 1501–1502, 720p, blur σ 1.4, 25 mm tags at tilt 0 and 15°: 21 → 74 of 216 read).
+   * And the dimly lit parts again, with a threshold their contrast can pass (dim-regions.ts).
    */
   private wholeFramePass(gray: OpenCV): CandidatePassResult {
     const pass = this.pass.run(gray);
     const unread = [...pass.unread];
     if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
-    // Dimly lit parts again, with a threshold their contrast can pass (dim-regions.ts).
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
     const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario));
     if (dim.length > 0) {
@@ -299,6 +295,7 @@ export class VisionPipeline {
     this.regionPass.dispose();
     this.dimPass.dispose();
     this.references.dispose();
+    this.greyMats.dispose();
   }
 }
 

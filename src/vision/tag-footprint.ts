@@ -67,9 +67,14 @@ export function pixelsAround(
   const yb = Math.min(grey.height - 1, Math.ceil(v1) + pad);
   if (!(xa < xb && ya < yb) || (xb - xa) * (yb - ya) > 250_000) return null;
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
-  const us: number[] = [];
-  const vs: number[] = [];
-  const values: number[] = [];
+  // Sized for the whole box, trimmed after: no growing arrays and no copies out of them.
+  const box = (xb - xa + 1) * (yb - ya + 1);
+  const us = new Int32Array(box);
+  const vs = new Int32Array(box);
+  const values = new Float64Array(box);
+  const data = grey.data;
+  const width = grey.width;
+  let count = 0;
   for (let pv = ya; pv <= yb; pv++) {
     for (let pu = xa; pu <= xb; pu++) {
       const w = h6 * pu + h7 * pv + h8;
@@ -77,16 +82,17 @@ export function pixelsAround(
       const gy = (h3 * pu + h4 * pv + h5) / w;
       if (gx < -marginCells || gy < -marginCells || gx > cells + marginCells || gy > cells + marginCells)
         continue;
-      us.push(pu);
-      vs.push(pv);
-      values.push(grey.data[pv * grey.width + pu]!);
+      us[count] = pu;
+      vs[count] = pv;
+      values[count] = data[pv * width + pu]!;
+      count++;
     }
   }
   return {
-    u: Int32Array.from(us),
-    v: Int32Array.from(vs),
-    values: Float64Array.from(values),
-    count: us.length,
+    u: us.slice(0, count),
+    v: vs.slice(0, count),
+    values: values.slice(0, count),
+    count,
     toGrid,
   };
 }
@@ -127,6 +133,10 @@ export function cellWeight(g: number, h: number, c: number): number {
   return tentCdf(c + 1 - g, h) - tentCdf(c - g, h);
 }
 
+/** One pixel's column weights and their slopes (a kernel spans at most 2·MAX_HALF_CELLS + 1 cells). */
+const columnWeight = new Float64Array(2 * MAX_HALF_CELLS + 2);
+const columnSlope = new Float64Array(2 * MAX_HALF_CELLS + 2);
+
 /** Each pixel's whiteness gradient in grid coordinates and its grid position, two per pixel. */
 export interface WhitenessGradient {
   readonly gradient: Float64Array;
@@ -149,14 +159,25 @@ export function predictWhiteness(
   withGradient: WhitenessGradient | null = null,
 ): boolean {
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
+  // kernelHalfWidth, with its constant factor taken out of the loop (same operations, same values).
+  const scale = Math.sqrt(6) * Math.sqrt(blurSigmaPx * blurSigmaPx + 1 / 12);
   for (let i = 0; i < pixels.count; i++) {
     const pu = pixels.u[i]!;
     const pv = pixels.v[i]!;
     const w = h6 * pu + h7 * pv + h8;
     const gx = (h0 * pu + h1 * pv + h2) / w;
     const gy = (h3 * pu + h4 * pv + h5) / w;
-    const half = kernelHalfWidth(toGrid, pu, pv, blurSigmaPx);
+    const det = Math.abs(((h0 - gx * h6) * (h4 - gy * h7) - (h1 - gx * h7) * (h3 - gy * h6)) / (w * w));
+    const half = scale * Math.sqrt(det);
     if (!(half > 0 && half < MAX_HALF_CELLS) || !Number.isFinite(gx + gy)) return false;
+    // The column weights (and their derivatives) are the same on every row of the kernel: once each.
+    const cx0 = Math.floor(gx - half);
+    const columns = Math.floor(gx + half) - cx0 + 1;
+    for (let k = 0; k < columns; k++) {
+      const cx = cx0 + k;
+      columnWeight[k] = cellWeight(gx, half, cx);
+      if (withGradient) columnSlope[k] = tentPdf(cx - gx, half) - tentPdf(cx + 1 - gx, half);
+    }
     let sum = 0;
     let dx = 0;
     let dy = 0;
@@ -165,12 +186,13 @@ export function predictWhiteness(
       // d/dg of F(c + 1 − g) − F(c − g) is −pdf(c + 1 − g) + pdf(c − g).
       const doy = withGradient ? tentPdf(cy - gy, half) - tentPdf(cy + 1 - gy, half) : 0;
       const inside = cy >= 0 && cy < cells;
-      for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
-        const ox = cellWeight(gx, half, cx);
+      for (let k = 0; k < columns; k++) {
+        const cx = cx0 + k;
+        const ox = columnWeight[k]!;
         const value = inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1;
         sum += ox * oy * value;
         if (withGradient) {
-          dx += (tentPdf(cx - gx, half) - tentPdf(cx + 1 - gx, half)) * oy * value;
+          dx += columnSlope[k]! * oy * value;
           dy += ox * doy * value;
         }
       }
