@@ -118,6 +118,8 @@ export class LiveSyntheticTable {
     const boxes = scene.bases.map((b) => this.shader.baseBox(b));
     this.propBoxes = (scene.props ?? []).flatMap((p) => this.shader.propBoxes(p));
     this.shader.renderBases(this.clean, boxes, undefined, this.propBoxes);
+    // From now on only the tiles bases move through are redrawn: keep their rays (ground-cache.ts).
+    this.shader.enableGroundCache();
     scene.bases.forEach((b, i) => this.boxes.set(b.marker.id, { pose: b, box: boxes[i]! }));
     this.kernel = gaussianKernel(options.blurSigma ?? RENDER_DEFAULTS.blurSigma);
     this.blurred = new Float32Array(n);
