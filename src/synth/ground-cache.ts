@@ -11,6 +11,8 @@
 /** Doubles per ray: direction (3), then cloth x, y, light × weight, colour (3) — or NaN, ·, ·, addends (3). */
 export const RAY_STRIDE = 9;
 export const TILE = 16;
+/** Tiles kept at most (≈ 166 KB each at 3 × 3 samples); past it the cache starts again. The demo's walk covers ≈ 130. */
+const MAX_TILES = 400;
 
 /** One tile's pixels, shaded with `samples` × `samples` rays each. */
 export interface RayTile {
@@ -27,6 +29,7 @@ export class GroundCache {
   tile(key: number, samples: number): RayTile {
     let tile = this.tiles.get(key);
     if (!tile || tile.samples !== samples) {
+      if (this.tiles.size >= MAX_TILES) this.tiles.clear();
       const pixels = TILE * TILE;
       tile = {
         samples,
