@@ -278,7 +278,9 @@ export class Shader {
       const ex = Math.max(0, Math.abs(px * b.cos + py * b.sin) - b.halfWidth);
       const ey = Math.max(0, Math.abs(-px * b.sin + py * b.cos) - b.halfDepth);
       if (ex > FAR_CONTACT_MM || ey > FAR_CONTACT_MM) continue; // a factor of exactly 1
-      k *= 1 - 0.5 * Math.exp(-Math.hypot(ex, ey) / 1.8);
+      // Beside a side (not off a corner) the distance is the other axis's, which Math.hypot returns exactly.
+      const d = ey === 0 ? ex : ex === 0 ? ey : Math.hypot(ex, ey);
+      k *= 1 - 0.5 * Math.exp(-d / 1.8);
     }
     return k;
   }
