@@ -10,6 +10,8 @@
  * factor fits a signed 16-bit lane).
  */
 
+import { advance, instantiate, loop, op, simdModule } from './wasm-simd.ts';
+
 const R2Y = 9798;
 const G2Y = 19235;
 const B2Y = 3735;
@@ -20,38 +22,7 @@ export function greyOf(r: number, g: number, b: number): number {
   return (r * R2Y + g * G2Y + b * B2Y + (1 << (SHIFT - 1))) >> SHIFT;
 }
 
-// A tiny assembler: section sizes are counted, not typed by hand.
-const leb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return out;
-};
-const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
-const name = (s: string): number[] => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
-const i16x8 = (a: number, b: number): number[] =>
-  Array.from({ length: 4 }, () => [a & 0xff, a >> 8, b & 0xff, b >> 8]).flat();
-const SIMD = 0xfd;
-const op = {
-  localGet: (i: number) => [0x20, i],
-  localSet: (i: number) => [0x21, i],
-  localTee: (i: number) => [0x22, i],
-  i32Const: (v: number) => [0x41, ...leb(v)],
-  v128Load: (offset: number) => [SIMD, 0x00, 0x00, ...leb(offset)],
-  v128Store: [SIMD, 0x0b, 0x00, 0x00],
-  v128Const: (bytes: number[]) => [SIMD, 0x0c, ...bytes],
-  shuffle: (lanes: number[]) => [SIMD, 0x0d, ...lanes],
-  dot: [SIMD, 0xba, 0x01], // i32x4.dot_i16x8_s
-  add32: [SIMD, 0xae, 0x01], // i32x4.add
-  shrU32: [SIMD, 0xad, 0x01], // i32x4.shr_u
-  narrow32: [SIMD, 0x86, 0x01], // i16x8.narrow_i32x4_u
-  narrow16: [SIMD, 0x66], // i8x16.narrow_i16x8_u
-};
-// Locals: 0 src, 1 dst, 2 blocks (params); 3 pick, 4 (R2Y, G2Y), 5 (B2Y, 2^13); 6–9 four sums.
+// Locals: 0 src, 1 dst, 2 blocks (params); 3 pick, 4 (R2Y, G2Y), 5 (B2Y, 2^14); 6–9 four sums.
 const PICK = 3;
 const RG = 4;
 const B1 = 5;
@@ -59,7 +30,10 @@ const SUM = 6;
 /** Lanes 16 and 17 of a shuffle are the pick vector's bytes 0 and 1: a zero and a one. */
 const RG_LANES = [0, 16, 1, 16, 3, 16, 4, 16, 6, 16, 7, 16, 9, 16, 10, 16];
 const B1_LANES = [2, 16, 17, 16, 5, 16, 17, 16, 8, 16, 17, 16, 11, 16, 17, 16];
+const i16x8 = (a: number, b: number): number[] =>
+  Array.from({ length: 4 }, () => [a & 0xff, a >> 8, b & 0xff, b >> 8]).flat();
 
+/** Grey sums of the 4 pixels at src + 12 g, into local SUM + g. */
 function groupSum(g: number): number[] {
   return [
     ...op.localGet(0),
@@ -81,49 +55,38 @@ function groupSum(g: number): number[] {
   ];
 }
 
-const BODY = [
-  ...[0x01, 0x07, 0x7b], // seven v128 locals
-  ...op.v128Const([0, 1, ...new Array<number>(14).fill(0)]),
-  ...op.localSet(PICK),
-  ...op.v128Const(i16x8(R2Y, G2Y)),
-  ...op.localSet(RG),
-  ...op.v128Const(i16x8(B2Y, 1 << (SHIFT - 1))),
-  ...op.localSet(B1),
-  ...[0x02, 0x40, 0x03, 0x40], // block, loop
-  ...[0x20, 0x02, 0x45, 0x0d, 0x01], // if blocks == 0: break
-  ...groupSum(0),
-  ...groupSum(1),
-  ...groupSum(2),
-  ...groupSum(3),
-  ...op.localGet(1),
-  ...op.localGet(SUM),
-  ...op.localGet(SUM + 1),
-  ...op.narrow32,
-  ...op.localGet(SUM + 2),
-  ...op.localGet(SUM + 3),
-  ...op.narrow32,
-  ...op.narrow16,
-  ...op.v128Store,
-  ...[0x20, 0x00, 0x41, 0x30, 0x6a, 0x21, 0x00], // src += 48
-  ...[0x20, 0x01, 0x41, 0x10, 0x6a, 0x21, 0x01], // dst += 16
-  ...[0x20, 0x02, 0x41, 0x01, 0x6b, 0x21, 0x02], // blocks -= 1
-  ...[0x0c, 0x00, 0x0b, 0x0b, 0x0b], // br loop; end loop, block, function
-];
-
-const MODULE = Uint8Array.from([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [0x01, 0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x00]), // (i32 i32 i32) -> ()
-  ...section(3, [0x01, 0x00]),
-  ...section(5, [0x01, 0x00, 0x01]), // memory, at least 1 page
-  ...section(7, [0x02, ...name('memory'), 0x02, 0x00, ...name('rgbToGrey'), 0x00, 0x00]),
-  ...section(10, [0x01, ...leb(BODY.length), ...BODY]),
-]);
+const KERNEL = simdModule(
+  'rgbToGrey',
+  3,
+  [[7, 0x7b]],
+  [
+    ...op.v128Const([0, 1, ...new Array<number>(14).fill(0)]),
+    ...op.localSet(PICK),
+    ...op.v128Const(i16x8(R2Y, G2Y)),
+    ...op.localSet(RG),
+    ...op.v128Const(i16x8(B2Y, 1 << (SHIFT - 1))),
+    ...op.localSet(B1),
+    ...loop(2, [
+      ...groupSum(0),
+      ...groupSum(1),
+      ...groupSum(2),
+      ...groupSum(3),
+      ...op.localGet(1),
+      ...op.localGet(SUM),
+      ...op.localGet(SUM + 1),
+      ...op.narrow32,
+      ...op.localGet(SUM + 2),
+      ...op.localGet(SUM + 3),
+      ...op.narrow32,
+      ...op.narrow16,
+      ...op.v128Store(),
+      ...advance(0, 48),
+      ...advance(1, 16),
+    ]),
+  ],
+);
 
 type RgbToGrey = (src: number, dst: number, blocks: number) => void;
-
-const KERNEL: WebAssembly.Module | null = WebAssembly.validate(MODULE)
-  ? new WebAssembly.Module(MODULE)
-  : null;
 
 /** Whether the SIMD kernel runs here (else a plain loop). */
 export const SIMD_GREY = KERNEL !== null;
@@ -135,15 +98,12 @@ class GreyKernel {
   readonly run: RgbToGrey;
 
   constructor(readonly pixels: number) {
-    const instance = new WebAssembly.Instance(KERNEL!);
-    const memory = instance.exports['memory'] as WebAssembly.Memory;
     // The last group of 4 pixels reads 4 bytes past the picture: 16 bytes of room after it.
-    const rgbBytes = 3 * pixels + 16;
-    const greyAt = Math.ceil(rgbBytes / 16) * 16;
-    memory.grow(Math.ceil((greyAt + pixels) / 65536) - memory.buffer.byteLength / 65536);
+    const greyAt = Math.ceil((3 * pixels + 16) / 16) * 16;
+    const { memory, run } = instantiate<RgbToGrey>(KERNEL!, 'rgbToGrey', greyAt + pixels);
     this.rgb = new Uint8Array(memory.buffer, 0, 3 * pixels);
     this.grey = new Uint8Array(memory.buffer, greyAt, pixels);
-    this.run = instance.exports['rgbToGrey'] as RgbToGrey;
+    this.run = run;
   }
 }
 
