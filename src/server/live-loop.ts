@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { Scenario } from '../table/scenario.ts';
 import type { Frame, FrameSource } from '../vision/frame-source.ts';
 import { isPermanent } from '../vision/sources/source-error.ts';
-import type { FrameProcessor } from '../vision/worker-pipeline.ts';
+import type { FrameProcessor, ProcessedFrame } from '../vision/worker-pipeline.ts';
 import { snapshotOf, type LiveSnapshot } from './live-state.ts';
 import type { SourceStatus } from './protocol.ts';
 
@@ -116,7 +116,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  *   (the synthetic table) is asked whenever the slot is empty, so it renders the next frame while
  *   the pipeline works on this one.
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
- *   the event loop (sharp) and emits the picture with its snapshot.
+ *   the event loop (sharp) and emits the picture with its snapshot. The JPEG of one frame is made
+ *   while the pipeline already works on the next (frames still go out one at a time, in order).
  *
  * A source failure is retried with exponential back-off; its state is kept in `sourceStatus()`:
  * `connecting` → `live`; `stalled` when no frame came for `stallAfterMs` (back to `live` with the
@@ -143,6 +144,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private detection = new Window();
   private latency = new Window();
   private processedAt: number[] = [];
+  private lastFailureReport = 0;
   /** When the capture loop began waiting for the source's next frame (null: not waiting). */
   private waitingSince: number | null = null;
   private stallTimer: NodeJS.Timeout | null = null;
@@ -374,52 +376,74 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
 
   private async process(signal: AbortSignal): Promise<void> {
     let lastStart = 0;
-    let lastFailureReport = 0;
-    while (this.running && !signal.aborted) {
-      const gap = this.options.minIntervalMs - (Date.now() - lastStart);
-      if (gap > 0) await sleep(gap, signal);
-      // Stopped while asleep: stop() found nobody to wake, so do not wait to be woken.
-      if (signal.aborted) return;
-      if (!this.pending) {
-        await new Promise<void>((resolve) => (this.wakeProcess = resolve));
-        this.wakeProcess = null;
-        continue;
-      }
-      const frame = this.pending;
-      this.pending = null;
-      this.pipelineBusy = true;
-      this.wakeCapture?.();
-      lastStart = Date.now();
-      try {
-        const processed = this.pipeline.process(frame);
-        // Free again (also when it failed): a live camera may decode its newest frame now.
-        void processed.then(this.pipelineFree, this.pipelineFree);
-        const { frame: back, result } = await processed;
-        const { width, height, channels, data } = back.image;
-        const jpeg = back.jpeg
-          ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
-          : await sharp(data, { raw: { width, height, channels } })
-              .jpeg({ quality: this.options.jpegQuality })
-              .toBuffer();
-        // The pixels are done with (the overlay has its JPEG): the source may fill them again.
-        this.source.recycle?.(back.image.data);
+    // The previous frame's JPEG and message, made while the pipeline takes the next frame.
+    let finishing: Promise<void> = Promise.resolve();
+    try {
+      while (this.running && !signal.aborted) {
+        const gap = this.options.minIntervalMs - (Date.now() - lastStart);
+        if (gap > 0) await sleep(gap, signal);
+        // Stopped while asleep: stop() found nobody to wake, so do not wait to be woken.
         if (signal.aborted) return;
-        const latencyMs = Date.now() - frame.capturedAt;
-        this.counts.framesProcessed++;
-        this.processedAt.push(Date.now());
-        this.detection.push(result.detectionMs);
-        this.latency.push(latencyMs);
-        this.latest = { jpeg, snapshot: snapshotOf(this.scenario, result), latencyMs };
-        this.emit('frame', this.latest);
-      } catch (err) {
-        if (signal.aborted) return;
-        this.counts.framesFailed++;
-        // A frame the pipeline refuses (wrong size…) says so at most once every 5 s.
-        if (Date.now() - lastFailureReport > 5000) {
-          lastFailureReport = Date.now();
-          this.emit('sourceError', err instanceof Error ? err : new Error(String(err)));
+        if (!this.pending) {
+          await new Promise<void>((resolve) => (this.wakeProcess = resolve));
+          this.wakeProcess = null;
+          continue;
+        }
+        const frame = this.pending;
+        this.pending = null;
+        this.pipelineBusy = true;
+        this.wakeCapture?.();
+        lastStart = Date.now();
+        try {
+          const processed = this.pipeline.process(frame);
+          // Free again (also when it failed): a live camera may decode its newest frame now.
+          void processed.then(this.pipelineFree, this.pipelineFree);
+          const done = await processed;
+          // One frame finishes at a time and in order: the one before has gone out first.
+          await finishing;
+          finishing = this.finish(frame, done, signal);
+        } catch (err) {
+          if (signal.aborted) return;
+          this.failed(err);
         }
       }
+    } finally {
+      await finishing;
+    }
+  }
+
+  /** The overlay's JPEG, the frame's pixels back to the source, and the picture out to the pages. */
+  private async finish(frame: Frame, processed: ProcessedFrame, signal: AbortSignal): Promise<void> {
+    const { frame: back, result } = processed;
+    try {
+      const { width, height, channels, data } = back.image;
+      const jpeg = back.jpeg
+        ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
+        : await sharp(data, { raw: { width, height, channels } })
+            .jpeg({ quality: this.options.jpegQuality })
+            .toBuffer();
+      // The pixels are done with (the overlay has its JPEG): the source may fill them again.
+      this.source.recycle?.(back.image.data);
+      if (signal.aborted) return;
+      const latencyMs = Date.now() - frame.capturedAt;
+      this.counts.framesProcessed++;
+      this.processedAt.push(Date.now());
+      this.detection.push(result.detectionMs);
+      this.latency.push(latencyMs);
+      this.latest = { jpeg, snapshot: snapshotOf(this.scenario, result), latencyMs };
+      this.emit('frame', this.latest);
+    } catch (err) {
+      if (signal.aborted) return;
+      this.failed(err);
+    }
+  }
+
+  /** A frame the pipeline refuses (wrong size…) is counted, and said at most once every 5 s. */
+  private failed(err: unknown): void {
+    this.counts.framesFailed++;
+    if (Date.now() - this.lastFailureReport > 5000) {
+      this.lastFailureReport = Date.now();
+      this.emit('sourceError', err instanceof Error ? err : new Error(String(err)));
     }
   }
 }

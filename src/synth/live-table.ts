@@ -118,6 +118,8 @@ export class LiveSyntheticTable {
     const boxes = scene.bases.map((b) => this.shader.baseBox(b));
     this.propBoxes = (scene.props ?? []).flatMap((p) => this.shader.propBoxes(p));
     this.shader.renderBases(this.clean, boxes, undefined, this.propBoxes);
+    // From now on only the tiles bases move through are redrawn: keep their rays (ground-cache.ts).
+    this.shader.enableGroundCache();
     scene.bases.forEach((b, i) => this.boxes.set(b.marker.id, { pose: b, box: boxes[i]! }));
     this.kernel = gaussianKernel(options.blurSigma ?? RENDER_DEFAULTS.blurSigma);
     this.blurred = new Float32Array(n);
@@ -205,13 +207,21 @@ export class LiveSyntheticTable {
     return out;
   }
 
-  /** The picture at `timeMs` with its truth. Deterministic for (seed, timeMs). */
-  frame(timeMs: number, boardPose: BoardPose | null = null): SynthFrame {
-    return this.frameWithPoses(this.posesAt(timeMs), Math.round(timeMs), boardPose);
+  /**
+   * The picture at `timeMs` with its truth. Deterministic for (seed, timeMs). `into`: a buffer of
+   * width × height × 3 bytes to draw into (reused by the demo's renderer) instead of a fresh one.
+   */
+  frame(timeMs: number, boardPose: BoardPose | null = null, into?: Uint8Array): SynthFrame {
+    return this.frameWithPoses(this.posesAt(timeMs), Math.round(timeMs), boardPose, into);
   }
 
   /** A frame with any bases moved (keyed by marker id); only what moved is redrawn. */
-  frameWithPoses(poses: PoseOverrides, noiseKey = 0, boardPose: BoardPose | null = null): SynthFrame {
+  frameWithPoses(
+    poses: PoseOverrides,
+    noiseKey = 0,
+    boardPose: BoardPose | null = null,
+    into?: Uint8Array,
+  ): SynthFrame {
     const { width, height } = this.camera;
     const known: SynthScene = this.sceneWith(
       buildScene(this.scenario, this.bits, poses, { printDefects: this.printDefects }),
@@ -276,7 +286,9 @@ export class LiveSyntheticTable {
       if (this.noisePicture === 'blurred')
         this.noiseBank?.setPicture(this.blurred, { ...blurredRect, width });
     }
-    const data = new Uint8Array(this.blurred.length);
+    if (into && into.length !== this.blurred.length)
+      throw new Error(`frame buffer of ${into.length} bytes for a ${width}×${height} RGB picture`);
+    const data = into ?? new Uint8Array(this.blurred.length);
     if (dirty && this.boardCache) this.boardCache = { ...this.boardCache, key: '' };
     const picture = boardPose && this.boardImage ? this.withBoard(this.boardImage, boardPose) : this.blurred;
     const key = (this.o.seed * 1_000_003 + noiseKey) | 0;

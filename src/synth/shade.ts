@@ -1,4 +1,4 @@
-// One file over ~400 lines on purpose: a single ray caster (per-pixel hit, texture and light), whose parts share hot inner-loop state.
+// One file over ~400 lines on purpose: a single ray caster (per-pixel hit, texture and light), whose parts share hot inner-loop state; its cached path (ground-cache.ts) shares them too.
 import { cameraCentre, projectPoint, type SynthCamera } from './camera.ts';
 import { undistort } from './lens.ts';
 import type { Rect } from './noise.ts';
@@ -7,6 +7,7 @@ import { printedInk } from './print-defects.ts';
 import type { Prop } from './props.ts';
 import type { SceneBase, SceneMarker, SynthScene } from './scene.ts';
 import { valueNoise } from './value-noise.ts';
+import { GroundCache, RAY_STRIDE, type RayTile } from './ground-cache.ts';
 
 /**
  * The ray caster: one ray per (sub)pixel from the camera centre through the lens, hit against
@@ -25,6 +26,11 @@ const PAPER: readonly [number, number, number] = [238, 238, 232];
 const STICKER: readonly [number, number, number] = [240, 240, 236];
 const INK: readonly [number, number, number] = [24, 24, 27];
 const TILE = 16;
+/**
+ * Beyond this distance from a base (mm, along either of its axes) its contact shadow's factor
+ * 1 − 0.5·e^(−d/1.8) rounds to exactly 1 in doubles (0.5·e^(−38.9) < 2^−54), so it is skipped.
+ */
+const FAR_CONTACT_MM = 70;
 
 export interface BaseBox {
   readonly base: SceneBase;
@@ -60,6 +66,12 @@ export class Shader {
   /** Plain booleans for the hot paths (a default scene pays one test per sample). */
   private glareOn = false;
   private shadowsOn = false;
+  /** Rays of redrawn pixels kept from frame to frame (the live table), or null (see ground-cache.ts). */
+  private groundCache: GroundCache | null = null;
+  // The base the last `nearestBase` found: its distance along the ray, face and side.
+  private hitT = Infinity;
+  private hitFace = -1;
+  private hitSgn = 0;
 
   constructor(
     readonly cam: SynthCamera,
@@ -82,6 +94,7 @@ export class Shader {
   setScene(scene: SynthScene): void {
     this.scene = scene;
     if (scene.lighting !== this.fieldOf) {
+      this.groundCache?.clear();
       this.fieldOf = scene.lighting;
       this.field = scene.lighting ? new LightingField(scene.lighting) : null;
       this.glareOn = this.field?.hasGlare ?? false;
@@ -148,6 +161,130 @@ export class Shader {
     return true;
   }
 
+  /**
+   * Keeps the rays of the pixels `renderBases` redraws from one call to the next, for a camera,
+   * table, reference sheets and light that stay as they are (the live table's): cached pixels are
+   * shaded bit for bit as afresh, without the lens, the cloth's texture or the sheets (ground-cache.ts).
+   */
+  enableGroundCache(): void {
+    this.groundCache ??= new GroundCache();
+  }
+
+  /**
+   * The nearest base box a ray enters (slab test in the base's own frame), or undefined; its
+   * distance, face (0 = top, 1 = ±x wall, 2 = ±y wall) and side in hitT, hitFace, hitSgn.
+   */
+  private nearestBase(
+    dx: number,
+    dy: number,
+    dz: number,
+    cands: readonly SceneBase[],
+  ): SceneBase | undefined {
+    const { ox, oy, oz } = this;
+    let tBest = Infinity;
+    let hitBase: SceneBase | undefined;
+    let face = -1;
+    let sgn = 0;
+    for (const b of cands) {
+      const px = ox - b.x;
+      const py = oy - b.y;
+      const lx = px * b.cos + py * b.sin;
+      const ly = -px * b.sin + py * b.cos;
+      const ldx = dx * b.cos + dy * b.sin;
+      const ldy = -dx * b.sin + dy * b.cos;
+      let t0 = (b.topMm - oz) / dz; // entering through the top plane (camera is above)
+      let t1 = -oz / dz;
+      let f = 0;
+      let s = 0;
+      if (Math.abs(ldx) > 1e-15) {
+        let a = (-b.halfWidth - lx) / ldx;
+        let c = (b.halfWidth - lx) / ldx;
+        let sa = -1;
+        if (a > c) {
+          const tmp = a;
+          a = c;
+          c = tmp;
+          sa = 1;
+        }
+        if (a > t0) {
+          t0 = a;
+          f = 1;
+          s = sa;
+        }
+        if (c < t1) t1 = c;
+      } else if (Math.abs(lx) > b.halfWidth) continue;
+      if (Math.abs(ldy) > 1e-15) {
+        let a = (-b.halfDepth - ly) / ldy;
+        let c = (b.halfDepth - ly) / ldy;
+        let sa = -1;
+        if (a > c) {
+          const tmp = a;
+          a = c;
+          c = tmp;
+          sa = 1;
+        }
+        if (a > t0) {
+          t0 = a;
+          f = 2;
+          s = sa;
+        }
+        if (c < t1) t1 = c;
+      } else if (Math.abs(ly) > b.halfDepth) continue;
+      if (t0 <= t1 && t0 > 0 && t0 < tBest) {
+        tBest = t0;
+        hitBase = b;
+        face = f;
+        sgn = s;
+      }
+    }
+    this.hitT = tBest;
+    this.hitFace = face;
+    this.hitSgn = sgn;
+    return hitBase;
+  }
+
+  /** Shades a ray that met base `hitBase` at distance t (face and side from `nearestBase`) into acc. */
+  private shadeBase(hitBase: SceneBase, t: number, dx: number, dy: number, dz: number, w: number): void {
+    const { ox, oy, oz, acc } = this;
+    const x = ox + t * dx;
+    const y = oy + t * dy;
+    const z = oz + t * dz;
+    const l = this.light(x, y) * w;
+    if (this.hitFace === 0) {
+      if (!this.markerTexel(hitBase.marker, x, y, l, STICKER)) {
+        acc[0]! += hitBase.colour[0] * l;
+        acc[1]! += hitBase.colour[1] * l;
+        acc[2]! += hitBase.colour[2] * l;
+        if (this.glareOn) this.addGlare(x, y, GLOSS.paint, w);
+      } else if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
+      return;
+    }
+    // Wall: outward normal in table frame; lit from the upper left, darker at the foot.
+    const sgn = this.hitSgn;
+    const nx = this.hitFace === 1 ? sgn * hitBase.cos : -sgn * hitBase.sin;
+    const ny = this.hitFace === 1 ? sgn * hitBase.sin : sgn * hitBase.cos;
+    const k = l * (0.42 + 0.22 * (-0.6 * nx + 0.8 * ny)) * (0.8 + (0.2 * z) / hitBase.topMm);
+    acc[0]! += hitBase.colour[0] * k;
+    acc[1]! += hitBase.colour[1] * k;
+    acc[2]! += hitBase.colour[2] * k;
+    if (this.glareOn) this.addGlare(x, y, GLOSS.wall, w);
+  }
+
+  /** The cloth's light k at (x, y) darkened by each base's contact shadow within a few millimetres. */
+  private contactShadows(x: number, y: number, k: number, cands: readonly SceneBase[]): number {
+    for (const b of cands) {
+      const px = x - b.x;
+      const py = y - b.y;
+      const ex = Math.max(0, Math.abs(px * b.cos + py * b.sin) - b.halfWidth);
+      const ey = Math.max(0, Math.abs(-px * b.sin + py * b.cos) - b.halfDepth);
+      if (ex > FAR_CONTACT_MM || ey > FAR_CONTACT_MM) continue; // a factor of exactly 1
+      // Beside a side (not off a corner) the distance is the other axis's, which Math.hypot returns exactly.
+      const d = ey === 0 ? ex : ex === 0 ? ey : Math.hypot(ex, ey);
+      k *= 1 - 0.5 * Math.exp(-d / 1.8);
+    }
+    return k;
+  }
+
   /** Shades one ray (direction dx, dy, dz in table frame) into acc, with weight w. */
   private shadeRay(
     dx: number,
@@ -158,64 +295,12 @@ export class Shader {
     props: readonly Prop[] | null,
   ): void {
     const { ox, oy, oz, acc } = this;
-    // Nearest base box (slab test in the base's own frame).
+    // Nearest base box.
     let tBest = Infinity;
     let hitBase: SceneBase | undefined;
-    let face = -1; // 0 = top, 1 = ±x wall, 2 = ±y wall
-    let sgn = 0;
     if (cands) {
-      for (const b of cands) {
-        const px = ox - b.x;
-        const py = oy - b.y;
-        const lx = px * b.cos + py * b.sin;
-        const ly = -px * b.sin + py * b.cos;
-        const ldx = dx * b.cos + dy * b.sin;
-        const ldy = -dx * b.sin + dy * b.cos;
-        let t0 = (b.topMm - oz) / dz; // entering through the top plane (camera is above)
-        let t1 = -oz / dz;
-        let f = 0;
-        let s = 0;
-        if (Math.abs(ldx) > 1e-15) {
-          let a = (-b.halfWidth - lx) / ldx;
-          let c = (b.halfWidth - lx) / ldx;
-          let sa = -1;
-          if (a > c) {
-            const tmp = a;
-            a = c;
-            c = tmp;
-            sa = 1;
-          }
-          if (a > t0) {
-            t0 = a;
-            f = 1;
-            s = sa;
-          }
-          if (c < t1) t1 = c;
-        } else if (Math.abs(lx) > b.halfWidth) continue;
-        if (Math.abs(ldy) > 1e-15) {
-          let a = (-b.halfDepth - ly) / ldy;
-          let c = (b.halfDepth - ly) / ldy;
-          let sa = -1;
-          if (a > c) {
-            const tmp = a;
-            a = c;
-            c = tmp;
-            sa = 1;
-          }
-          if (a > t0) {
-            t0 = a;
-            f = 2;
-            s = sa;
-          }
-          if (c < t1) t1 = c;
-        } else if (Math.abs(ly) > b.halfDepth) continue;
-        if (t0 <= t1 && t0 > 0 && t0 < tBest) {
-          tBest = t0;
-          hitBase = b;
-          face = f;
-          sgn = s;
-        }
-      }
+      hitBase = this.nearestBase(dx, dy, dz, cands);
+      tBest = this.hitT;
     }
     if (props) {
       // Clutter nearer than any base hides it.
@@ -240,27 +325,7 @@ export class Shader {
       }
     }
     if (hitBase) {
-      const x = ox + tBest * dx;
-      const y = oy + tBest * dy;
-      const z = oz + tBest * dz;
-      const l = this.light(x, y) * w;
-      if (face === 0) {
-        if (!this.markerTexel(hitBase.marker, x, y, l, STICKER)) {
-          acc[0]! += hitBase.colour[0] * l;
-          acc[1]! += hitBase.colour[1] * l;
-          acc[2]! += hitBase.colour[2] * l;
-          if (this.glareOn) this.addGlare(x, y, GLOSS.paint, w);
-        } else if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
-        return;
-      }
-      // Wall: outward normal in table frame; lit from the upper left, darker at the foot.
-      const nx = face === 1 ? sgn * hitBase.cos : -sgn * hitBase.sin;
-      const ny = face === 1 ? sgn * hitBase.sin : sgn * hitBase.cos;
-      const k = l * (0.42 + 0.22 * (-0.6 * nx + 0.8 * ny)) * (0.8 + (0.2 * z) / hitBase.topMm);
-      acc[0]! += hitBase.colour[0] * k;
-      acc[1]! += hitBase.colour[1] * k;
-      acc[2]! += hitBase.colour[2] * k;
-      if (this.glareOn) this.addGlare(x, y, GLOSS.wall, w);
+      this.shadeBase(hitBase, tBest, dx, dy, dz, w);
       return;
     }
     // Reference sheets, highest first wins.
@@ -288,16 +353,8 @@ export class Shader {
       if (this.glareOn) this.addGlare(x, y, GLOSS.floor, w);
       return;
     }
-    if (cands) {
-      // Contact shadow: darkens the cloth within a few millimetres of each base.
-      for (const b of cands) {
-        const px = x - b.x;
-        const py = y - b.y;
-        const ex = Math.max(0, Math.abs(px * b.cos + py * b.sin) - b.halfWidth);
-        const ey = Math.max(0, Math.abs(-px * b.sin + py * b.cos) - b.halfDepth);
-        k *= 1 - 0.5 * Math.exp(-Math.hypot(ex, ey) / 1.8);
-      }
-    }
+    // Contact shadow: darkens the cloth within a few millimetres of each base.
+    if (cands) k = this.contactShadows(x, y, k, cands);
     if (props) for (const p of props) k *= p.contact(x, y);
     // Cloth: broad mottling, a finer nap and a few blades of lighter flock.
     const n1 = valueNoise(x / 70, y / 70, 1);
@@ -370,11 +427,159 @@ export class Shader {
         }
       }
     }
+    this.writePixel(u, v, buf);
+  }
+
+  /** acc through the lens vignette into pixel (u, v) of buf. */
+  private writePixel(u: number, v: number, buf: Float32Array): void {
+    const acc = this.acc;
     const vig = this.vignette(u, v);
     const o = (v * this.width + u) * 3;
     buf[o] = acc[0]! * vig;
     buf[o + 1] = acc[1]! * vig;
     buf[o + 2] = acc[2]! * vig;
+  }
+
+  /** As `shadePixel` (centre not known, no props, no glare or cast shadows), rays from `tile`'s cache. */
+  private shadePixelCached(
+    u: number,
+    v: number,
+    s: number,
+    cands: readonly SceneBase[],
+    buf: Float32Array,
+    tile: RayTile,
+    p: number,
+  ): void {
+    const n = s * s;
+    const rays = tile.rays;
+    const first = p * n * RAY_STRIDE;
+    if (!tile.filled[p]) {
+      this.fillPixel(u, v, s, rays, first);
+      tile.filled[p] = 1;
+    }
+    const acc = this.acc;
+    acc[0] = 0;
+    acc[1] = 0;
+    acc[2] = 0;
+    const w = s === 1 ? 1 : 1 / (s * s);
+    for (let o = first; o < first + n * RAY_STRIDE; o += RAY_STRIDE) {
+      const dx = rays[o]!;
+      const dy = rays[o + 1]!;
+      const dz = rays[o + 2]!;
+      const hitBase = this.nearestBase(dx, dy, dz, cands);
+      if (hitBase) {
+        this.shadeBase(hitBase, this.hitT, dx, dy, dz, w);
+        continue;
+      }
+      const x = rays[o + 3]!;
+      if (Number.isNaN(x)) {
+        // A reference sheet or the floor: what it adds is fixed.
+        acc[0]! += rays[o + 6]!;
+        acc[1]! += rays[o + 7]!;
+        acc[2]! += rays[o + 8]!;
+        continue;
+      }
+      const k = this.contactShadows(x, rays[o + 4]!, rays[o + 5]!, cands);
+      acc[0]! += rays[o + 6]! * k;
+      acc[1]! += rays[o + 7]! * k;
+      acc[2]! += rays[o + 8]! * k;
+    }
+    this.writePixel(u, v, buf);
+  }
+
+  /** The rays of pixel (u, v) as `shadePixel` casts them, and what each meets past the bases, into rays. */
+  private fillPixel(u: number, v: number, s: number, rays: Float64Array, first: number): void {
+    const cam = this.cam;
+    const { n0, n1, n2 } = this;
+    const xd = (u - cam.cx) / cam.fx;
+    const yd = (v - cam.cy) / cam.fy;
+    undistort(cam.distortion, xd, yd, n0);
+    const r = cam.rotation;
+    if (s === 1) {
+      const x = n0[0]!;
+      const y = n0[1]!;
+      this.fillGround(
+        r[0] * x + r[3] * y + r[6],
+        r[1] * x + r[4] * y + r[7],
+        r[2] * x + r[5] * y + r[8],
+        1,
+        rays,
+        first,
+      );
+      return;
+    }
+    undistort(cam.distortion, xd + 1 / cam.fx, yd, n1, n0[0], n0[1]);
+    undistort(cam.distortion, xd, yd + 1 / cam.fy, n2, n0[0], n0[1]);
+    const ax = n1[0]! - n0[0]!;
+    const ay = n1[1]! - n0[1]!;
+    const bx = n2[0]! - n0[0]!;
+    const by = n2[1]! - n0[1]!;
+    const w = 1 / (s * s);
+    let o = first;
+    for (let j = 0; j < s; j++) {
+      const fv = (j + 0.5) / s - 0.5;
+      for (let i = 0; i < s; i++) {
+        const fu = (i + 0.5) / s - 0.5;
+        const x = n0[0]! + fu * ax + fv * bx;
+        const y = n0[1]! + fu * ay + fv * by;
+        this.fillGround(
+          r[0] * x + r[3] * y + r[6],
+          r[1] * x + r[4] * y + r[7],
+          r[2] * x + r[5] * y + r[8],
+          w,
+          rays,
+          o,
+        );
+        o += RAY_STRIDE;
+      }
+    }
+  }
+
+  /**
+   * One ray's direction and what it meets past the bases, as `shadeRay` computes it (no glare, no
+   * cast shadows), into rays[o …]: a reference sheet or the floor as the colour it adds (x = NaN),
+   * the cloth as its point, light and colour before the contact shadows. Uses acc as scratch.
+   */
+  private fillGround(dx: number, dy: number, dz: number, w: number, rays: Float64Array, o: number): void {
+    const { ox, oy, oz, acc } = this;
+    rays[o] = dx;
+    rays[o + 1] = dy;
+    rays[o + 2] = dz;
+    const fixed = (a: number, b: number, c: number) => {
+      rays[o + 3] = NaN;
+      rays[o + 6] = a;
+      rays[o + 7] = b;
+      rays[o + 8] = c;
+    };
+    for (const m of this.scene.references) {
+      const t = (m.z - oz) / dz;
+      if (t <= 0) continue;
+      const x = ox + t * dx;
+      const y = oy + t * dy;
+      acc[0] = 0;
+      acc[1] = 0;
+      acc[2] = 0;
+      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) return fixed(acc[0]!, acc[1]!, acc[2]!);
+    }
+    const t = -oz / dz;
+    const x = ox + t * dx;
+    const y = oy + t * dy;
+    const k = this.light(x, y) * w;
+    const { widthMm: W, depthMm: D } = this.scene.table;
+    if (x < 0 || y < 0 || x > W || y > D) {
+      const g = 0.85 + 0.15 * valueNoise(x / 400, y / 25, 7);
+      return fixed(58 * g * k, 47 * g * k, 40 * g * k);
+    }
+    const n1 = valueNoise(x / 70, y / 70, 1);
+    const n2 = valueNoise(x / 13, y / 13, 2);
+    const n3 = valueNoise(x / 2.2, y / 2.2, 3);
+    const g = 0.78 + 0.2 * n1 + 0.1 * n2 + 0.08 * n3;
+    rays[o + 3] = x;
+    rays[o + 4] = y;
+    rays[o + 5] = k;
+    rays[o + 6] = (52 + 18 * n2) * g;
+    rays[o + 7] = (98 + 10 * n1) * g;
+    rays[o + 8] = (46 + 6 * n3) * g;
   }
 
   /** Whether the table point needs supersampling in the background (edges nearby). */
@@ -524,6 +729,11 @@ export class Shader {
       const yb = Math.min(this.height, ya + TILE);
       const xa = tx * TILE;
       const xb = Math.min(this.width, xa + TILE);
+      // Tiles with clutter, glare or cast shadows are shaded afresh (the cache holds neither).
+      const cache =
+        this.groundCache && !props && !this.glareOn && !this.shadowsOn
+          ? this.groundCache.tile(key, samples)
+          : null;
       for (let v = ya; v < yb; v++) {
         for (let u = xa; u < xb; u++) {
           let inside = false;
@@ -533,7 +743,9 @@ export class Shader {
               break;
             }
           }
-          if (inside) this.shadePixel(u, v, samples, cands, buf, false, props);
+          if (!inside) continue;
+          if (cache) this.shadePixelCached(u, v, samples, cands, buf, cache, (v - ya) * TILE + (u - xa));
+          else this.shadePixel(u, v, samples, cands, buf, false, props);
         }
       }
     }

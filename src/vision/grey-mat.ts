@@ -1,4 +1,5 @@
 import type { RasterImage } from './image.ts';
+import { rgbToGrey, SIMD_GREY } from './grey-kernel.ts';
 import type { OpenCV } from './opencv.ts';
 
 /**
@@ -7,6 +8,12 @@ import type { OpenCV } from './opencv.ts';
  * copied, not shared, so deleting it never frees the caller's pixels.
  */
 export function toGrayMat(cv: OpenCV, image: RasterImage): OpenCV {
+  if (image.channels === 3 && SIMD_GREY) {
+    // Straight from the RGB pixels into the grey Mat, as cvtColor would (grey-kernel.ts): no RGB copy.
+    const gray = new cv.Mat(image.height, image.width, cv.CV_8UC1);
+    rgbToGrey(image.data, gray.data as Uint8Array);
+    return gray;
+  }
   const type = image.channels === 1 ? cv.CV_8UC1 : image.channels === 3 ? cv.CV_8UC3 : cv.CV_8UC4;
   const src = new cv.Mat(image.height, image.width, type);
   src.data.set(image.data);
@@ -18,9 +25,9 @@ export function toGrayMat(cv: OpenCV, image: RasterImage): OpenCV {
 }
 
 /**
- * toGrayMat for a stream of frames: the colour and grey Mats are allocated once (again only when
- * the frame's size or channels change) and refilled each frame, so a 1080p frame costs one copy
- * into WebAssembly and one conversion, not two 2–6 MB allocations and frees as well. The grey
+ * toGrayMat for a stream of frames: the grey Mat (and, without WebAssembly SIMD or for RGBA, a
+ * colour one) is allocated once (again only when the frame's size or channels change) and
+ * refilled each frame, not a 2–6 MB allocation and free per frame. The grey
  * Mat returned belongs to the converter: it holds the frame until the next `convert` and must not
  * be deleted by the caller.
  */
@@ -35,6 +42,11 @@ export class GreyMatConverter {
     const grey = this.matOf('grey', image.height, image.width, cv.CV_8UC1);
     if (image.channels === 1) {
       (grey.data as Uint8Array).set(image.data);
+      return grey;
+    }
+    if (image.channels === 3 && SIMD_GREY) {
+      // Straight from the RGB pixels into the grey Mat (grey-kernel.ts): no colour copy at all.
+      rgbToGrey(image.data, grey.data as Uint8Array);
       return grey;
     }
     const colour = this.matOf(

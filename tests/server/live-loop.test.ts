@@ -243,6 +243,27 @@ describe('live loop', () => {
     }
   });
 
+  it("sends frames out in order, each with its JPEG, and gives every frame's pixels back to the source once", async () => {
+    const source = new FakeCamera(1, false);
+    const given: Uint8Array[] = [];
+    const recycling: FrameSource = Object.assign(source, { recycle: (p: Uint8Array) => given.push(p) });
+    // The JPEG of each frame is made while the pipeline takes the next one.
+    const loop = new LiveLoop(scenario, recycling, new SlowPipeline(15), { minIntervalMs: 0 });
+    const sent: { sequence: number; jpeg: Buffer }[] = [];
+    loop.on('frame', (f) => sent.push({ sequence: f.snapshot.result.sequence, jpeg: f.jpeg }));
+    loop.start();
+    await sleep(500);
+    await loop.close();
+    expect(sent.length).toBeGreaterThan(5);
+    for (let i = 1; i < sent.length; i++) expect(sent[i]!.sequence).toBeGreaterThan(sent[i - 1]!.sequence);
+    for (const { jpeg } of sent) expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // Every frame sent was given back, each buffer once (close waits for the last JPEG; a frame
+    // finished while stopping is given back but not sent).
+    expect(given.length).toBeGreaterThanOrEqual(sent.length);
+    expect(given.length).toBeLessThanOrEqual(sent.length + 1);
+    expect(new Set(given).size).toBe(given.length);
+  });
+
   it('issue 15.4: frames of another size than the camera profile fail the source, naming both sizes', async () => {
     const source = new FakeCamera(5);
     source.size = 16;

@@ -31,7 +31,13 @@ describe('LiveSyntheticTable', () => {
       const inc = live.frame(t);
       expect(Buffer.compare(Buffer.from(inc.image.data), Buffer.from(full.image.data)), `t = ${t}`).toBe(0);
       expect(inc.truth).toEqual(full.truth);
+      // Drawn into a used buffer (the demo's renderer reuses its frames): the same picture, in it.
+      const used = new Uint8Array(full.image.data.length).fill(123);
+      const again = live.frame(t, null, used);
+      expect(again.image.data).toBe(used);
+      expect(Buffer.compare(Buffer.from(used), Buffer.from(full.image.data)), `t = ${t}, reused`).toBe(0);
     }
+    expect(() => live.frame(0, null, new Uint8Array(10))).toThrow(/frame buffer/);
   });
 
   it('is deterministic for (seed, time) and its noise changes from frame to frame', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Rect } from '../../src/vision/mosaic.ts';
 import { StillAverage } from '../../src/vision/still-average.ts';
 
 /** A flat grey picture at `level` with seeded noise σ ≈ 6 (sum of uniforms), 64 × 48. */
@@ -65,5 +66,73 @@ describe('still average', () => {
     average.add(fresh, null);
     average.takeMean(fresh);
     expect(fresh.data).toEqual(copy);
+  });
+
+  it('gives the same means with the SIMD addition as with a plain loop and a brute-force sum (random frames and changes)', () => {
+    let state = 77;
+    const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0);
+    for (const [width, height] of [
+      [64, 48],
+      [37, 23],
+    ] as const) {
+      const simd = new StillAverage();
+      const plain = new StillAverage(false);
+      // Brute force beside both: a sum and a frame count per pixel.
+      const n = width * height;
+      const sum = new Float64Array(n);
+      const count = new Float64Array(n);
+      let restart = true;
+      let sinceRestart = 0;
+      let means = 0;
+      for (let f = 0; f < 600; f++) {
+        const data = new Uint8Array(n).map(() => next() >>> 24);
+        const roll = next() % 40;
+        const changed: Rect[] | null =
+          roll === 0
+            ? null
+            : Array.from({ length: roll % 4 }, () => ({
+                x0: (next() % (width + 10)) - 5 + 0.3,
+                y0: (next() % (height + 10)) - 5 + 0.6,
+                w: next() % 20,
+                h: next() % 20,
+              }));
+        const a = { data, width, height };
+        const b = { data: Uint8Array.from(data), width, height };
+        simd.add(a, changed);
+        plain.add(b, changed);
+        if (restart || changed === null || ++sinceRestart >= 250) {
+          sum.set(data);
+          count.fill(1);
+          restart = false;
+          sinceRestart = 0;
+        } else {
+          for (const r of changed) {
+            const y1 = Math.min(height, Math.ceil(r.y0 + r.h));
+            const x1 = Math.min(width, Math.ceil(r.x0 + r.w));
+            for (let y = Math.max(0, Math.floor(r.y0)); y < y1; y++)
+              for (let x = Math.max(0, Math.floor(r.x0)); x < x1; x++) {
+                sum[y * width + x] = 0;
+                count[y * width + x] = 0;
+              }
+          }
+          for (let i = 0; i < n; i++) {
+            sum[i] = sum[i]! + data[i]!;
+            count[i] = count[i]! + 1;
+          }
+        }
+        // Means now and then, and once after a long run (sums near their 250-frame limit).
+        if (next() % 15 === 0 || f === 580) {
+          const expected = Array.from(sum, (s, i) => Math.trunc((s + (count[i]! >> 1)) / count[i]!));
+          simd.takeMean(a);
+          plain.takeMean(b);
+          expect(Array.from(a.data)).toEqual(Array.from(b.data));
+          expect(Array.from(a.data)).toEqual(expected);
+          expect(Array.from(b.data)).toEqual(expected);
+          restart = true;
+          means++;
+        }
+      }
+      expect(means).toBeGreaterThan(20);
+    }
   });
 });

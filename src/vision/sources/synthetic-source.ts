@@ -20,7 +20,10 @@ export interface SynthWorkerInit {
   readonly movingUnitId: string | undefined;
 }
 
-export type ToSynthWorker = {
+export type ToSynthWorker = RenderRequest | { readonly type: 'recycle'; readonly pixels: ArrayBuffer };
+
+export type RenderRequest = {
+  readonly type: 'render';
   readonly id: number;
   readonly moving: boolean;
   readonly timeMs: number;
@@ -149,7 +152,8 @@ export class SyntheticSource implements FrameSource {
     const sequence = this.sequence++;
     const id = this.nextId++;
     // Still tables still get fresh sensor noise each frame, as a real camera would.
-    const request: ToSynthWorker = {
+    const request: RenderRequest = {
+      type: 'render',
       id,
       moving: this.moving,
       timeMs: capturedAt - this.startedAt,
@@ -170,6 +174,15 @@ export class SyntheticSource implements FrameSource {
       data: new Uint8Array(reply.pixels),
     };
     return { image, capturedAt, sequence };
+  }
+
+  /** Gives a frame's pixels back to the renderer (transferred), which draws a later frame into them. */
+  recycle(pixels: Uint8Array): void {
+    const buffer = pixels.buffer;
+    if (this.closed || !(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return;
+    if (pixels.byteOffset !== 0 || pixels.byteLength !== buffer.byteLength) return;
+    const message: ToSynthWorker = { type: 'recycle', pixels: buffer };
+    this.worker.postMessage(message, [buffer]);
   }
 
   async close(): Promise<void> {

@@ -1,13 +1,15 @@
 /**
  * The synthetic table's renderer in a worker thread (started by SyntheticSource), so drawing a
- * 1080p frame (~100–200 ms) does not block the server. One `render` message, one `frame` reply,
- * pixels transferred.
+ * 1080p frame does not block the server. One `render` message, one `frame` reply, pixels
+ * transferred; the server gives them back (`recycle`) once the frame is done with, and later
+ * frames are drawn into them (no fresh 6 MB buffer a frame for the garbage collector).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { frameTable } from '../../synth/camera.ts';
 import { LiveSyntheticTable } from '../../synth/live-table.ts';
 import { applyExtras } from '../../synth/table-extras.ts';
-import type { FromSynthWorker, SynthWorkerInit, ToSynthWorker } from './synthetic-source.ts';
+import { PixelPool } from './pixel-pool.ts';
+import type { FromSynthWorker, RenderRequest, SynthWorkerInit, ToSynthWorker } from './synthetic-source.ts';
 
 const port = parentPort;
 if (!port) throw new Error('synthetic-worker.ts must be started as a worker thread');
@@ -31,16 +33,20 @@ try {
 
 // Messages are handled one at a time: applying new extras is async and must finish before the frame.
 let queue = Promise.resolve();
+// Frames given back: one being drawn, one in the vision worker, one being encoded, one spare.
+const pool = new PixelPool(4);
 port.on('message', (message: ToSynthWorker) => {
-  queue = queue.then(() => render(message));
+  if (message.type === 'recycle') pool.give(new Uint8Array(message.pixels));
+  else queue = queue.then(() => render(message));
 });
 
-async function render(message: ToSynthWorker): Promise<void> {
+async function render(message: RenderRequest): Promise<void> {
   try {
     const boardPose = await applyExtras(table, message.extras);
+    const into = pool.take(table.camera.width * table.camera.height * 3);
     const { image } = message.moving
-      ? table.frame(message.timeMs, boardPose)
-      : table.frameWithPoses({}, message.noiseKey, boardPose);
+      ? table.frame(message.timeMs, boardPose, into)
+      : table.frameWithPoses({}, message.noiseKey, boardPose, into);
     const pixels = image.data.buffer as ArrayBuffer;
     post({ type: 'frame', id: message.id, width: image.width, height: image.height, pixels }, [pixels]);
   } catch (err) {
