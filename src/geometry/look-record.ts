@@ -22,6 +22,11 @@ export class LookRecord {
     if (maxY > this.maxY) this.maxY = maxY;
   }
 
+  /** Adds everything another record looked at. */
+  add(other: LookRecord): void {
+    this.note(other.minX, other.minY, other.maxX, other.maxY);
+  }
+
   /** Whether the box meets anything looked at. */
   meets(b: Box): boolean {
     return b.minX <= this.maxX && this.minX <= b.maxX && b.minY <= this.maxY && this.minY <= b.maxY;
@@ -39,6 +44,14 @@ export function withLookRecord<T>(record: LookRecord, fn: () => T): T {
   } finally {
     active = outer;
   }
+}
+
+/** Whether a record is active (callers skip recording work when none is). */
+export const lookRecordActive = (): boolean => active !== undefined;
+
+/** Notes everything another record looked at (a remembered result's looks, reused). */
+export function noteRecord(record: LookRecord): void {
+  active?.add(record);
 }
 
 /** Notes a box looked in. */
