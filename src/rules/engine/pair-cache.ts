@@ -52,9 +52,9 @@ export class PairCache {
     this.members = new Set(state.units);
   }
 
-  /** Whether both units are the bound table's own. */
-  holds(a: TableUnit, b: TableUnit): boolean {
-    return this.members.has(a) && this.members.has(b);
+  /** Whether every unit given is the bound table's own. */
+  holds(...units: readonly TableUnit[]): boolean {
+    return units.every((u) => this.members.has(u));
   }
 
   /** Forgets everything and binds to `state`. */
@@ -119,9 +119,9 @@ function signatureOf<O extends Record<string, OptionValue>>(ctx: RulesContext<O>
 }
 
 /**
- * `compute()` for the pair (a, b) under `ctx`, remembered by `what` when a cache bound to this
- * table is active. The result must depend only on the table, the context's options and policy,
- * and the two units; callers must not mutate it.
+ * `compute()` for the pair (a, b) of `ctx`'s table under `ctx`, remembered by `what` when a cache
+ * bound to this table is active. The result must depend only on the table, the context's options
+ * and policy, and the two units; callers must not mutate it.
  */
 export function pairCached<T, O extends Record<string, OptionValue>>(
   ctx: RulesContext<O>,
@@ -132,6 +132,25 @@ export function pairCached<T, O extends Record<string, OptionValue>>(
 ): T {
   const cache = active;
   if (!cache || cache.state !== ctx.state || !cache.holds(a, b)) return compute();
-  const key = `${what}\u0000${a.id}\u0000${b.id}\u0000${signatureOf(ctx)}`;
-  return cache.get(key, [a.id, b.id], compute);
+  return cache.get(`${what}\u0000${a.id}\u0000${b.id}\u0000${signatureOf(ctx)}`, [a.id, b.id], compute);
+}
+
+/**
+ * `compute()` remembered under `key` (which must hold everything the result depends on besides
+ * the table's own units in `about`, the table, the context's options and policy) when a cache
+ * bound to `ctx`'s table is active. `about` are the units whose moving changes the result without
+ * showing in its looks (those it is about), and `also` ids of units the key names; the result is
+ * dropped when any of them moves.
+ */
+export function tableCached<T, O extends Record<string, OptionValue>>(
+  ctx: RulesContext<O>,
+  key: string,
+  about: readonly TableUnit[],
+  also: readonly string[],
+  compute: () => T,
+): T {
+  const cache = active;
+  if (!cache || cache.state !== ctx.state || !cache.holds(...about)) return compute();
+  const ids = [...about.map((u) => u.id), ...also];
+  return cache.get(`${key}\u0000${ids.join('\u0000')}\u0000${signatureOf(ctx)}`, ids, compute);
 }

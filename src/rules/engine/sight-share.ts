@@ -13,7 +13,7 @@ import {
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
 import { MemoKey, memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
-import { noteLooked } from '../../geometry/look-record.ts';
+import { noteSight } from '../../geometry/look-record.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -113,7 +113,8 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
   // Screens outside this window cannot change anything below.
-  noteLooked(sightWindow(eye, grow(tb, reach), 1));
+  const nearFinal = grow(tb, reach);
+  noteSight(eye, nearFinal, sightWindow(eye, nearFinal, 1));
   // Everything below depends only on the eye, the target, the reach and the screens within it.
   const key = memoActive() ? seenKey(inputs, reach, 'seen') : undefined;
   const rest = (): SeenShare => {
