@@ -8,6 +8,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { withAlternatives } from '../engine/alternatives.ts';
 import { failingReasons, measuredBy } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
+import { pairCached } from '../engine/pair-cache.ts';
 import { enemiesNearestFirst } from '../engine/targets.ts';
 import { allOf, type OptionValue, type Verdict } from '../engine/verdict.ts';
 import { bandOf, minimumRangeVerdict, overheadVerdict } from './artillery.ts';
@@ -136,8 +137,14 @@ function bandChecks(ctx: BpContext, weapon: Weapon, range: Measured, T: string):
   return [];
 }
 
-/** Decides everything about `shooter` shooting `target` except which target it must choose. */
-export function assessShot(ctx: BpContext, shooter: TableUnit, target: TableUnit): ShotAssessment {
+/**
+ * Decides everything about `shooter` shooting `target` except which target it must choose
+ * (remembered per pair while a pair cache is active: target priority assesses every enemy).
+ */
+export const assessShot = (ctx: BpContext, shooter: TableUnit, target: TableUnit): ShotAssessment =>
+  pairCached(ctx, 'bp.assessShot', shooter, target, () => assessShotAfresh(ctx, shooter, target));
+
+function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit): ShotAssessment {
   const weapon = weaponOf(shooter);
   const gun = isGun(shooter, weapon);
   const eye = gun && shooter.barrel ? shooter.barrel.tip : shooter.leader;

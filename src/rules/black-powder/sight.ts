@@ -17,6 +17,7 @@ import type { TableState } from '../../table/table-state.ts';
 import type { TerrainPiece } from '../../table/terrain.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { seenShare, type SeenShare } from '../engine/sight-share.ts';
+import { tableCached } from '../engine/pair-cache.ts';
 import { BP, inches, mmOf, type BpContext } from './context.ts';
 
 type UnitBlocker = Blocker & { readonly unitId: string; readonly side: string };
@@ -219,6 +220,27 @@ export function seen(
   target: TableUnit,
   opts: SightOptions,
   polygons: readonly Polygon[] = target.bodyPolygons,
+): SeenShare {
+  // Shoot, charge and see ask the same sight from the same leader: remembered per table while a
+  // pair cache is active (the key holds everything but the table and the context).
+  if (polygons !== target.bodyPolygons) return seenAfresh(ctx, eye, eyeSigmaMm, target, opts, polygons);
+  const excluded = [...opts.exclude].sort();
+  return tableCached(
+    ctx,
+    `bp.seen ${eye.x},${eye.y} ${eyeSigmaMm} ${opts.overSide ?? ''} ${opts.ignoreUnits ? 1 : 0} ${excluded.length}`,
+    [target],
+    excluded,
+    () => seenAfresh(ctx, eye, eyeSigmaMm, target, opts, polygons),
+  );
+}
+
+function seenAfresh(
+  ctx: BpContext,
+  eye: Vec2,
+  eyeSigmaMm: number,
+  target: TableUnit,
+  opts: SightOptions,
+  polygons: readonly Polygon[],
 ): SeenShare {
   return seenShare(
     {

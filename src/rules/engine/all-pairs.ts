@@ -4,6 +4,7 @@ import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { LookRecord, withLookRecord } from '../../geometry/look-record.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import { PairCache, withPairCache } from './pair-cache.ts';
 import type { QuestionKind } from './question.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { ThresholdPolicy } from './threshold.ts';
@@ -138,6 +139,7 @@ interface Answered {
 export class AllPairs {
   readonly kinds: readonly PairKind[];
   private readonly memo = new BooleanMemo();
+  private readonly pairCache = new PairCache();
   private readonly recordLooks: boolean;
   private last: Answered | undefined;
   private memoAfterFull = 0;
@@ -155,6 +157,7 @@ export class AllPairs {
 
   /** Every ordered pair of the table, every kind, nothing reused. */
   full(state: TableState): PairVerdicts {
+    this.pairCache.reset(state);
     const result = this.answer(state, () => true);
     this.memo.sweep();
     this.memoAfterFull = this.memo.size;
@@ -185,6 +188,13 @@ export class AllPairs {
       unitBox(state.units[i] as TableUnit),
     ]);
     const isMoved = new Set(moved);
+    const movedIds = new Set(moved.map((i) => state.units[i]?.id));
+    // Pair results (a shooter's assessment of a target) stand under the same rule as answers.
+    this.pairCache.rebase(
+      state,
+      (ids, look) =>
+        look !== undefined && !ids.some((id) => movedIds.has(id)) && !boxes.some((b) => look.meets(b)),
+    );
     const looks = last.looks;
     return this.answer(state, (kind, i, j) => {
       if (isMoved.has(i) || isMoved.has(j)) return true;
@@ -200,7 +210,8 @@ export class AllPairs {
     const answers = new Map<PairKind, (PairAnswer | undefined)[]>();
     const looks = this.recordLooks ? new Map<PairKind, (LookRecord | undefined)[]>() : undefined;
     let asked = 0;
-    withBooleanMemo(this.memo, () => {
+    const run = (fn: () => void) => withBooleanMemo(this.memo, () => withPairCache(this.pairCache, fn));
+    run(() => {
       for (const kind of this.kinds) {
         const row = new Array<PairAnswer | undefined>(n * n);
         const lookRow = new Array<LookRecord | undefined>(n * n);

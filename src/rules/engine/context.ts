@@ -73,15 +73,29 @@ export interface RulesKit<O extends Record<string, OptionValue>> {
   lengthStr(mm: number): string;
 }
 
+/** Options given as nothing: one object, so contexts built without options are the same context. */
+export const NO_OPTIONS: Readonly<Record<string, OptionValue>> = Object.freeze({});
+
 export function rulesKit<O extends Record<string, OptionValue>>(core: RulesetCore<O>): RulesKit<O> {
   const toUnit = (mm: number): number => fromMm(mm, core.unit);
+  // The last few contexts per table, by the very options and policy objects they were built
+  // from: a table asked many questions (every ordered pair) resolves its options once.
+  const contexts = new WeakMap<
+    TableState,
+    Array<{ readonly given: object; readonly policy: ThresholdPolicy; readonly ctx: RulesContext<O> }>
+  >();
   return {
     core,
-    context: (state, options = {}, policy = core.defaultPolicy) => ({
-      state,
-      options: resolveOptions(core.optionSpecs, options),
-      policy,
-    }),
+    context: (state, options = NO_OPTIONS, policy = core.defaultPolicy) => {
+      let list = contexts.get(state);
+      const hit = list?.find((c) => c.given === options && c.policy === policy);
+      if (hit) return hit.ctx;
+      const ctx = { state, options: resolveOptions(core.optionSpecs, options), policy };
+      if (!list) contexts.set(state, (list = []));
+      if (list.length >= 4) list.shift();
+      list.push({ given: options, policy, ctx });
+      return ctx;
+    },
     verdict: (init) => verdict({ ...init, ruleset: core.id }),
     lengthVerdict: (ctx, init, m, comparison, limit) =>
       lengthVerdict({ ruleset: core.id, unit: core.unit, policy: ctx.policy }, init, m, comparison, limit),

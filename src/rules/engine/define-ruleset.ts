@@ -1,6 +1,6 @@
 import { findByName, findUnit, type Commander, type TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import type { RulesKit } from './context.ts';
+import { NO_OPTIONS, type RulesKit } from './context.ts';
 import { QUESTION_KINDS, QuestionError, type Question, type QuestionKind } from './question.ts';
 import type { RulesContext, Ruleset } from './ruleset.ts';
 import type { ThresholdPolicy } from './threshold.ts';
@@ -76,7 +76,7 @@ export function defineRuleset<O extends Record<string, OptionValue>>(def: Rulese
     ask(
       state: TableState,
       q: Question,
-      options: Readonly<Record<string, OptionValue>> = {},
+      options: Readonly<Record<string, OptionValue>> = NO_OPTIONS,
       policy: ThresholdPolicy = kit.core.defaultPolicy,
     ): Verdict {
       const ctx = kit.context(state, options, policy);

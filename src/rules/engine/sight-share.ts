@@ -12,8 +12,8 @@ import {
   type SightScreen,
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
-import { memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
-import { noteLooked } from '../../geometry/look-record.ts';
+import { MemoKey, memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
+import { noteSight } from '../../geometry/look-record.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -113,7 +113,8 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
   // Screens outside this window cannot change anything below.
-  noteLooked(sightWindow(eye, grow(tb, reach), 1));
+  const nearFinal = grow(tb, reach);
+  noteSight(eye, nearFinal, sightWindow(eye, nearFinal, 1));
   // Everything below depends only on the eye, the target, the reach and the screens within it.
   const key = memoActive() ? seenKey(inputs, reach, 'seen') : undefined;
   const rest = (): SeenShare => {
@@ -126,22 +127,24 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   return key === undefined ? rest() : rememberedBy(key, rest);
 }
 
-/** The exact text of what a seen share with this reach depends on (for the table memo). */
-function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): string {
+/** The exact key of what a seen share with this reach depends on (for the table memo). */
+function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): MemoKey {
   const { eye, target } = inputs;
   const near = grow(boxOf(target.flat()), reach);
   const window = sightWindow(eye, near, 1);
-  let k = `${what} ${eye.x},${eye.y} ${inputs.eyeSigmaMm} ${inputs.targetSigmaMm} ${reach} T`;
+  let text = what;
+  const nums: number[] = [eye.x, eye.y, inputs.eyeSigmaMm, inputs.targetSigmaMm, reach, target.length];
   for (const p of target) {
-    k += ';';
-    for (const q of p) k += `${q.x},${q.y} `;
+    nums.push(p.length);
+    for (const q of p) nums.push(q.x, q.y);
   }
   for (const s of inputs.screens) {
     if (!overlaps(s.box, window)) continue;
-    k += `|${s.id}\u0000${s.label}\u0000${s.kind} ${s.depthMm ?? ''} ${inputs.screenSigmaMm(s)}:`;
-    for (const q of s.polygon) k += `${q.x},${q.y} `;
+    text += `|${s.id}\u0000${s.label}\u0000${s.kind}\u0000${s.depthMm === undefined ? '' : 'd'}`;
+    nums.push(s.depthMm ?? 0, inputs.screenSigmaMm(s), s.polygon.length);
+    for (const q of s.polygon) nums.push(q.x, q.y);
   }
-  return k;
+  return new MemoKey(text, nums);
 }
 
 const overlaps = (a: Box, b: Box): boolean =>

@@ -2,13 +2,15 @@ import { BooleanMemo, withBooleanMemo } from '../../geometry/boolean-memo.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { askPair, pairKindsOf, type AllPairsSettings, type PairAnswer, type PairKind } from './all-pairs.ts';
+import { PairCache, withPairCache } from './pair-cache.ts';
 import type { Ruleset } from './ruleset.ts';
 
 /**
  * One picked unit's threat view: what it can do to every enemy unit (shoot, charge, see: its row
  * of the all-pairs table) and, reversed, which enemies can shoot it (its column). Only that row
  * and column are asked, each pair through the ruleset's own `ask` (askPair), under one memo of
- * polygon booleans so shoot, charge and see of the same pair share their geometry.
+ * polygon booleans and one pair cache (pair-cache.ts) for the table, so shoot, charge and see of
+ * the same pair share their geometry and target priority assesses each shooter–target pair once.
  *
  * `threatsOfUnit` answers in one go; `threatsOfUnitSliced` yields to the caller's scheduler
  * between pairs so a server answering it never holds its event loop for more than one verdict.
@@ -68,6 +70,14 @@ function plan(ruleset: Ruleset, state: TableState, unitId: string, settings: All
   return { steps, result };
 }
 
+/** What one request remembers about its table: booleans and pair results; `run` makes both active. */
+function tableMemo(state: TableState): <T>(fn: () => T) => T {
+  const memo = new BooleanMemo();
+  const cache = new PairCache();
+  cache.reset(state);
+  return (fn) => withBooleanMemo(memo, () => withPairCache(cache, fn));
+}
+
 /** The picked unit's row and column, answered at once. */
 export function threatsOfUnit(
   ruleset: Ruleset,
@@ -76,8 +86,8 @@ export function threatsOfUnit(
   settings: AllPairsSettings = {},
 ): UnitThreats {
   const { steps, result } = plan(ruleset, state, unitId, settings);
-  const memo = new BooleanMemo();
-  withBooleanMemo(memo, () => {
+  const run = tableMemo(state);
+  run(() => {
     for (const s of steps) s.store(askPair(ruleset, state, s.kind, s.subject, s.object, settings));
   });
   return result();
@@ -97,10 +107,10 @@ export async function threatsOfUnitSliced(
   cancelled: () => boolean = () => false,
 ): Promise<UnitThreats | null> {
   const { steps, result } = plan(ruleset, state, unitId, settings);
-  const memo = new BooleanMemo();
+  const run = tableMemo(state);
   for (const s of steps) {
     if (cancelled()) return null;
-    s.store(withBooleanMemo(memo, () => askPair(ruleset, state, s.kind, s.subject, s.object, settings)));
+    s.store(run(() => askPair(ruleset, state, s.kind, s.subject, s.object, settings)));
     await pause();
   }
   return result();
@@ -140,7 +150,7 @@ export async function tableReachSliced(
   cancelled: () => boolean = () => false,
 ): Promise<TableReach | null> {
   if (!pairKindsOf(ruleset).includes(kind)) return { kind, units: [], asked: 0 };
-  const memo = new BooleanMemo();
+  const run = tableMemo(state);
   const units: UnitReach[] = [];
   let asked = 0;
   for (const unit of state.units) {
@@ -154,7 +164,7 @@ export async function tableReachSliced(
     let best: { enemy: string; answer: PairAnswer } | undefined;
     for (const enemy of enemies) {
       if (cancelled()) return null;
-      const answer = withBooleanMemo(memo, () => askPair(ruleset, state, kind, unit, enemy, settings));
+      const answer = run(() => askPair(ruleset, state, kind, unit, enemy, settings));
       asked++;
       await pause();
       if (!best || rank(answer) > rank(best.answer)) best = { enemy: enemy.id, answer };
