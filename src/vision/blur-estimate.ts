@@ -1,4 +1,5 @@
 import type { Pixel } from '../camera/projection.ts';
+import type { CodeBook } from './code-book.ts';
 import type { GreyImage } from './image.ts';
 import { viewMisfit, type TemplateDecoderOptions } from './template-decoder.ts';
 
@@ -53,6 +54,24 @@ export class BlurEstimate {
 
   get sampleCount(): number {
     return this.samples;
+  }
+
+  /**
+   * Adds one firmly read marker of a code book, corners in marker order (so its rotation-0 view
+   * is the one they show). False when the book has no such code.
+   */
+  observeCode(
+    grey: GreyImage,
+    corners: readonly [Pixel, Pixel, Pixel, Pixel],
+    book: CodeBook,
+    id: number,
+    options: TemplateDecoderOptions,
+    weight = 1,
+  ): boolean {
+    const view = book.views.find((v) => v.id === id && v.rotation === 0);
+    if (!view) return false;
+    this.observe(grey, corners, book.bitsPerSide, view.white, options, weight);
+    return true;
   }
 
   /**

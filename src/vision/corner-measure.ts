@@ -1,0 +1,43 @@
+import { quadSide, type Quad } from './candidates.ts';
+import type { CodeFit } from './code-fit.ts';
+import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
+import type { GreyImage } from './image.ts';
+
+/** Edge search within the one-cell border and quiet zone: ±¾ cell, at most ±2 px. */
+function edgeOptions(quad: Quad, cells: number) {
+  const cellPx = quadSide(quad) / cells;
+  return {
+    ...DEFAULT_EDGE_REFINE,
+    searchPx: Math.min(DEFAULT_EDGE_REFINE.searchPx, Math.max(1, 0.75 * cellPx)),
+  };
+}
+
+/** A quad's corners fitted to its edges (edge-refine.ts), or as found when the fit fails. */
+export function edgeFitted(grey: GreyImage, quad: Quad, cells: number): Quad {
+  return refineMarkerCorners(grey, quad, edgeOptions(quad, cells)) ?? quad;
+}
+
+/** A quad's corners fitted to its edges, or null when the fit fails. */
+export function edgeFittedOrNull(grey: GreyImage, quad: Quad, cells: number): Quad | null {
+  return refineMarkerCorners(grey, quad, edgeOptions(quad, cells));
+}
+
+/**
+ * Corners for measuring a marker whose id is known. Edge fitting is good down to cells of about
+ * three pixels (`alignBelowCellPx`); below that the black border's inner edge and the data cells
+ * behind it pull the edges, so small tags are fitted whole, as their code looks through the
+ * camera (code-fit.ts), starting from the edge-fitted corners. On 15 mm tags at 1080p this takes
+ * the median position error from 0.09 to 0.03 mm and the heading p95 from 1.1° to 0.4° (tuning
+ * scenes). Reference sheets are always measured by their edges.
+ */
+export function measuringCorners(
+  grey: GreyImage,
+  id: number,
+  corners: Quad,
+  c: { codeFit: CodeFit; cells: number; alignBelowCellPx: number; blurSigmaPx: number; isReference: boolean },
+): Quad {
+  const edges = edgeFitted(grey, corners, c.cells);
+  if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference) return edges;
+  const fitted = c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: 1, coarse: false });
+  return fitted ? fitted.corners : edges;
+}
