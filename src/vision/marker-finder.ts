@@ -405,7 +405,15 @@ export class MarkerFinder {
             isFirm: (r) => this.isFirm(r, grey),
           })
         : null;
-    return { reading: aligned ?? best, markerClass, stage };
+    const reading = aligned ?? best;
+    // A firm reading is measured as one firm at first sight is (above): not by the corners it was read at.
+    if (this.isFirm(reading, grey))
+      return {
+        reading: { ...reading, corners: this.measuringCorners(grey, reading.id, reading.corners) },
+        markerClass,
+        stage,
+      };
+    return { reading, markerClass, stage };
   }
 
   /** Corners for measuring a marker whose id is known (corner-measure.ts). */
