@@ -6,9 +6,11 @@ export interface DimRegionOptions {
   readonly blockPx: number;
   /** A block darker than this share of the median block is dim. */
   readonly dimShare: number;
+  /** Patches covering more than this share of the frame: the whole frame is one region. */
+  readonly wholeFrameShare: number;
 }
 
-export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.75 };
+export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.75, wholeFrameShare: 0.5 };
 
 /**
  * The parts of a frame lit far less than the rest: a shadow, the dark side of a lamp's spot, a
@@ -16,8 +18,10 @@ export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.
  * levels below its neighbourhood's mean; where the light is a half of elsewhere, so is a tag's
  * contrast, and a small tag's one-cell border is lost. These regions are searched again with a
  * smaller constant (pipeline.ts), which over the whole frame would break noisy cloth into
- * contours. Each run of dim blocks in a row of blocks is one region, widened by `marginPx` so a
- * tag on its edge is whole in it.
+ * contours. Dim blocks, widened by `marginPx` so a tag on their edge is whole, are grouped into
+ * connected patches, one rectangle each (rectangles never overlap: a 4K frame with a hand's
+ * shadow once made a mosaic of overlapping strips too big for OpenCV's heap). When the patches
+ * cover more than `wholeFrameShare` of the frame, the frame is one region.
  */
 export function dimRegions(
   grey: { data: ArrayLike<number>; width: number; height: number },
@@ -30,28 +34,88 @@ export function dimRegions(
   if (cols === 0 || rows === 0) return [];
   const means = blockMeans(grey, b, cols, rows);
   const limit = options.dimShare * medianOf(means);
-  const regions: Rect[] = [];
-  for (let r = 0; r < rows; r++) {
-    let c = 0;
-    while (c < cols) {
-      if (means[r * cols + c]! >= limit) {
-        c++;
-        continue;
-      }
-      const start = c;
-      while (c < cols && means[r * cols + c]! < limit) c++;
-      const rect = clampRect(
-        {
-          x0: start * b - marginPx,
-          y0: r * b - marginPx,
-          w: (c - start) * b + 2 * marginPx,
-          h: b + 2 * marginPx,
-        },
-        grey.width,
-        grey.height,
-      );
-      if (rect) regions.push(rect);
+  // Dim blocks, widened by the margin (in whole blocks).
+  const reach = Math.ceil(marginPx / b);
+  const wide = new Uint8Array(cols * rows);
+  let any = false;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      if (means[r * cols + c]! >= limit) continue;
+      any = true;
+      for (let rr = Math.max(0, r - reach); rr <= Math.min(rows - 1, r + reach); rr++)
+        wide.fill(1, rr * cols + Math.max(0, c - reach), rr * cols + Math.min(cols, c + reach + 1));
     }
+  if (!any) return [];
+  const regions = patchBounds(wide, cols, rows).flatMap((p) => {
+    // The last partial block row and column belong to the patch touching them.
+    const x1 = p.c1 === cols - 1 ? grey.width : (p.c1 + 1) * b;
+    const y1 = p.r1 === rows - 1 ? grey.height : (p.r1 + 1) * b;
+    const rect = clampRect(
+      { x0: p.c0 * b, y0: p.r0 * b, w: x1 - p.c0 * b, h: y1 - p.r0 * b },
+      grey.width,
+      grey.height,
+    );
+    return rect ? [rect] : [];
+  });
+  const area = regions.reduce((sum, r) => sum + r.w * r.h, 0);
+  return area > options.wholeFrameShare * grey.width * grey.height
+    ? [{ x0: 0, y0: 0, w: grey.width, h: grey.height }]
+    : regions;
+}
+
+/** Bounding boxes (in blocks) of the 4-connected patches of set cells, merged until none overlap. */
+function patchBounds(
+  set: Uint8Array,
+  cols: number,
+  rows: number,
+): Array<{ c0: number; r0: number; c1: number; r1: number }> {
+  const seen = new Uint8Array(set.length);
+  let boxes: Array<{ c0: number; r0: number; c1: number; r1: number }> = [];
+  const stack: number[] = [];
+  for (let start = 0; start < set.length; start++) {
+    if (!set[start] || seen[start]) continue;
+    const box = { c0: cols, r0: rows, c1: -1, r1: -1 };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const r = Math.floor(i / cols);
+      const c = i - r * cols;
+      box.c0 = Math.min(box.c0, c);
+      box.c1 = Math.max(box.c1, c);
+      box.r0 = Math.min(box.r0, r);
+      box.r1 = Math.max(box.r1, r);
+      for (const j of [
+        c > 0 ? i - 1 : -1,
+        c < cols - 1 ? i + 1 : -1,
+        r > 0 ? i - cols : -1,
+        r < rows - 1 ? i + cols : -1,
+      ])
+        if (j >= 0 && set[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+    }
+    boxes.push(box);
   }
-  return regions;
+  // Two patches' boxes may overlap (an L beside a dot): merge until no two do.
+  for (let merged = true; merged;) {
+    merged = false;
+    outer: for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!;
+        const o = boxes[j]!;
+        if (a.c0 > o.c1 || o.c0 > a.c1 || a.r0 > o.r1 || o.r0 > a.r1) continue;
+        boxes[i] = {
+          c0: Math.min(a.c0, o.c0),
+          r0: Math.min(a.r0, o.r0),
+          c1: Math.max(a.c1, o.c1),
+          r1: Math.max(a.r1, o.r1),
+        };
+        boxes = boxes.filter((_, k) => k !== j);
+        merged = true;
+        break outer;
+      }
+  }
+  return boxes;
 }

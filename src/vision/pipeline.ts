@@ -104,6 +104,7 @@ export class VisionPipeline {
     options: Partial<PipelineOptions> = {},
   ): Promise<VisionPipeline> {
     const cv = await loadOpenCV();
+    reserveHeap(cv, HEAP_BYTES_PER_PIXEL * camera.imageWidth * camera.imageHeight);
     const dictionary = scenario.markerDictionary;
     const codes = await dictionaryCodes(dictionary);
     const pass = await SplitCandidatePass.create(
@@ -191,23 +192,27 @@ export class VisionPipeline {
     // Sheets the pass missed are looked for again on whole-frame searches, or until the table is known.
     const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
     const moreReferences = full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
+    // The grey view is taken again after the pass: a view into OpenCV's heap is void once it grows.
     const findWith = (pass: CandidatePassResult) =>
-      this.finder.find({ gray, grey, pass, moreReferences }, (markers) => {
-        table = this.locator.estimateTablePose(markers);
-        if (!table) return null;
-        const priors = new FindingPriors(this.camera, table.pose, this.scenario);
-        // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
-        const smallest = priors.smallestMarkerSidePx(this.scenario.table);
-        if (Number.isFinite(smallest)) {
-          this.minPerimeterPx = 0.7 * 4 * smallest;
-          this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
-        }
-        expected = this.tracker.all().flatMap((b) => {
-          const quad = priors.expectedQuad(b.markerId, b);
-          return quad ? [{ id: b.markerId, quad }] : [];
-        });
-        return { priors, expected };
-      });
+      this.finder.find(
+        { gray, grey: { data: gray.data as Uint8Array, width, height }, pass, moreReferences },
+        (markers) => {
+          table = this.locator.estimateTablePose(markers);
+          if (!table) return null;
+          const priors = new FindingPriors(this.camera, table.pose, this.scenario);
+          // Next frame's pass may ignore quads smaller than the smallest marker anywhere on the table.
+          const smallest = priors.smallestMarkerSidePx(this.scenario.table);
+          if (Number.isFinite(smallest)) {
+            this.minPerimeterPx = 0.7 * 4 * smallest;
+            this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
+          }
+          expected = this.tracker.all().flatMap((b) => {
+            const quad = priors.expectedQuad(b.markerId, b);
+            return quad ? [{ id: b.markerId, quad }] : [];
+          });
+          return { priors, expected };
+        },
+      );
     const runPass = () =>
       full
         ? this.wholeFramePass(gray)
@@ -303,6 +308,21 @@ export class VisionPipeline {
 const BLURRED_FROM_PX = 1.05;
 const SHARP_FROM_PX = 0.9;
 const BLURRED_WINDOW_PX = 9;
+/**
+ * OpenCV's heap, reserved for a frame's work up front. The heap grows when a frame needs more
+ * than it has, and every typed-array view into it taken before (a grey frame's pixels, held by
+ * the finder and the still markers) is then void: at 4K a whole-frame search with a dim region
+ * grew it from 134 to 268 MB, and the frames after it found nothing until the next whole-frame
+ * search. Reserved once, freed memory is reused and the heap does not grow again.
+ */
+const HEAP_BYTES_PER_PIXEL = 24;
+
+function reserveHeap(cv: OpenCV, bytes: number): void {
+  if ((cv.HEAPU8 as Uint8Array).buffer.byteLength >= bytes) return;
+  const block = new cv.Mat(1, bytes, cv.CV_8UC1);
+  block.delete();
+}
+
 /** Threshold constant in dimly lit regions (grey levels; OpenCV's default, used elsewhere, is 7). */
 const DIM_THRESHOLD_CONSTANT = 3;
 

@@ -41,6 +41,26 @@ describe('dimly lit regions', () => {
           expect(inside(x, y)).toBe(false);
   });
 
+  it('never overlap, so no pixel is searched twice', () => {
+    // Two shadows whose widened blocks touch: one rectangle, not two overlapping ones.
+    const pic = picture(160, { x0: 64, y0: 64, x1: 160, y1: 128 }, 60);
+    for (let y = 160; y < 224; y++) for (let x = 200; x < 300; x++) pic.data[y * 640 + x] = 60;
+    const regions = dimRegions(pic, 20);
+    for (let i = 0; i < regions.length; i++)
+      for (let j = i + 1; j < regions.length; j++) {
+        const a = regions[i]!;
+        const b = regions[j]!;
+        const apart = a.x0 + a.w <= b.x0 || b.x0 + b.w <= a.x0 || a.y0 + a.h <= b.y0 || b.y0 + b.h <= a.y0;
+        expect(apart).toBe(true);
+      }
+  });
+
+  it('are the whole picture when most of it is dim', () => {
+    // 9 of 20 block columns dim, widened by two blocks: 11 of 20, over half the picture.
+    const regions = dimRegions(picture(160, { x0: 0, y0: 0, x1: 288, y1: 360 }, 60), 64);
+    expect(regions).toEqual([{ x0: 0, y0: 0, w: 640, h: 360 }]);
+  });
+
   it('stay inside the picture', () => {
     const regions = dimRegions(picture(160, { x0: 0, y0: 0, x1: 64, y1: 64 }, 60), 40);
     for (const r of regions) {
