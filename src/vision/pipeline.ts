@@ -4,7 +4,7 @@ import { DEFAULT_CANDIDATE_PASS, type CandidatePassResult } from './candidate-pa
 import { SplitCandidatePass } from './split-pass.ts';
 import { ChangeMap } from './change-map.ts';
 import { RegionPass } from './region-pass.ts';
-import { quadCentre, type Quad } from './candidates.ts';
+import { quadCentre, quadDistance, quadSide, type Quad } from './candidates.ts';
 import type { Rect } from './mosaic.ts';
 import { dictionaryCodes } from './code-book.ts';
 import type { DetectedMarker, DetectorOptions } from './detector.ts';
@@ -259,11 +259,16 @@ export class VisionPipeline {
     if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
     const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario));
-    if (dim.length > 0) {
-      const again = this.dimPass.run(gray, dim, this.minPerimeterPx);
-      unread.push(...again.unread, ...again.read.map((r) => r.quad));
-    }
-    return { read: pass.read, unread };
+    if (dim.length === 0) return { read: pass.read, unread };
+    // Only what the first pass did not see: a quad it already had (a marker it read, one not in
+    // play among them) must not come back as an unread candidate to be read as something else.
+    const seen = [...pass.read.map((r) => r.quad), ...pass.unread];
+    const isNew = (q: Quad) => !seen.some((s) => quadDistance(s, q) < 0.3 * quadSide(s));
+    const again = this.dimPass.run(gray, dim, this.minPerimeterPx);
+    return {
+      read: [...pass.read, ...again.read.filter((r) => isNew(r.quad))],
+      unread: [...unread, ...again.unread.filter(isNew)],
+    };
   }
 
   /**
