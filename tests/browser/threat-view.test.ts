@@ -200,6 +200,13 @@ describe.skipIf(skipWithoutChromium('the threat-view browser test'))(
       expect(await page.textContent('#threat-list li[data-enemy="camerons"] summary')).toMatch(
         /✔ Cameron.* — yes/,
       );
+      // Rows are kept in place as views arrive: the summary a player taps is the same element a
+      // few states later (rebuilt rows detached it, and taps landed on nothing).
+      const row = await page.$('#threat-list li[data-enemy="camerons"] summary');
+      // Every state that arrives redraws the panel.
+      const arrived = await page.evaluate(() => window.__vedette!.stateArrivals.length);
+      await page.waitForFunction((n) => window.__vedette!.stateArrivals.length > n + 3, arrived, WAIT);
+      expect(await row!.evaluate((el) => el.isConnected), 'the row survives later states').toBe(true);
       // The reason opens on tap, in the verdict card's words.
       await page.click('#threat-list li[data-enemy="camerons"] summary');
       expect(await page.textContent('#threat-list li[data-enemy="camerons"] details')).toMatch(/range/i);

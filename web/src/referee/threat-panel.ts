@@ -10,6 +10,7 @@ import {
 } from '../core/threats.ts';
 import type { ThreatCell } from '../../../src/server/threat-routes.ts';
 import { h } from '../ui/dom.ts';
+import { updateDetailsList } from '../ui/details-list.ts';
 import { verdictCard } from './verdict-card.ts';
 
 /**
@@ -113,9 +114,6 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
       list.replaceChildren();
       return;
     }
-    const open = new Set(
-      [...list.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset['enemy']),
-    );
     if (!unitName) status.textContent = 'Pick a unit (A) to see what it threatens.';
     else if (words) status.textContent = words;
     else if (!view) status.textContent = `Asking about ${unitName}…`;
@@ -128,18 +126,18 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
       const what = THREAT_MODES.find((m) => m.mode === mode)?.label.replace('A', unitName) ?? mode;
       status.textContent = `${what}: ${yes} of ${view.pairs.length} enemies (frame ${view.frame}, ${view.ms} ms).`;
     }
-    list.replaceChildren(
-      ...(view?.pairs ?? []).map((pair) => {
+    updateDetailsList(
+      list,
+      'enemy',
+      (view?.pairs ?? []).map((pair) => {
         const cell = cellFor(pair, mode);
         const tone = toneOfCell(cell);
-        const body = reasonOf(cell);
-        const details = h(
-          'details',
-          { 'data-enemy': pair.enemy, open: open.has(pair.enemy) },
-          h('summary', {}, `${ICON[tone]} ${pair.name} — ${WORD[tone]}`),
-          ...body,
-        );
-        return h('li', { 'data-tone': tone, 'data-enemy': pair.enemy }, details);
+        return {
+          key: pair.enemy,
+          tone,
+          summary: `${ICON[tone]} ${pair.name} — ${WORD[tone]}`,
+          body: reasonOf(cell),
+        };
       }),
     );
   }
@@ -161,9 +159,6 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
       tableList.replaceChildren();
       return;
     }
-    const open = new Set(
-      [...tableList.querySelectorAll<HTMLDetailsElement>('details[open]')].map((d) => d.dataset['unit']),
-    );
     const kind = kindOfMode(mode);
     if (words) tableStatus.textContent = words;
     else if (!view || view.kind !== kind) tableStatus.textContent = `Asking every unit (${kind})…`;
@@ -172,23 +167,17 @@ export function mountThreatPanel(root: HTMLElement, onChange: () => void): Threa
       const yes = view.units.filter((u) => u.answer === 'yes').length;
       tableStatus.textContent = `${yes} of ${view.units.length} units can ${kind} some enemy (frame ${view.frame}, ${view.ms} ms, ${view.asked} pairs asked).`;
     }
-    tableList.replaceChildren(
-      ...(view && view.kind === kind ? view.units : []).map((u) => {
+    updateDetailsList(
+      tableList,
+      'unit',
+      (view && view.kind === kind ? view.units : []).map((u) => {
         const against = u.enemyName ? ` → ${u.enemyName}` : '';
-        return h(
-          'li',
-          { 'data-tone': u.answer, 'data-unit': u.unit },
-          h(
-            'details',
-            { 'data-unit': u.unit, open: open.has(u.unit) },
-            h(
-              'summary',
-              {},
-              `${ICON[u.answer]} ${u.name} — ${WORD[u.answer]}${u.answer === 'no' ? '' : against}`,
-            ),
-            ...reasonOf(u.cell),
-          ),
-        );
+        return {
+          key: u.unit,
+          tone: u.answer,
+          summary: `${ICON[u.answer]} ${u.name} — ${WORD[u.answer]}${u.answer === 'no' ? '' : against}`,
+          body: reasonOf(u.cell),
+        };
       }),
     );
   }
