@@ -46,3 +46,28 @@ export function quadDistance(a: Quad, b: Quad): number {
   }
   return best;
 }
+
+/**
+ * Two quads are one marker seen twice (re-found, or nested: the tag, its sticker, the base) when
+ * their centres are closer than 0.6 of the larger side.
+ */
+export function quadsOverlap(a: Quad, b: Quad): boolean {
+  const ca = quadCentre(a);
+  const cb = quadCentre(b);
+  return Math.hypot(ca.u - cb.u, ca.v - cb.v) < 0.6 * Math.max(quadSide(a), quadSide(b));
+}
+
+/**
+ * A quad's centre and side, computed once per quad object (the finder asks for every found
+ * marker against every candidate quad: thousands of times a whole-frame search). Same values as
+ * quadCentre and quadSide.
+ */
+export function quadShape(q: Quad): { readonly centre: Pixel; readonly side: number } {
+  let shape = shapes.get(q);
+  if (!shape) {
+    shape = { centre: quadCentre(q), side: quadSide(q) };
+    shapes.set(q, shape);
+  }
+  return shape;
+}
+const shapes = new WeakMap<Quad, { centre: Pixel; side: number }>();

@@ -1,8 +1,17 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CandidatePassResult } from './candidate-pass.ts';
-import { quadCentre, quadDistance, quadSide, type FindingStage, type Quad } from './candidates.ts';
+import {
+  quadCentre,
+  quadDistance,
+  quadShape,
+  quadSide,
+  quadsOverlap,
+  type FindingStage,
+  type Quad,
+} from './candidates.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { edgeFitted, edgeFittedOrNull, measuringCorners } from './corner-measure.ts';
+import { rereadSheets } from './sheet-reread.ts';
 import { BlurEstimate } from './blur-estimate.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
@@ -206,6 +215,12 @@ export class MarkerFinder {
           accept({ id, corners, stage: 'opencv', evidence: Infinity });
           this.learnBlurFromReference(input.grey, id, corners);
         }
+    // 1c. Sheets still missing, read by the decoder over the sheets' ids (sheet-reread.ts).
+    if ([...this.referenceIds].some((id) => !found.has(id)))
+      for (const { id, corners, evidence } of this.rereadSheets(input, found, used)) {
+        accept({ id, corners, stage: 'reread', evidence });
+        this.learnBlurFromReference(input.grey, id, corners);
+      }
     // The sheets may just have taught the blur (learnBlurFromReference): read the tags with it.
     this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
     const knowledge = knowledgeFrom([...found.values()]);
@@ -329,7 +344,7 @@ export class MarkerFinder {
     const markers = [...found.values()];
     return {
       markers,
-      unknown: unknown.filter((u) => !markers.some((m) => overlaps(m.corners, u.corners))),
+      unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),
     };
   }
 
@@ -366,6 +381,24 @@ export class MarkerFinder {
     if (this.blur.sampleCount >= this.blur.options.minSamples) return;
     this.referenceBook ??= codeBook(this.codes, this.referenceIds);
     this.blur.observeCode(grey, corners, this.referenceBook, id, this.decoderOptions, SHEET_BLUR_WEIGHT);
+  }
+
+  private rereadSheets(input: FinderInput, found: Map<number, FoundMarker>, used: Set<Quad>) {
+    const sheets = { sizeMm: 0, heightMm: 0, ids: [...this.referenceIds] };
+    const sheetsRead = [...found.values()].filter((m) => this.referenceIds.has(m.id));
+    return rereadSheets({
+      candidates: [
+        ...input.pass.unread,
+        ...input.pass.read.filter((r) => !used.has(r.quad)).map((r) => r.quad),
+      ],
+      sheetsRead: sheetsRead.map((m) => m.corners),
+      cells: this.codes.bitsPerSide + 2,
+      isCovered: (quad) => this.coveredBy(found, quad),
+      readFirm: (quad) => {
+        const a = this.read(input.grey, quad, sheets, 'reread');
+        return a && !found.has(a.reading.id) && this.isFirm(a.reading, input.grey) ? a.reading : null;
+      },
+    });
   }
 
   /** The camera's blur as learned so far (px; the starting value until enough markers were read). */
@@ -442,7 +475,7 @@ export class MarkerFinder {
     const c = quadCentre(quad);
     const side = quadSide(quad);
     for (const m of found.values()) {
-      const { centre: mc, side: mSide } = shapeOf(m.corners);
+      const { centre: mc, side: mSide } = quadShape(m.corners);
       if (Math.hypot(mc.u - c.u, mc.v - c.v) < 0.6 * Math.max(side, mSide)) return true;
     }
     return false;
@@ -456,31 +489,10 @@ export class MarkerFinder {
 /** Firm readings re-fitted per frame to learn the blur (each costs about eight readings). */
 const BLUR_SAMPLES_PER_FRAME = 2;
 
-function overlaps(a: Quad, b: Quad): boolean {
-  const ca = quadCentre(a);
-  const cb = quadCentre(b);
-  return Math.hypot(ca.u - cb.u, ca.v - cb.v) < 0.6 * Math.max(quadSide(a), quadSide(b));
-}
-
 function dedupeRegions<T extends { centre: Pixel; halfSizePx: number }>(regions: T[]): T[] {
   const out: T[] = [];
   for (const r of regions)
     if (!out.some((o) => Math.hypot(o.centre.u - r.centre.u, o.centre.v - r.centre.v) < 0.5 * o.halfSizePx))
       out.push(r);
   return out;
-}
-
-/**
- * A found marker's centre and side, computed once per corners (coveredBy asks for every found
- * marker for every candidate quad: thousands of times a whole-frame search). Same values as
- * quadCentre and quadSide.
- */
-const shapes = new WeakMap<Quad, { centre: { u: number; v: number }; side: number }>();
-function shapeOf(q: Quad): { centre: { u: number; v: number }; side: number } {
-  let shape = shapes.get(q);
-  if (!shape) {
-    shape = { centre: quadCentre(q), side: quadSide(q) };
-    shapes.set(q, shape);
-  }
-  return shape;
 }

@@ -30,7 +30,9 @@ async function firstFrame(resolution: '720p' | '1080p', markerMm: number, tiltDe
       const t = truth.get(b.markerId)!;
       return Math.hypot(b.x - t.x, b.y - t.y);
     });
-    return { blurSigmaPx: pipeline.blurSigmaPx, table: result.located.table, errorsMm };
+    const sheetIds = new Set(scenario.referenceMarkers.map((m) => m.id));
+    const sheets = result.detections.filter((d) => sheetIds.has(d.id)).map((d) => d.id);
+    return { blurSigmaPx: pipeline.blurSigmaPx, table: result.located.table, errorsMm, sheets };
   } finally {
     pipeline.dispose();
   }
@@ -49,6 +51,20 @@ describe('a blurred camera', () => {
     expect(blurSigmaPx).toBeGreaterThan(1.05);
     expect(table).not.toBeNull();
     expect(errorsMm.length).toBeGreaterThanOrEqual(30);
+    expect(Math.max(...errorsMm)).toBeLessThan(2.5);
+  }, 120_000);
+
+  /**
+   * Tilted 25°, the far sheets are under 30 px with 4 px cells: OpenCV outlines them but cannot
+   * read their bits under this blur, so there were two sheets, no table pose and no base at all.
+   * The finder reads them over the sheets' own ids (sheet-reread.ts).
+   */
+  it('leaves the far sheets of a tilted 720p camera readable, so the table stands', async () => {
+    const { blurSigmaPx, table, errorsMm, sheets } = await firstFrame('720p', 25, 25);
+    expect(sheets.sort()).toEqual([0, 1, 2, 3]);
+    expect(table).not.toBeNull();
+    expect(blurSigmaPx).toBeGreaterThan(1.05);
+    expect(errorsMm.length).toBeGreaterThanOrEqual(10);
     expect(Math.max(...errorsMm)).toBeLessThan(2.5);
   }, 120_000);
 
