@@ -81,6 +81,7 @@ export const DEFAULT_FINDER: FinderOptions = {
   alignBelowCellPx: 3,
   minDarkSurroundFit: 0.38,
   minQuietZone: 0.38,
+  minDataContrastShare: 0.25,
   rivalCheckBelowEvidence: 60,
   blurredEvidenceFrom: 0.6,
   blurredEvidenceSpan: 0.15,
