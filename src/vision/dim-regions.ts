@@ -1,3 +1,6 @@
+import type { CameraProfile } from '../camera/profile.ts';
+import { projectTablePoint } from '../camera/projection.ts';
+import type { TablePose } from '../camera/table-pose.ts';
 import { blockMeans, medianOf } from './change-map.ts';
 import { clampRect, type Rect } from './mosaic.ts';
 
@@ -22,25 +25,34 @@ export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.
  * connected patches, one rectangle each (rectangles never overlap: a 4K frame with a hand's
  * shadow once made a mosaic of overlapping strips too big for OpenCV's heap). When the patches
  * cover more than `wholeFrameShare` of the frame, the frame is one region.
+ *
+ * `onTable`, when the table's outline in the picture is known, keeps the comparison to blocks
+ * wholly on the table: the floor round it is dark but holds no base, and the ring of floor (or of
+ * blocks straddling the table's edge) round the frame is one connected patch whose box is the
+ * whole frame, which made every whole-frame search run the candidate pass twice.
  */
 export function dimRegions(
   grey: { data: ArrayLike<number>; width: number; height: number },
   marginPx: number,
   options: DimRegionOptions = DEFAULT_DIM_REGIONS,
+  onTable: ((u: number, v: number) => boolean) | null = null,
 ): Rect[] {
   const b = options.blockPx;
   const cols = Math.floor(grey.width / b);
   const rows = Math.floor(grey.height / b);
   if (cols === 0 || rows === 0) return [];
   const means = blockMeans(grey, b, cols, rows);
-  const limit = options.dimShare * medianOf(means);
+  const counted = onTable ? blocksOnTable(onTable, b, cols, rows) : null;
+  const countedMeans = counted ? means.filter((_, i) => counted[i]) : means;
+  if (countedMeans.length === 0) return [];
+  const limit = options.dimShare * medianOf(countedMeans);
   // Dim blocks, widened by the margin (in whole blocks).
   const reach = Math.ceil(marginPx / b);
   const wide = new Uint8Array(cols * rows);
   let any = false;
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < cols; c++) {
-      if (means[r * cols + c]! >= limit) continue;
+      if (means[r * cols + c]! >= limit || (counted && !counted[r * cols + c])) continue;
       any = true;
       for (let rr = Math.max(0, r - reach); rr <= Math.min(rows - 1, r + reach); rr++)
         wide.fill(1, rr * cols + Math.max(0, c - reach), rr * cols + Math.min(cols, c + reach + 1));
@@ -61,6 +73,25 @@ export function dimRegions(
   return area > options.wholeFrameShare * grey.width * grey.height
     ? [{ x0: 0, y0: 0, w: grey.width, h: grey.height }]
     : regions;
+}
+
+/** Blocks whose four corners are all on the table. */
+function blocksOnTable(
+  onTable: (u: number, v: number) => boolean,
+  b: number,
+  cols: number,
+  rows: number,
+): Uint8Array {
+  const corner = new Uint8Array((cols + 1) * (rows + 1));
+  for (let r = 0; r <= rows; r++)
+    for (let c = 0; c <= cols; c++) corner[r * (cols + 1) + c] = onTable(c * b, r * b) ? 1 : 0;
+  const out = new Uint8Array(cols * rows);
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      const k = r * (cols + 1) + c;
+      out[r * cols + c] = corner[k]! & corner[k + 1]! & corner[k + cols + 1]! & corner[k + cols + 2]!;
+    }
+  return out;
 }
 
 /** Bounding boxes (in blocks) of the 4-connected patches of set cells, merged until none overlap. */
@@ -118,4 +149,35 @@ function patchBounds(
       }
   }
   return boxes;
+}
+
+/**
+ * Whether a pixel is on the table's top, from a table pose (the outline of its four corners; a
+ * convex quadrilateral in a pinhole picture). Null when a corner does not project.
+ */
+export function onTableTest(
+  camera: CameraProfile,
+  pose: TablePose,
+  table: { readonly widthMm: number; readonly depthMm: number },
+): ((u: number, v: number) => boolean) | null {
+  const corners = [
+    { x: 0, y: 0 },
+    { x: table.widthMm, y: 0 },
+    { x: table.widthMm, y: table.depthMm },
+    { x: 0, y: table.depthMm },
+  ].map((p) => projectTablePoint(camera, pose, { ...p, z: 0 }));
+  if (corners.some((c) => c === null)) return null;
+  const q = corners as Array<{ u: number; v: number }>;
+  return (u, v) => {
+    let sign = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = q[i]!;
+      const b = q[(i + 1) % 4]!;
+      const cross = (b.u - a.u) * (v - a.v) - (b.v - a.v) * (u - a.u);
+      if (cross === 0) continue;
+      if (sign === 0) sign = Math.sign(cross);
+      else if (Math.sign(cross) !== sign) return false;
+    }
+    return true;
+  };
 }

@@ -20,7 +20,8 @@ import { StillAverage } from './still-average.ts';
 import { StillMean } from './still-mean.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { Tracker, type TrackedBase } from './tracker.ts';
-import { dimRegions } from './dim-regions.ts';
+import { dimRegions, onTableTest } from './dim-regions.ts';
+import type { TablePose } from '../camera/table-pose.ts';
 
 /** How a frame was searched: the whole frame, or only where the picture changed. */
 export interface SearchSummary {
@@ -77,6 +78,8 @@ export class VisionPipeline {
   private lastFullAt = -Infinity;
   /** Whether the previous frame had a table pose (without one, missing sheets are looked for every frame). */
   private hadTable = false;
+  /** The table pose last found: where the table is, for the dim-region search. */
+  private lastTable: TablePose | null = null;
   /** Smallest quad perimeter worth finding (px), from the scenario's smallest marker once the table is known. */
   private minPerimeterPx: number;
 
@@ -231,6 +234,7 @@ export class VisionPipeline {
         moving.add(e.id);
     const t1 = performance.now();
     this.hadTable = table !== null;
+    if (table) this.lastTable = (table as TablePoseState).pose;
     const located = this.locator.locateWithPose(table as TablePoseState | null, detections);
     // Without a table pose nothing new is measured; the tracker keeps last known poses (marked unseen).
     const bases = this.tracker.update(located.bases, frame.capturedAt, moving);
@@ -258,7 +262,8 @@ export class VisionPipeline {
     const unread = [...pass.unread];
     if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
-    const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario));
+    const onTable = this.lastTable && onTableTest(this.camera, this.lastTable, this.scenario.table);
+    const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario), undefined, onTable);
     if (dim.length === 0) return { read: pass.read, unread };
     // Only what the first pass did not see: a quad it already had (a marker it read, one not in
     // play among them) must not come back as an unread candidate to be read as something else.

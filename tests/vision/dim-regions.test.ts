@@ -70,4 +70,23 @@ describe('dimly lit regions', () => {
       expect(r.y0 + r.h).toBeLessThanOrEqual(360);
     }
   });
+
+  it('leave out the dark floor round the table when the table is known, and still find a shadow on it', () => {
+    // A table lit at 160 from (80, 48) to (560, 312), floor at 40 all round, a shadow on the table.
+    const pic = picture(160, { x0: 256, y0: 128, x1: 352, y1: 192 }, 70);
+    const table = { x0: 80, y0: 48, x1: 560, y1: 312 };
+    for (let y = 0; y < 360; y++)
+      for (let x = 0; x < 640; x++)
+        if (x < table.x0 || x >= table.x1 || y < table.y0 || y >= table.y1) pic.data[y * 640 + x] = 40;
+    // The floor is a ring round the frame: one patch whose box is the whole picture.
+    expect(dimRegions(pic, 20)).toEqual([{ x0: 0, y0: 0, w: 640, h: 360 }]);
+    const onTable = (u: number, v: number) =>
+      u >= table.x0 && u <= table.x1 && v >= table.y0 && v <= table.y1;
+    const regions = dimRegions(pic, 20, undefined, onTable);
+    const area = regions.reduce((sum, r) => sum + r.w * r.h, 0);
+    expect(area).toBeLessThan(0.25 * 640 * 360);
+    const covers = (x: number, y: number) =>
+      regions.some((r) => x >= r.x0 && x < r.x0 + r.w && y >= r.y0 && y < r.y0 + r.h);
+    for (let y = 128; y < 192; y += 4) for (let x = 256; x < 352; x += 4) expect(covers(x, y)).toBe(true);
+  });
 });
