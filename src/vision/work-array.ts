@@ -9,7 +9,7 @@
  * the values after the next `take` of the same work array must copy them. Each user owns its own
  * WorkArray (one per purpose and module; the vision code runs one frame at a time per thread).
  */
-abstract class WorkArray<T extends Float64Array | Int32Array> {
+abstract class WorkArray<T extends Float64Array | Int32Array | Int16Array | Uint32Array> {
   private buffer: T;
 
   /** Arrays longer than `keepAtMost` elements are made fresh each time, not kept (a rare huge quad). */
@@ -38,5 +38,17 @@ export class Float64WorkArray extends WorkArray<Float64Array> {
 export class Int32WorkArray extends WorkArray<Int32Array> {
   protected make(length: number): Int32Array {
     return new Int32Array(length);
+  }
+}
+
+export class Int16WorkArray extends WorkArray<Int16Array> {
+  protected make(length: number): Int16Array {
+    return new Int16Array(length);
+  }
+}
+
+export class Uint32WorkArray extends WorkArray<Uint32Array> {
+  protected make(length: number): Uint32Array {
+    return new Uint32Array(length);
   }
 }
