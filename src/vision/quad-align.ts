@@ -2,6 +2,7 @@ import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
+import { Float64WorkArray } from './work-array.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
@@ -116,7 +117,7 @@ function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
 
 /** Solves the symmetric positive system A x = b (n × n, row-major) by Cholesky; null if not positive. */
 function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
-  const l = new Float64Array(n * n);
+  const l = work.cholesky.take(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       let s = a[i * n + j]!;
@@ -142,6 +143,22 @@ function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | n
   return x;
 }
 
+/**
+ * refine's work arrays, reused (refine is never re-entered; alignQuad runs it twice in turn):
+ * per-pixel arrays made fresh for every run were most of the vision worker's garbage.
+ */
+const work = {
+  w: new Float64WorkArray(),
+  wStep: new Float64WorkArray(),
+  jac: new Float64WorkArray(),
+  gradient: new Float64WorkArray(),
+  grid: new Float64WorkArray(),
+  jtj: new Float64WorkArray(),
+  jtr: new Float64WorkArray(),
+  damped: new Float64WorkArray(),
+  cholesky: new Float64WorkArray(),
+};
+
 /** One Levenberg–Marquardt run at a given blur; returns the fitted corners or null. */
 function refine(
   pixels: PixelSet,
@@ -152,11 +169,11 @@ function refine(
   maxIterations: number,
 ): { params: Float64Array; fit: Fit } | null {
   const n = pixels.count;
-  const w = new Float64Array(n);
-  const wStep = new Float64Array(n);
-  const jac = new Float64Array(n * 8);
-  const gradient = new Float64Array(2 * n);
-  const grid = new Float64Array(2 * n);
+  const w = work.w.take(n);
+  const wStep = work.wStep.take(n);
+  const jac = work.jac.take(n * 8);
+  const gradient = work.gradient.take(2 * n);
+  const grid = work.grid.take(2 * n);
   let params = Float64Array.from(start);
   if (!render(pixels, withParams(params), pattern, cells, blur, w)) return null;
   let fit = fitLevels(pixels.values, w, n);
@@ -205,8 +222,8 @@ function refine(
       }
     }
     // Normal equations for the corners, the levels held at their best fit (variable projection).
-    const jtj = new Float64Array(64);
-    const jtr = new Float64Array(8);
+    const jtj = work.jtj.take(64);
+    const jtr = work.jtr.take(8);
     for (let i = 0; i < n; i++) {
       const r = pixels.values[i]! - fit.a - fit.b * w[i]!;
       const row = i * 8;
@@ -219,7 +236,8 @@ function refine(
     for (let j = 0; j < 8; j++) for (let k = 0; k < j; k++) jtj[k * 8 + j] = jtj[j * 8 + k]!;
     let improved = false;
     for (let attempt = 0; attempt < 6 && !improved; attempt++) {
-      const damped = Float64Array.from(jtj);
+      const damped = work.damped.take(64);
+      damped.set(jtj);
       for (let j = 0; j < 8; j++) damped[j * 8 + j]! *= 1 + lambda;
       const step = solveSpd(damped, jtr, 8);
       if (!step) {

@@ -1,5 +1,6 @@
 import { quadSide, type Quad } from './candidates.ts';
 import type { GreyImage } from './image.ts';
+import { Int16WorkArray, Uint32WorkArray } from './work-array.ts';
 
 /**
  * Markers that have not moved since they were read: the pixels say so.
@@ -95,8 +96,8 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
     const rows = Math.ceil(k.h / stride);
     const n = cols * rows;
     // Differences are whole grey levels in −255 … 255: medians come from histograms, in linear time.
-    const diff = new Int16Array(n);
-    const histogram = new Uint32Array(511);
+    const diff = work.diff.take(n);
+    const histogram = work.histogram.take(511);
     let i = 0;
     for (let y = 0; y < k.h; y += stride) {
       const row = (k.y0 + y) * grey.width + k.x0;
@@ -107,7 +108,7 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
       }
     }
     const median = medianOf(histogram, n) - 255;
-    const spread = new Uint32Array(511);
+    const spread = work.spread.take(511);
     for (let j = 0; j < n; j++) spread[Math.abs(diff[j]! - median)]!++;
     const sigma = Math.min(this.options.maxNoiseSigma, 1.4826 * medianOf(spread, n));
     const threshold = Math.max(this.options.minThreshold, 6 * sigma);
@@ -116,6 +117,12 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
     return changed <= this.options.maxChangedShare * n;
   }
 }
+
+/**
+ * unchanged()'s arrays, reused: three small off-heap arrays per kept marker per frame (the
+ * demo table keeps 31 markers: ≈ 90 arrays a frame at camera rate) for the garbage collector.
+ */
+const work = { diff: new Int16WorkArray(), histogram: new Uint32WorkArray(), spread: new Uint32WorkArray() };
 
 /** Pixels compared per marker at most (see unchanged()). */
 const MAX_COMPARED = 1600;

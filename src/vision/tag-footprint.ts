@@ -1,6 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import { homographyFrom, invert3, type Mat3 } from './homography.ts';
 import type { GreyImage } from './image.ts';
+import { Float64WorkArray, Int32WorkArray } from './work-array.ts';
 
 /**
  * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
@@ -41,6 +42,9 @@ export interface PixelSet {
   readonly toGrid: Mat3;
 }
 
+/** pixelsAround's whole-box arrays, reused (the set it returns is trimmed copies of its own). */
+const boxWork = { u: new Int32WorkArray(), v: new Int32WorkArray(), values: new Float64WorkArray() };
+
 export function pixelsAround(
   grey: Grey,
   corners: readonly Pixel[],
@@ -69,9 +73,9 @@ export function pixelsAround(
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
   // Sized for the whole box, trimmed after: no growing arrays and no copies out of them.
   const box = (xb - xa + 1) * (yb - ya + 1);
-  const us = new Int32Array(box);
-  const vs = new Int32Array(box);
-  const values = new Float64Array(box);
+  const us = boxWork.u.take(box);
+  const vs = boxWork.v.take(box);
+  const values = boxWork.values.take(box);
   const data = grey.data;
   const width = grey.width;
   let count = 0;

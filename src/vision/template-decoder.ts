@@ -1,6 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CodeBook, PackedViews } from './code-book.ts';
 import { cellWeight, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
+import { Float64WorkArray, Int32WorkArray } from './work-array.ts';
 
 /** Data cells one pixel's kernel may touch (a wide blur on tiny cells touches many). */
 const MAX_ENTRIES = 64;
@@ -91,6 +92,19 @@ interface Moments {
 }
 
 /**
+ * gatherMoments' arrays, reused: the moments live only until the reading that gathered them is
+ * done (readQuad, viewMisfit), and no reading starts inside another.
+ */
+const momentWork = {
+  u: new Float64WorkArray(),
+  v: new Float64WorkArray(),
+  q: new Float64WorkArray(),
+  g: new Float64WorkArray(),
+  bitIdx: new Int32WorkArray(),
+  bitW: new Float64WorkArray(),
+};
+
+/**
  * Gathers the moments of the pixels around a quad (the blurred-box model of tag-footprint.ts,
  * inlined here: this loop is most of a reading's cost).
  */
@@ -112,15 +126,15 @@ function gatherMoments(
     sumC: 0,
     sumCC: 0,
     sumCI: 0,
-    u: new Float64Array(nBits),
-    v: new Float64Array(nBits),
-    q: new Float64Array(nBits),
-    g: new Float64Array(nBits * nBits),
+    u: momentWork.u.take(nBits),
+    v: momentWork.v.take(nBits),
+    q: momentWork.q.take(nBits),
+    g: momentWork.g.take(nBits * nBits),
   };
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
   const sigma = Math.sqrt(options.blurSigmaPx * options.blurSigmaPx + 1 / 12);
-  const bitIdx = new Int32Array(MAX_ENTRIES);
-  const bitW = new Float64Array(MAX_ENTRIES);
+  const bitIdx = momentWork.bitIdx.take(MAX_ENTRIES);
+  const bitW = momentWork.bitW.take(MAX_ENTRIES);
   for (let i = 0; i < pixels.count; i++) {
     const pu = pixels.u[i]!;
     const pv = pixels.v[i]!;
