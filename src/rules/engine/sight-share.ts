@@ -198,16 +198,17 @@ function seenFrom(
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
   const dirs = [across, along] as const;
-  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets.
-  const memo = new Map<string, number>();
+  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets:
+  // remembered per direction by the offset itself (a number key, as −0 and 0 alike; writing the
+  // offset out as text cost more than some probes).
+  const memo = [new Map<number, number>(), new Map<number, number>()] as const;
   const shareAt = (k: 0 | 1, offsetMm: number): number => {
     if (offsetMm === 0) return region.share * 100;
-    const key = `${k}:${offsetMm}`;
-    let v = memo.get(key);
+    let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
       v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
-      memo.set(key, v);
+      memo[k].set(offsetMm, v);
     }
     return v;
   };
