@@ -11,25 +11,30 @@ export function clipToConvex(subject: Polygon, convex: Polygon): Vec2[] {
   const ccw = signedArea(convex) >= 0;
   let out: Vec2[] = [...subject];
   const n = convex.length;
+  // The side test is written out inline (no closure per edge: under tsx every closure made is
+  // also named, which cost more than the clipping on the all-pairs table).
   for (let i = 0; i < n && out.length > 0; i++) {
     const a = convex[i] as Vec2;
     const b = convex[(i + 1) % n] as Vec2;
-    const side = (p: Vec2) => {
-      const s = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-      return ccw ? s : -s;
-    };
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
     const input = out;
     out = [];
-    for (let k = 0; k < input.length; k++) {
-      const p = input[k] as Vec2;
-      const q = input[(k + 1) % input.length] as Vec2;
-      const sp = side(p);
-      const sq = side(q);
+    const m = input.length;
+    let p = input[0] as Vec2;
+    let s = ex * (p.y - a.y) - ey * (p.x - a.x);
+    let sp = ccw ? s : -s;
+    for (let k = 0; k < m; k++) {
+      const q = input[(k + 1) % m] as Vec2;
+      s = ex * (q.y - a.y) - ey * (q.x - a.x);
+      const sq = ccw ? s : -s;
       if (sp >= 0) out.push(p);
       if (sp >= 0 !== sq >= 0) {
         const t = sp / (sp - sq);
         out.push({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
       }
+      p = q;
+      sp = sq;
     }
   }
   return out;

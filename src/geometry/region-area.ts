@@ -16,32 +16,69 @@ import type { Polygon } from './polygon.ts';
 /** Which area: of A ∖ B, of A ∩ B, or of A alone (B ignored). */
 export type AreaOp = 'difference' | 'intersection' | 'union';
 
-interface Edge {
-  /** Left and right end, x0 < x1 (vertical edges add no area and are dropped). */
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  /** Winding step when crossing it upwards: +1 or −1. */
-  w: number;
-  /** 0: region A, 1: region B. */
-  set: 0 | 1;
-  yMin: number;
-  yMax: number;
+/*
+ * Edges and the cuts of one slab live in typed arrays reused from call to call (the sweep runs
+ * tens of thousands of times for an all-pairs table; objects per edge were most of its garbage).
+ * Edge i: left and right end (x0 < x1; vertical edges add no area and are dropped), its y range,
+ * its winding step when crossed upwards (+1 or −1) and its region (0: A, 1: B).
+ */
+let capacity = 0;
+let X0 = new Float64Array(0);
+let Y0 = new Float64Array(0);
+let X1 = new Float64Array(0);
+let Y1 = new Float64Array(0);
+let YMIN = new Float64Array(0);
+let YMAX = new Float64Array(0);
+let W = new Int8Array(0);
+let SET = new Uint8Array(0);
+/** Indices of the edges within A's x-range, in edge order. */
+let LIVE = new Int32Array(0);
+/** Where each edge that spans the slab crosses it: at its middle, left and right side. */
+let CUT_MID = new Float64Array(0);
+let CUT_L = new Float64Array(0);
+let CUT_R = new Float64Array(0);
+let CUT_W = new Int8Array(0);
+let CUT_SET = new Uint8Array(0);
+/** The slab's cuts in order up the slab (indices into the CUT_ arrays). */
+let ORDER = new Int32Array(0);
+let edgeCount = 0;
+/** Slab boundaries (a plain array: sorted with the same comparator as always, ties kept in order). */
+const xs: number[] = [];
+const ascending = (p: number, q: number): number => p - q;
+
+function grown<T extends Float64Array | Int8Array | Uint8Array | Int32Array>(
+  a: T,
+  make: (n: number) => T,
+  n: number,
+): T {
+  const b = make(n);
+  b.set(a);
+  return b;
 }
 
-/** An edge where it crosses one slab (reused from call to call: no garbage per slab). */
-interface Cut {
-  mid: number;
-  l: number;
-  r: number;
-  w: number;
-  set: 0 | 1;
+/** Room for at least `n` edges. */
+function reserve(n: number): void {
+  if (n <= capacity) return;
+  const c = Math.max(n, 2 * capacity, 64);
+  X0 = grown(X0, (k) => new Float64Array(k), c);
+  Y0 = grown(Y0, (k) => new Float64Array(k), c);
+  X1 = grown(X1, (k) => new Float64Array(k), c);
+  Y1 = grown(Y1, (k) => new Float64Array(k), c);
+  YMIN = grown(YMIN, (k) => new Float64Array(k), c);
+  YMAX = grown(YMAX, (k) => new Float64Array(k), c);
+  W = grown(W, (k) => new Int8Array(k), c);
+  SET = grown(SET, (k) => new Uint8Array(k), c);
+  LIVE = new Int32Array(c);
+  CUT_MID = new Float64Array(c);
+  CUT_L = new Float64Array(c);
+  CUT_R = new Float64Array(c);
+  CUT_W = new Int8Array(c);
+  CUT_SET = new Uint8Array(c);
+  ORDER = new Int32Array(c);
+  capacity = c;
 }
 
-const pool: Cut[] = [];
-
-function collect(region: readonly Polygon[], set: 0 | 1, out: Edge[]): void {
+function collect(region: readonly Polygon[], set: 0 | 1): void {
   for (const poly of region) {
     const n = poly.length;
     if (n < 3) continue;
@@ -52,27 +89,47 @@ function collect(region: readonly Polygon[], set: 0 | 1, out: Edge[]): void {
       s += p.x * q.y - q.x * p.y;
     }
     if (s === 0) continue;
+    reserve(edgeCount + n);
     // Counter-clockwise: the lower edges run left to right, and crossing one upwards enters.
     const orient = s > 0 ? 1 : -1;
     for (let i = 0; i < n; i++) {
       const p = poly[i] as { x: number; y: number };
       const q = poly[(i + 1) % n] as { x: number; y: number };
       if (p.x === q.x) continue;
-      const yMin = Math.min(p.y, q.y);
-      const yMax = Math.max(p.y, q.y);
-      if (p.x < q.x) out.push({ x0: p.x, y0: p.y, x1: q.x, y1: q.y, w: orient, set, yMin, yMax });
-      else out.push({ x0: q.x, y0: q.y, x1: p.x, y1: p.y, w: -orient, set, yMin, yMax });
+      const k = edgeCount++;
+      YMIN[k] = Math.min(p.y, q.y);
+      YMAX[k] = Math.max(p.y, q.y);
+      SET[k] = set;
+      if (p.x < q.x) {
+        X0[k] = p.x;
+        Y0[k] = p.y;
+        X1[k] = q.x;
+        Y1[k] = q.y;
+        W[k] = orient;
+      } else {
+        X0[k] = q.x;
+        Y0[k] = q.y;
+        X1[k] = p.x;
+        Y1[k] = p.y;
+        W[k] = -orient;
+      }
     }
   }
 }
 
-const yAt = (e: Edge, x: number): number =>
-  x <= e.x0 ? e.y0 : x >= e.x1 ? e.y1 : e.y0 + ((e.y1 - e.y0) * (x - e.x0)) / (e.x1 - e.x0);
+const yAt = (e: number, x: number): number =>
+  x <= (X0[e] as number)
+    ? (Y0[e] as number)
+    : x >= (X1[e] as number)
+      ? (Y1[e] as number)
+      : (Y0[e] as number) +
+        (((Y1[e] as number) - (Y0[e] as number)) * (x - (X0[e] as number))) /
+          ((X1[e] as number) - (X0[e] as number));
 
 /** x of the proper crossing of two edges strictly inside both x-ranges, or NaN. */
-function crossingX(a: Edge, b: Edge): number {
-  const lo = Math.max(a.x0, b.x0);
-  const hi = Math.min(a.x1, b.x1);
+function crossingX(a: number, b: number): number {
+  const lo = Math.max(X0[a] as number, X0[b] as number);
+  const hi = Math.min(X1[a] as number, X1[b] as number);
   if (!(lo < hi)) return NaN;
   const dLo = yAt(a, lo) - yAt(b, lo);
   const dHi = yAt(a, hi) - yAt(b, hi);
@@ -88,81 +145,98 @@ const SLIVER_MM = 1e-9;
 
 /** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
 function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: Stretch): void {
-  const edges: Edge[] = [];
-  collect(a, 0, edges);
-  if (edges.length === 0) return;
-  if (op !== 'union') collect(b, 1, edges);
+  edgeCount = 0;
+  collect(a, 0);
+  if (edgeCount === 0) return;
+  if (op !== 'union') collect(b, 1);
   // Only A's x-range can hold area.
   let minX = Infinity;
   let maxX = -Infinity;
-  for (const e of edges)
-    if (e.set === 0) {
-      if (e.x0 < minX) minX = e.x0;
-      if (e.x1 > maxX) maxX = e.x1;
+  for (let e = 0; e < edgeCount; e++)
+    if (SET[e] === 0) {
+      if ((X0[e] as number) < minX) minX = X0[e] as number;
+      if ((X1[e] as number) > maxX) maxX = X1[e] as number;
     }
-  const live = edges.filter((e) => e.x1 > minX && e.x0 < maxX);
-  const xs: number[] = [minX, maxX];
-  for (const e of live) {
-    if (e.x0 > minX) xs.push(e.x0);
-    if (e.x1 < maxX) xs.push(e.x1);
+  let live = 0;
+  for (let e = 0; e < edgeCount; e++)
+    if ((X1[e] as number) > minX && (X0[e] as number) < maxX) LIVE[live++] = e;
+  xs.length = 0;
+  xs.push(minX, maxX);
+  for (let i = 0; i < live; i++) {
+    const e = LIVE[i] as number;
+    if ((X0[e] as number) > minX) xs.push(X0[e] as number);
+    if ((X1[e] as number) < maxX) xs.push(X1[e] as number);
   }
-  for (let i = 0; i < live.length; i++) {
-    const a = live[i] as Edge;
-    for (let j = i + 1; j < live.length; j++) {
-      const b = live[j] as Edge;
+  for (let i = 0; i < live; i++) {
+    const ea = LIVE[i] as number;
+    for (let j = i + 1; j < live; j++) {
+      const eb = LIVE[j] as number;
       // Edges whose boxes do not overlap cannot cross (crossingX would say NaN).
-      if (a.yMax < b.yMin || b.yMax < a.yMin || a.x1 <= b.x0 || b.x1 <= a.x0) continue;
-      const x = crossingX(a, b);
+      if (
+        (YMAX[ea] as number) < (YMIN[eb] as number) ||
+        (YMAX[eb] as number) < (YMIN[ea] as number) ||
+        (X1[ea] as number) <= (X0[eb] as number) ||
+        (X1[eb] as number) <= (X0[ea] as number)
+      )
+        continue;
+      const x = crossingX(ea, eb);
       if (x > minX && x < maxX) xs.push(x);
     }
   }
-  xs.sort((p, q) => p - q);
-  const inside =
-    op === 'difference'
-      ? (wa: number, wb: number) => wa !== 0 && wb === 0
-      : op === 'intersection'
-        ? (wa: number, wb: number) => wa !== 0 && wb !== 0
-        : (wa: number) => wa !== 0;
-  const cut: Cut[] = [];
+  xs.sort(ascending);
+  const difference = op === 'difference';
+  const intersection = op === 'intersection';
   for (let k = 0; k + 1 < xs.length; k++) {
     const xl = xs[k] as number;
     const xr = xs[k + 1] as number;
     if (!(xr > xl)) continue;
     const xm = (xl + xr) / 2;
-    cut.length = 0;
-    for (const e of live)
-      if (e.x0 <= xl && e.x1 >= xr) {
-        let c = pool[cut.length];
-        if (!c) {
-          c = { mid: 0, l: 0, r: 0, w: 0, set: 0 };
-          pool.push(c);
-        }
-        c.mid = yAt(e, xm);
-        c.l = yAt(e, xl);
-        c.r = yAt(e, xr);
-        c.w = e.w;
-        c.set = e.set;
-        cut.push(c);
+    let m = 0;
+    for (let i = 0; i < live; i++) {
+      const e = LIVE[i] as number;
+      if ((X0[e] as number) <= xl && (X1[e] as number) >= xr) {
+        CUT_MID[m] = yAt(e, xm);
+        CUT_L[m] = yAt(e, xl);
+        CUT_R[m] = yAt(e, xr);
+        CUT_W[m] = W[e] as number;
+        CUT_SET[m] = SET[e] as number;
+        m++;
       }
-    if (cut.length < 2) continue;
-    cut.sort((p, q) => p.mid - q.mid);
+    }
+    if (m < 2) continue;
+    // Up the slab by the middle; a stable insertion sort keeps ties in edge order, as a stable
+    // sort by the same comparison would.
+    for (let i = 0; i < m; i++) {
+      const c = i;
+      const v = CUT_MID[c] as number;
+      let j = i - 1;
+      while (j >= 0 && (CUT_MID[ORDER[j] as number] as number) - v > 0) {
+        ORDER[j + 1] = ORDER[j] as number;
+        j--;
+      }
+      ORDER[j + 1] = c;
+    }
     let wa = 0;
     let wb = 0;
     let from = -1;
-    for (let i = 0; i + 1 < cut.length; i++) {
-      const c = cut[i] as Cut;
-      if (c.set === 0) wa += c.w;
-      else wb += c.w;
-      const on = inside(wa, wb);
+    for (let i = 0; i + 1 < m; i++) {
+      const c = ORDER[i] as number;
+      if (CUT_SET[c] === 0) wa += CUT_W[c] as number;
+      else wb += CUT_W[c] as number;
+      const on = difference ? wa !== 0 && wb === 0 : intersection ? wa !== 0 && wb !== 0 : wa !== 0;
       if (on && from < 0) from = i;
-      if (from >= 0 && (!on || i + 2 === cut.length)) {
+      if (from >= 0 && (!on || i + 2 === m)) {
         // The run of "in" stretches ends at edge i (not in) or at the last edge.
-        const top = (on ? cut[i + 1] : c) as Cut;
-        const low = cut[from] as Cut;
+        const top = on ? (ORDER[i + 1] as number) : c;
+        const low = ORDER[from] as number;
+        const lowL = CUT_L[low] as number;
+        const lowR = CUT_R[low] as number;
+        const topL = CUT_L[top] as number;
+        const topR = CUT_R[top] as number;
         // Slivers are float noise where edges of A and B coincide (a shadow edge along the
         // target's side, a slab between two copies of one vertex): neither area nor a piece.
-        const sliver = xr - xl < SLIVER_MM || (top.l - low.l < SLIVER_MM && top.r - low.r < SLIVER_MM);
-        if (!sliver) emit(xl, xr, low.l, low.r, top.l, top.r);
+        const sliver = xr - xl < SLIVER_MM || (topL - lowL < SLIVER_MM && topR - lowR < SLIVER_MM);
+        if (!sliver) emit(xl, xr, lowL, lowR, topL, topR);
         from = -1;
       }
     }

@@ -154,7 +154,24 @@ export function findByName<T extends { readonly id: string; readonly name: strin
   throw new UnknownNameError(`no ${what} called "${ref}"`);
 }
 
-export const findUnit = (state: TableState, ref: string): TableUnit => findByName(state.units, ref, 'unit');
+/** Units found by each name asked, per units list (lists are never changed once built). */
+const foundUnits = new WeakMap<readonly TableUnit[], Map<string, TableUnit>>();
+
+/**
+ * findByName over the table's units, remembered per units list and name: the all-pairs table
+ * asks it for every pair, and the lookup (every unit's id and name normalised) cost more than
+ * some verdicts. Failures are not remembered (they throw afresh, with the same words).
+ */
+export function findUnit(state: TableState, ref: string): TableUnit {
+  let found = foundUnits.get(state.units);
+  if (!found) foundUnits.set(state.units, (found = new Map()));
+  let u = found.get(ref);
+  if (!u) {
+    u = findByName(state.units, ref, 'unit');
+    found.set(ref, u);
+  }
+  return u;
+}
 export const enemiesOf = (state: TableState, unit: TableUnit): TableUnit[] =>
   state.units.filter((u) => u.side !== unit.side);
 export const friendsOf = (state: TableState, unit: TableUnit): TableUnit[] =>

@@ -309,8 +309,26 @@ export function insideQuantity(p: Vec2, poly: Polygon, sigmaMm: number): Quantit
   return { ...BP.length(inches(signed), 0), sigmaMm, moveMm: Math.abs(signed) };
 }
 
-/** Is the unit in a building (its leader inside the outline)? With how far the leader is from the wall. */
+/** inBuildingCheck per context and unit (null: no building on the table). */
+const inBuildingChecks = new WeakMap<BpContext, WeakMap<TableUnit, Verdict | null>>();
+
+/**
+ * Is the unit in a building (its leader inside the outline)? With how far the leader is from the
+ * wall. It depends on the unit and the context alone, and every shooter and charger asks it of
+ * each target: worked out once per context (a table, its options and policy) and unit.
+ */
 export function inBuildingCheck(ctx: BpContext, u: TableUnit): Verdict | undefined {
+  let byUnit = inBuildingChecks.get(ctx);
+  if (!byUnit) inBuildingChecks.set(ctx, (byUnit = new WeakMap()));
+  let v = byUnit.get(u);
+  if (v === undefined) {
+    v = inBuildingCheckAfresh(ctx, u) ?? null;
+    byUnit.set(u, v);
+  }
+  return v ?? undefined;
+}
+
+function inBuildingCheckAfresh(ctx: BpContext, u: TableUnit): Verdict | undefined {
   let best: { label: string; q: Quantity } | undefined;
   for (const t of ctx.state.terrain) {
     if (t.kind !== 'building' || !t.polygon) continue;

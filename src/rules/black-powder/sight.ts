@@ -205,9 +205,17 @@ export function sightScreens(ctx: BpContext, opts: SightOptions): SightScreen[] 
 
 /** The one-sigma position error of a screen: a unit's, or none for terrain. */
 export function screenSigma(ctx: BpContext): (s: SightScreen) => number {
-  const units = new Map(ctx.state.units.map((u) => [u.id, u.sigmaMm]));
-  return (s) => units.get(s.id) ?? 0;
+  let sigma = screenSigmas.get(ctx.state);
+  if (!sigma) {
+    const units = new Map(ctx.state.units.map((u) => [u.id, u.sigmaMm]));
+    sigma = (s) => units.get(s.id) ?? 0;
+    screenSigmas.set(ctx.state, sigma);
+  }
+  return sigma;
 }
+
+/** screenSigma per table (a map of every unit, built once rather than once per sight). */
+const screenSigmas = new WeakMap<TableState, (s: SightScreen) => number>();
 
 /**
  * What the eye sees of a target, exactly (`seenShare`): the seen part's outlines and share, and

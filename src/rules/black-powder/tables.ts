@@ -70,9 +70,15 @@ export const WEAPONS: readonly Weapon[] = [
 
 const norm = (s: string) => s.trim().toLowerCase().replace(/s$/, '').replace(/\s+/g, ' ');
 
+/** findWeapon by the name asked (every shot looks its shooter's weapon up; the table is fixed). */
+const weaponsByName = new Map<string, Weapon | undefined>();
+
 export function findWeapon(name: string): Weapon | undefined {
+  if (weaponsByName.has(name)) return weaponsByName.get(name);
   const n = norm(name);
-  return WEAPONS.find((w) => norm(w.name) === n);
+  const w = WEAPONS.find((x) => norm(x.name) === n);
+  weaponsByName.set(name, w);
+  return w;
 }
 
 /** Default weapons when a unit declares none. */

@@ -196,11 +196,17 @@ export class AllPairs {
         look !== undefined && !ids.some((id) => movedIds.has(id)) && !boxes.some((b) => look.meets(b)),
     );
     const looks = last.looks;
-    return this.answer(state, (kind, i, j) => {
+    const result = this.answer(state, (kind, i, j) => {
       if (isMoved.has(i) || isMoved.has(j)) return true;
       const look = looks.get(kind)?.[i * state.units.length + j];
       return !look || boxes.some((b) => look.meets(b));
     });
+    // Entries of the pairs an update kept are not used again until one is asked again: kept,
+    // unless the memo has grown well past a table's worth. (Only here: `full` sweeps once
+    // itself; a second sweep right after it emptied the memo, so the first update after a full
+    // run found none of its sights.)
+    if (this.memo.size > 2 * this.memoAfterFull + 10_000) this.memo.sweep();
+    return result;
   }
 
   private answer(state: TableState, ask: (kind: PairKind, i: number, j: number) => boolean): PairVerdicts {
@@ -239,9 +245,6 @@ export class AllPairs {
         looks?.set(kind, lookRow);
       }
     });
-    // Entries of the pairs an update kept are not used again until one is asked again: kept,
-    // unless the memo has grown well past a table's worth.
-    if (this.memo.size > 2 * this.memoAfterFull + 10_000) this.memo.sweep();
     const result = new PairVerdicts(state, this.kinds, answers);
     this.last = {
       result,

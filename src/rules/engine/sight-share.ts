@@ -70,7 +70,7 @@ const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
 export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => number): SeenShare {
   const { eye, target } = inputs;
   const tb = boxOf(target.flat());
-  const targetArea = regionArea(target);
+  const targetArea = areaOf(target);
   const cx = (tb.minX + tb.maxX) / 2;
   const cy = (tb.minY + tb.maxY) / 2;
   const len = Math.hypot(cx - eye.x, cy - eye.y) || 1;
@@ -107,8 +107,9 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     return { ...h, sigmaMm: sigmaOf(h.hidden) };
   };
   // Remembered (under an active memo) by the screens the first window holds, not by the band.
-  let { hidden, blind, sigmaMm } = memoActive()
-    ? rememberedBy(seenKey(inputs, reach, 'hidden'), first)
+  const firstKey = memoActive() ? seenKeyNumbers(inputs, reach) : undefined;
+  let { hidden, blind, sigmaMm } = firstKey
+    ? rememberedBy(new MemoKey(`hidden${firstKey.text}`, firstKey.nums), first)
     : first();
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
@@ -116,7 +117,9 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const nearFinal = grow(tb, reach);
   noteSight(eye, nearFinal, sightWindow(eye, nearFinal, 1));
   // Everything below depends only on the eye, the target, the reach and the screens within it.
-  const key = memoActive() ? seenKey(inputs, reach, 'seen') : undefined;
+  // The same screens and numbers as the first key when the reach did not grow.
+  const keyParts = !firstKey ? undefined : reach === 50 ? firstKey : seenKeyNumbers(inputs, reach);
+  const key = keyParts ? new MemoKey(`seen${keyParts.text}`, keyParts.nums) : undefined;
   const rest = (): SeenShare => {
     if (reach !== 50) {
       ({ hidden, blind } = build(reach));
@@ -127,12 +130,28 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   return key === undefined ? rest() : rememberedBy(key, rest);
 }
 
-/** The exact key of what a seen share with this reach depends on (for the table memo). */
-function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): MemoKey {
+/** Areas of target outlines (lists of polygons are never changed once built). */
+const areas = new WeakMap<readonly Polygon[], number>();
+
+/** regionArea of a target's outlines, worked out once per list: every eye asks it of the same target. */
+function areaOf(target: readonly Polygon[]): number {
+  let a = areas.get(target);
+  if (a === undefined) {
+    a = regionArea(target);
+    areas.set(target, a);
+  }
+  return a;
+}
+
+/**
+ * The exact key of what a seen share with this reach depends on (for the table memo), but the
+ * word naming what is remembered: the texts of the screens and the numbers.
+ */
+function seenKeyNumbers(inputs: SightInputs, reach: number): { text: string; nums: Float64Array } {
   const { eye, target } = inputs;
   const near = grow(boxOf(target.flat()), reach);
   const window = sightWindow(eye, near, 1);
-  let text = what;
+  let text = '';
   const nums: number[] = [eye.x, eye.y, inputs.eyeSigmaMm, inputs.targetSigmaMm, reach, target.length];
   for (const p of target) {
     nums.push(p.length);
@@ -144,7 +163,7 @@ function seenKey(inputs: SightInputs, reach: number, what: 'hidden' | 'seen'): M
     nums.push(s.depthMm ?? 0, inputs.screenSigmaMm(s), s.polygon.length);
     for (const q of s.polygon) nums.push(q.x, q.y);
   }
-  return new MemoKey(text, nums);
+  return { text, nums: Float64Array.from(nums) };
 }
 
 const overlaps = (a: Box, b: Box): boolean =>
@@ -179,16 +198,17 @@ function seenFrom(
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
   const dirs = [across, along] as const;
-  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets.
-  const memo = new Map<string, number>();
+  // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets:
+  // remembered per direction by the offset itself (a number key, as −0 and 0 alike; writing the
+  // offset out as text cost more than some probes).
+  const memo = [new Map<number, number>(), new Map<number, number>()] as const;
   const shareAt = (k: 0 | 1, offsetMm: number): number => {
     if (offsetMm === 0) return region.share * 100;
-    const key = `${k}:${offsetMm}`;
-    let v = memo.get(key);
+    let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
       v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
-      memo.set(key, v);
+      memo[k].set(offsetMm, v);
     }
     return v;
   };
