@@ -59,9 +59,8 @@ export class HttpMjpegSource implements FrameSource {
   private undecodable = 0;
   private stallTimer: NodeJS.Timeout | null = null;
   private readonly pixels = new PixelPool();
-  /** A picture decoded ahead (`prepare`), not yet asked for, and how many parts came after its own. */
+  /** A picture decoded ahead (`prepare`), not yet asked for. */
   private prepared: Frame | null = null;
-  private partsSincePrepared = 0;
   private prepareTimer: NodeJS.Timeout | null = null;
   /** Wall time of the last decodes (ms): how long before the pipeline is free a decode starts. */
   private decodeMs = 15;
@@ -86,9 +85,9 @@ export class HttpMjpegSource implements FrameSource {
   /**
    * The pipeline expects to be free at `freeAt` (ms since the epoch): the newest picture is
    * decoded so as to be ready then (a decode's time before it), not after it is asked for, so the
-   * decode no longer adds to each frame's turn. `next()` gives the prepared picture unless more
-   * than one part came after it (the pipeline ran longer than expected); the prepared one is then
-   * dropped and counted, and the newest decoded.
+   * decode no longer adds to each frame's turn. `next()` gives the prepared picture unless the
+   * newest part came more than a decode's time after it (decoding that one gives a later picture
+   * sooner); the prepared one is then dropped and counted.
    */
   prepare(freeAt: number): void {
     if (this.closed) return;
@@ -98,7 +97,6 @@ export class HttpMjpegSource implements FrameSource {
       if (this.closed || this.decoding || this.prepared || !this.newest) return;
       const part = this.newest;
       this.newest = null;
-      this.partsSincePrepared = 0;
       void this.decode(part.jpeg, part.at);
     };
     const wait = freeAt - this.decodeMs - Date.now();
@@ -123,13 +121,12 @@ export class HttpMjpegSource implements FrameSource {
     const ready = this.prepared;
     if (ready) {
       this.prepared = null;
-      // At most one camera frame behind: given at once (decoding the newer part would make the
-      // pipeline wait a decode for a picture one frame newer).
-      if (this.partsSincePrepared <= 1) {
+      // Decoding the newest part instead would give a picture that much newer, a decode later.
+      if (!this.newest || this.newest.at - ready.capturedAt <= this.decodeMs) {
         this.waiting.shift()!.resolve(ready);
         return;
       }
-      // Newer pictures came meanwhile (the pipeline took longer than it expected).
+      // A clearly newer picture came meanwhile (the pipeline took longer than it expected).
       this.dropped++;
       this.pixels.give(ready.image.data);
     }
@@ -253,7 +250,6 @@ export class HttpMjpegSource implements FrameSource {
     this.armStall();
     if (this.newest) this.dropped++;
     this.newest = { jpeg, at: Date.now() };
-    this.partsSincePrepared++;
     this.pump();
   }
 

@@ -101,7 +101,7 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     await source.close();
   });
 
-  it('decodes ahead for a pipeline about to be free, and gives that picture unless two newer ones came', async () => {
+  it('decodes ahead for a pipeline about to be free, and gives that picture unless a clearly newer one came', async () => {
     const jpegs = await Promise.all([30, 120, 210].map((l) => jpegOf(l)));
     let camera: ServerResponse | null = null;
     const url = await serve((res) => {
@@ -123,13 +123,11 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     expect(second.capturedAt).toBeLessThan(asked - 100);
     expect(Buffer.from(second.jpeg!).equals(jpegs[1]!)).toBe(true);
     expect(source.dropped).toBe(0);
-    // Prepared again, then two pictures come after it: the newest is given, the prepared one dropped.
+    // Prepared again, then a picture comes well after it: that one is given, the prepared one dropped.
     camera!.write(part('cam', jpegs[0]!, true));
     await sleep(60);
     source.prepare(Date.now());
     await sleep(150);
-    camera!.write(part('cam', jpegs[2]!, true));
-    await sleep(40);
     camera!.write(part('cam', jpegs[2]!, true));
     await sleep(60);
     const third = await source.next();
@@ -138,7 +136,7 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     expect(Buffer.from(third.image.data).equals(expected)).toBe(true);
     // The prepared picture, decoded before anybody asked, was sequence 2.
     expect(third.sequence).toBe(3);
-    expect(source.dropped).toBe(2); // the first of the two newer parts, and the prepared picture
+    expect(source.dropped).toBe(1);
     await source.close();
   });
 
