@@ -2,7 +2,7 @@ import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
-import { Float64WorkArray } from './work-array.ts';
+import { WorkArray } from './work-array.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
@@ -148,15 +148,15 @@ function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | n
  * per-pixel arrays made fresh for every run were most of the vision worker's garbage.
  */
 const work = {
-  w: new Float64WorkArray(),
-  wStep: new Float64WorkArray(),
-  jac: new Float64WorkArray(),
-  gradient: new Float64WorkArray(),
-  grid: new Float64WorkArray(),
-  jtj: new Float64WorkArray(),
-  jtr: new Float64WorkArray(),
-  damped: new Float64WorkArray(),
-  cholesky: new Float64WorkArray(),
+  w: new WorkArray(Float64Array),
+  wStep: new WorkArray(Float64Array),
+  jac: new WorkArray(Float64Array),
+  gradient: new WorkArray(Float64Array),
+  grid: new WorkArray(Float64Array),
+  jtj: new WorkArray(Float64Array),
+  jtr: new WorkArray(Float64Array),
+  damped: new WorkArray(Float64Array),
+  cholesky: new WorkArray(Float64Array),
 };
 
 /** One Levenberg–Marquardt run at a given blur; returns the fitted corners or null. */

@@ -1,6 +1,6 @@
 import { quadSide, type Quad } from './candidates.ts';
 import type { GreyImage } from './image.ts';
-import { Int16WorkArray, Uint32WorkArray } from './work-array.ts';
+import { WorkArray } from './work-array.ts';
 
 /**
  * Markers that have not moved since they were read: the pixels say so.
@@ -122,7 +122,11 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
  * unchanged()'s arrays, reused: three small off-heap arrays per kept marker per frame (the
  * demo table keeps 31 markers: ≈ 90 arrays a frame at camera rate) for the garbage collector.
  */
-const work = { diff: new Int16WorkArray(), histogram: new Uint32WorkArray(), spread: new Uint32WorkArray() };
+const work = {
+  diff: new WorkArray(Int16Array),
+  histogram: new WorkArray(Uint32Array),
+  spread: new WorkArray(Uint32Array),
+};
 
 /** Pixels compared per marker at most (see unchanged()). */
 const MAX_COMPARED = 1600;

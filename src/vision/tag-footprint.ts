@@ -1,7 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import { homographyFrom, invert3, type Mat3 } from './homography.ts';
 import type { GreyImage } from './image.ts';
-import { Float64WorkArray, Int32WorkArray } from './work-array.ts';
+import { WorkArray } from './work-array.ts';
 
 /**
  * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
@@ -43,7 +43,11 @@ export interface PixelSet {
 }
 
 /** pixelsAround's whole-box arrays, reused (the set it returns is trimmed copies of its own). */
-const boxWork = { u: new Int32WorkArray(), v: new Int32WorkArray(), values: new Float64WorkArray() };
+const boxWork = {
+  u: new WorkArray(Int32Array),
+  v: new WorkArray(Int32Array),
+  values: new WorkArray(Float64Array),
+};
 
 export function pixelsAround(
   grey: Grey,

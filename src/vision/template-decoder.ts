@@ -1,7 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CodeBook, PackedViews } from './code-book.ts';
 import { cellWeight, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
-import { Float64WorkArray, Int32WorkArray } from './work-array.ts';
+import { WorkArray } from './work-array.ts';
 
 /** Data cells one pixel's kernel may touch (a wide blur on tiny cells touches many). */
 const MAX_ENTRIES = 64;
@@ -96,12 +96,12 @@ interface Moments {
  * done (readQuad, viewMisfit), and no reading starts inside another.
  */
 const momentWork = {
-  u: new Float64WorkArray(),
-  v: new Float64WorkArray(),
-  q: new Float64WorkArray(),
-  g: new Float64WorkArray(),
-  bitIdx: new Int32WorkArray(),
-  bitW: new Float64WorkArray(),
+  u: new WorkArray(Float64Array),
+  v: new WorkArray(Float64Array),
+  q: new WorkArray(Float64Array),
+  g: new WorkArray(Float64Array),
+  bitIdx: new WorkArray(Int32Array),
+  bitW: new WorkArray(Float64Array),
 };
 
 /**

@@ -9,46 +9,28 @@
  * the values after the next `take` of the same work array must copy them. Each user owns its own
  * WorkArray (one per purpose and module; the vision code runs one frame at a time per thread).
  */
-abstract class WorkArray<T extends Float64Array | Int32Array | Int16Array | Uint32Array> {
+type WorkArrayType = Float64Array | Int32Array | Int16Array | Uint32Array;
+
+export class WorkArray<T extends WorkArrayType> {
   private buffer: T;
 
-  /** Arrays longer than `keepAtMost` elements are made fresh each time, not kept (a rare huge quad). */
-  constructor(private readonly keepAtMost = 1 << 20) {
-    this.buffer = this.make(0);
+  /**
+   * @param Kind the typed array to make (Float64Array, Int32Array …).
+   * @param keepAtMost arrays longer than this many elements are made fresh each time, not kept (a rare huge quad).
+   */
+  constructor(
+    private readonly Kind: new (length: number) => T,
+    private readonly keepAtMost = 1 << 20,
+  ) {
+    this.buffer = new Kind(0);
   }
 
-  protected abstract make(length: number): T;
-
   take(n: number): T {
-    if (n > this.keepAtMost) return this.make(n);
+    if (n > this.keepAtMost) return new this.Kind(n);
     if (this.buffer.length < n)
-      this.buffer = this.make(Math.min(this.keepAtMost, Math.max(n, 2 * this.buffer.length)));
+      this.buffer = new this.Kind(Math.min(this.keepAtMost, Math.max(n, 2 * this.buffer.length)));
     const view = this.buffer.subarray(0, n) as T;
     view.fill(0);
     return view;
-  }
-}
-
-export class Float64WorkArray extends WorkArray<Float64Array> {
-  protected make(length: number): Float64Array {
-    return new Float64Array(length);
-  }
-}
-
-export class Int32WorkArray extends WorkArray<Int32Array> {
-  protected make(length: number): Int32Array {
-    return new Int32Array(length);
-  }
-}
-
-export class Int16WorkArray extends WorkArray<Int16Array> {
-  protected make(length: number): Int16Array {
-    return new Int16Array(length);
-  }
-}
-
-export class Uint32WorkArray extends WorkArray<Uint32Array> {
-  protected make(length: number): Uint32Array {
-    return new Uint32Array(length);
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Float64WorkArray, Int32WorkArray } from '../../src/vision/work-array.ts';
+import { WorkArray } from '../../src/vision/work-array.ts';
 
 describe('work arrays', () => {
   it('hands out zeroed views of the asked length, as fresh arrays would be, after scribbling', () => {
-    const work = new Float64WorkArray();
+    const work = new WorkArray(Float64Array);
     for (const n of [5, 17, 3, 40, 40, 0, 1000, 7]) {
       const a = work.take(n);
       expect(a).toBeInstanceOf(Float64Array);
@@ -14,7 +14,7 @@ describe('work arrays', () => {
   });
 
   it('reuses one buffer for sizes it has held, and makes arrays over its cap fresh', () => {
-    const work = new Int32WorkArray(100);
+    const work = new WorkArray(Int32Array, 100);
     const a = work.take(60);
     const b = work.take(30);
     expect(b.buffer).toBe(a.buffer);
