@@ -12,8 +12,6 @@ type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
  * two codes (rival-check.ts) and to read an unsure small tag again (marker-finder.ts).
  */
 export class CodeFit {
-  private readonly patterns = new Map<number, Float64Array>();
-
   constructor(private readonly codes: DictionaryCodes) {}
 
   /**
@@ -27,7 +25,7 @@ export class CodeFit {
     options: { blurSigmaPx: number; maxShiftPx: number; coarse: boolean },
   ): AlignedQuad | null {
     const cells = this.codes.bitsPerSide + 2;
-    return alignQuad(grey, corners, this.patternOf(id, cells), cells, {
+    return alignQuad(grey, corners, this.patternOf(id), cells, {
       ...DEFAULT_ALIGN,
       blurSigmaPx: options.blurSigmaPx,
       maxShiftPx: options.maxShiftPx,
@@ -40,13 +38,23 @@ export class CodeFit {
     return quadSide(corners) / (this.codes.bitsPerSide + 2);
   }
 
-  private patternOf(id: number, cells: number): Float64Array {
-    let pattern = this.patterns.get(id);
-    if (!pattern) {
-      const white: number[] = [];
-      this.codes.bits(id).forEach((b, k) => b && white.push(k));
-      this.patterns.set(id, (pattern = markerPattern(cells, white)));
-    }
-    return pattern;
+  private patternOf(id: number): Float64Array {
+    return codePattern(this.codes, id);
   }
+}
+
+/** Each dictionary's code patterns for rendering (markerPattern), built once per code. */
+const patterns = new WeakMap<DictionaryCodes, Map<number, Float64Array>>();
+
+/** Code `id`'s rendering pattern (quad-align.ts markerPattern), built once per dictionary and id. */
+export function codePattern(codes: DictionaryCodes, id: number): Float64Array {
+  let byId = patterns.get(codes);
+  if (!byId) patterns.set(codes, (byId = new Map()));
+  let pattern = byId.get(id);
+  if (!pattern) {
+    const white: number[] = [];
+    codes.bits(id).forEach((b, k) => b && white.push(k));
+    byId.set(id, (pattern = markerPattern(codes.bitsPerSide + 2, white)));
+  }
+  return pattern;
 }

@@ -1,5 +1,6 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { GreyImage } from './image.ts';
+import { fitLevels } from './quad-align.ts';
 import { pixelsAround, predictWhiteness } from './tag-footprint.ts';
 
 /**
@@ -10,7 +11,7 @@ import { pixelsAround, predictWhiteness } from './tag-footprint.ts';
  * cloth has a border and a surround but a plain middle: its share is near 0, though its frame
  * alone can give a code whose data cells are mostly white a little evidence (a 25 mm-sized
  * outline was read as id 20, 12.6 nats, in the recall benchmark's clutter set).
- * Null when it cannot be measured (too few pixels, or a code with no variation in its data).
+ * Null when it cannot be measured (too few pixels, or a code whose inner cells are all one colour).
  */
 export function dataContrastShare(
   grey: GreyImage,
@@ -20,28 +21,20 @@ export function dataContrastShare(
   blurSigmaPx: number,
   contrast: number,
 ): number | null {
-  if (!(contrast > 0)) return null;
+  if (!(contrast > 0) || innerCellsUniform(pattern, cells)) return null;
   // The inner data cells only (a margin of −2 cells): a thick ring's inner half can pass for the
   // outer ring of data cells, its plain middle cannot.
   const pixels = pixelsAround(grey, corners, cells, -2);
   if (!pixels || pixels.count < 8) return null;
   const rendered = new Float64Array(pixels.count);
   if (!predictWhiteness(pixels, pixels.toGrid, pattern, cells, blurSigmaPx, rendered)) return null;
-  let sw = 0;
-  let sv = 0;
-  for (let i = 0; i < pixels.count; i++) {
-    sw += rendered[i]!;
-    sv += pixels.values[i]!;
-  }
-  const mw = sw / pixels.count;
-  const mv = sv / pixels.count;
-  let cov = 0;
-  let varW = 0;
-  for (let i = 0; i < pixels.count; i++) {
-    const dw = rendered[i]! - mw;
-    cov += dw * (pixels.values[i]! - mv);
-    varW += dw * dw;
-  }
-  if (varW < 1e-6 * pixels.count) return null;
-  return cov / varW / contrast;
+  return fitLevels(pixels.values, rendered, pixels.count).b / contrast;
+}
+
+/** Whether a code's inner cells (two in from each edge) are all one colour: nothing to compare. */
+function innerCellsUniform(pattern: Float64Array, cells: number): boolean {
+  const first = pattern[2 * cells + 2];
+  for (let r = 2; r < cells - 2; r++)
+    for (let c = 2; c < cells - 2; c++) if (pattern[r * cells + c] !== first) return false;
+  return true;
 }

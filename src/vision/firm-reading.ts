@@ -3,7 +3,7 @@ import { quadSide } from './candidates.ts';
 import type { DictionaryCodes } from './code-book.ts';
 import type { GreyImage } from './image.ts';
 import { dataContrastShare } from './data-contrast.ts';
-import { markerPattern } from './quad-align.ts';
+import { codePattern } from './code-fit.ts';
 import { quietZoneLightness } from './quiet-zone.ts';
 import { RivalCheck } from './rival-check.ts';
 import type { TemplateDecoderOptions, TemplateReading } from './template-decoder.ts';
@@ -54,8 +54,6 @@ export interface FirmnessOptions {
 export class FirmReadings {
   private readonly rivals: RivalCheck;
   private readonly rivalVerdicts = new WeakMap<TemplateReading, boolean>();
-  /** Each code's rendering pattern (quad-align.ts), built once per id. */
-  private readonly patterns = new Map<number, Float64Array>();
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -87,7 +85,7 @@ export class FirmReadings {
       grey,
       r.corners,
       cells,
-      this.patternOf(r.id),
+      codePattern(this.codes, r.id),
       decoder.blurSigmaPx,
       r.contrast,
     );
@@ -102,16 +100,6 @@ export class FirmReadings {
     if (holds === undefined)
       this.rivalVerdicts.set(r, (holds = this.rivals.holds(grey, r, decoder, edgeFitted)));
     return holds;
-  }
-
-  private patternOf(id: number): Float64Array {
-    let pattern = this.patterns.get(id);
-    if (!pattern) {
-      const white: number[] = [];
-      this.codes.bits(id).forEach((b, k) => b && white.push(k));
-      this.patterns.set(id, (pattern = markerPattern(this.codes.bitsPerSide + 2, white)));
-    }
-    return pattern;
   }
 
   /**

@@ -69,7 +69,7 @@ interface Fit {
 }
 
 /** Least-squares a + b·w against the pixel values. */
-function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit {
+export function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit {
   let sw = 0;
   let si = 0;
   let sww = 0;

@@ -1,6 +1,7 @@
 import { quadSide, quadsOverlap, type Quad } from './candidates.ts';
 import { MAT_QUIET_CELLS } from '../print/mat.ts';
-import { applyHomography, homographyFrom } from './homography.ts';
+import { applyHomography } from './homography.ts';
+import { gridToImage } from './tag-footprint.ts';
 
 /**
  * Reference sheets OpenCV did not read, read by the finder's own decoder over the sheets' ids.
@@ -69,15 +70,7 @@ export function rereadSheets(input: SheetRereadInput): SheetReading[] {
  * itself is tried first.)
  */
 export function tagInsidePaper(paper: Quad, cells: number): Quad | null {
-  const h = homographyFrom(
-    [
-      { x: 0, y: 0 },
-      { x: 1, y: 0 },
-      { x: 1, y: 1 },
-      { x: 0, y: 1 },
-    ],
-    paper,
-  );
+  const h = gridToImage(paper, 1);
   if (!h) return null;
   const m = MAT_QUIET_CELLS / (cells + 2 * MAT_QUIET_CELLS);
   return [
