@@ -16,6 +16,7 @@ import { LiveSocket } from './live-socket.ts';
 import { printRoutes } from './print-routes.ts';
 import { threatRoutes } from './threat-routes.ts';
 import { refereeRoutes } from './referee-routes.ts';
+import { RecentMarkers } from './recent-markers.ts';
 import type { RouteContext } from './route-context.ts';
 import { scenarioRoutes } from './scenario-routes.ts';
 import type { AccessTokens } from './security.ts';
@@ -100,10 +101,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   app.use(battleRoutes(recording));
   app.use(tableRoutes(table, { startupSource: options.source, status }));
   // Referee, scenario editing, calibration and printables: REST routes in their own files (issue #6).
+  const unknownMarkers = new RecentMarkers();
+  loop.on('frame', (f) => unknownMarkers.note(f.snapshot.result.located.unknownIds, Date.now()));
   const routeContext: RouteContext = {
     scenario: () => table.scenario,
     camera: () => table.camera,
     latest: () => loop.latest,
+    recentUnknownIds: () => unknownMarkers.seenSince(Date.now()),
     turnStartPoses: () => recording.turnStartPoses(),
     replaceScenario: (next) => table.replaceScenario(next),
   };

@@ -12,6 +12,8 @@ export interface RouteContext {
   scenario(): Scenario;
   camera(): CameraProfile;
   latest(): LiveFrame | undefined;
+  /** Marker ids the camera saw in the last few seconds that the scenario did not declare then. */
+  recentUnknownIds(): readonly number[];
   /**
    * Poses at the start of the current turn from the battle being recorded (undefined when not
    * recording or before the first turn mark): the rules that look back to the turn start read them.

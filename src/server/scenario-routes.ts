@@ -274,7 +274,8 @@ export function scenarioRoutes(ctx: RouteContext, options: ScenarioRouteOptions)
     if (!frame) return void res.json({ frame: null, unknownIds: [], seen: [] });
     res.json({
       frame: frame.snapshot.result.sequence,
-      unknownIds: [...frame.snapshot.result.located.unknownIds].sort((a, b) => a - b),
+      // Seen lately, and still bound to nothing (a marker just bound may still be in the memory).
+      unknownIds: ctx.recentUnknownIds().filter((id) => !owners.has(id)),
       seen: frame.snapshot.result.bases
         .filter((b) => b.seen)
         .map((b) => ({ markerId: b.markerId, ...owners.get(b.markerId) })),

@@ -89,6 +89,11 @@ describe.skipIf(skipWithoutChromium('the new-base browser test'))(
       await page.waitForSelector(chip, WAIT);
       expect(await page.textContent(chip)).toMatch(/marker 77 · unrecognised/);
       await page.screenshot({ path: join(ARTIFACTS, 'new-base-unrecognised.png') });
+      // The list is polled every second; the chip a player taps must stay the same element across
+      // polls (a rebuilt list detached it and the tap landed on nothing).
+      const held = await page.$(chip);
+      await page.waitForTimeout(2500);
+      expect(await held!.evaluate((el) => el.isConnected)).toBe(true);
 
       // Bind it to Lee's as a sixth base.
       await page.selectOption('#bind-unit', 'lees');

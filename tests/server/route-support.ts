@@ -54,6 +54,9 @@ export class FakeContext implements RouteContext {
   latest(): LiveFrame | undefined {
     return this.frame;
   }
+  recentUnknownIds(): readonly number[] {
+    return this.frame?.snapshot.result.located.unknownIds ?? [];
+  }
   async replaceScenario(next: Scenario): Promise<void> {
     this.current = next;
     this.replaced += 1;

@@ -91,6 +91,11 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
         'ok',
       );
       onChanged(res.scenario);
+      // Bound now: its chip goes at once, not after the grace for a missed frame.
+      if (markerId !== undefined) {
+        chips.get(markerId)?.chip.remove();
+        chips.delete(markerId);
+      }
     } catch (err) {
       message(status, (err as Error).message, 'error');
     }
@@ -129,37 +134,57 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
     h('div', { class: 'field' }, 'Units and their markers', list),
   );
 
+  /**
+   * The chips are kept in place across polls, keyed by marker: rebuilding them every second
+   * detached the chip a player was tapping, and the tap landed on nothing. A marker missed in one
+   * frame keeps its chip for a few seconds, so the chip does not blink away under the finger.
+   */
+  const CHIP_GRACE_MS = 4000;
+  const chips = new Map<number, { chip: HTMLButtonElement; lastReported: number }>();
+  const noneNote = h('span', { class: 'muted' });
+  function showUnknown(m: Markers): void {
+    const now = Date.now();
+    for (const id of m.unknownIds) {
+      const known = chips.get(id);
+      if (known) known.lastReported = now;
+      else chips.set(id, { chip: unknownChip(id), lastReported: now });
+    }
+    for (const [id, { chip, lastReported }] of chips)
+      if (now - lastReported > CHIP_GRACE_MS) {
+        chip.remove();
+        chips.delete(id);
+      }
+    if (chips.size === 0) {
+      noneNote.textContent =
+        m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound';
+      if (noneNote.parentElement !== unknown) unknown.append(noneNote);
+    } else noneNote.remove();
+    // Appending a chip already in place would detach it for an instant: only new ones go in.
+    for (const { chip } of chips.values()) if (chip.parentElement !== unknown) unknown.append(chip);
+  }
+  function unknownChip(id: number): HTMLButtonElement {
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'chip',
+        'data-marker': id,
+        title: `Marker ${id} is on the table but on no base: bind it below`,
+        onclick: () => {
+          markerInput.value = String(id);
+          // A marker nobody owns is usually a new base: offer "+ new base".
+          if (baseSelect.options.length > 0)
+            baseSelect.value = baseSelect.options[baseSelect.options.length - 1]!.value;
+        },
+      },
+      `marker ${id} · unrecognised`,
+    );
+  }
+
   async function poll(): Promise<void> {
     try {
       const m = await api<Markers>('GET', '/api/markers');
-      unknown.replaceChildren(
-        ...(m.unknownIds.length === 0
-          ? [
-              h(
-                'span',
-                { class: 'muted' },
-                m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound',
-              ),
-            ]
-          : m.unknownIds.map((id) =>
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'chip',
-                  'data-marker': id,
-                  title: `Marker ${id} is on the table but on no base: bind it below`,
-                  onclick: () => {
-                    markerInput.value = String(id);
-                    // A marker nobody owns is usually a new base: offer "+ new base".
-                    if (baseSelect.options.length > 0)
-                      baseSelect.value = baseSelect.options[baseSelect.options.length - 1]!.value;
-                  },
-                },
-                `marker ${id} · unrecognised`,
-              ),
-            )),
-      );
+      showUnknown(m);
     } catch {
       /* the next poll will tell */
     }
