@@ -18,9 +18,19 @@ export function mountUnitList(root: HTMLElement, onPick: (unitId: string) => voi
   let file: ScenarioFile | null = null;
   let selection: readonly string[] = [];
   let seen: ReadonlySet<string> | null = null;
+  /** Each unit's button and the parts that change; built once per scenario. */
+  const buttons = new Map<
+    string,
+    { missing: HTMLElement; role: HTMLElement; spoken: HTMLElement; button: HTMLElement }
+  >();
   root.classList.add('unit-list');
 
-  function draw(): void {
+  /**
+   * Buttons are built once per scenario and only their marks change: the list is told what the
+   * camera sees with every frame, and a rebuilt button under a finger or the keyboard is lost.
+   */
+  function build(): void {
+    buttons.clear();
     if (!file) return void root.replaceChildren();
     const sides = file.sides.map((s) => ({ ...s, units: file!.units.filter((u) => u.side === s.id) }));
     root.replaceChildren(
@@ -40,62 +50,62 @@ export function mountUnitList(root: HTMLElement, onPick: (unitId: string) => voi
               'ul',
               {},
               ...s.units.map((u) => {
-                const at = selection.indexOf(u.id);
-                const role = at === 0 ? 'A' : at === 1 ? 'B' : '';
-                const missing = seen !== null && !seen.has(u.id);
-                return h(
-                  'li',
-                  {},
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'unit-pick',
-                      'data-unit': u.id,
-                      'aria-pressed': String(at >= 0),
-                      onclick: () => onPick(u.id),
-                    },
-                    h('span', { class: 'unit-name' }, u.name),
-                    u.type === 'commander' ? h('span', { class: 'muted' }, ' (commander)') : '',
-                    missing ? h('span', { class: 'muted' }, ' · not seen') : '',
-                    role ? h('span', { class: 'pick-role', 'aria-hidden': 'true' }, role) : '',
-                    role
-                      ? h(
-                          'span',
-                          { class: 'visually-hidden' },
-                          role === 'A' ? ', picked as A (acts)' : ', picked as B (target)',
-                        )
-                      : '',
-                  ),
+                const missing = h('span', { class: 'muted' });
+                const role = h('span', { class: 'pick-role', 'aria-hidden': 'true' });
+                const spoken = h('span', { class: 'visually-hidden' });
+                const button = h(
+                  'button',
+                  { type: 'button', class: 'unit-pick', 'data-unit': u.id, onclick: () => onPick(u.id) },
+                  h('span', { class: 'unit-name' }, u.name),
+                  u.type === 'commander' ? h('span', { class: 'muted' }, ' (commander)') : '',
+                  missing,
+                  role,
+                  spoken,
                 );
+                buttons.set(u.id, { missing, role, spoken, button });
+                return h('li', {}, button);
               }),
             ),
           ),
         ),
     );
+    mark();
+  }
+
+  /** Picked as A or B, and not seen: written only where it changed. */
+  function mark(): void {
+    for (const [id, parts] of buttons) {
+      const at = selection.indexOf(id);
+      const role = at === 0 ? 'A' : at === 1 ? 'B' : '';
+      setText(parts.missing, seen !== null && !seen.has(id) ? ' · not seen' : '');
+      setText(parts.role, role);
+      setText(
+        parts.spoken,
+        role === 'A' ? ', picked as A (acts)' : role === 'B' ? ', picked as B (target)' : '',
+      );
+      const pressed = String(at >= 0);
+      if (parts.button.getAttribute('aria-pressed') !== pressed)
+        parts.button.setAttribute('aria-pressed', pressed);
+    }
   }
 
   return {
     setScenario(next) {
       file = next;
-      draw();
+      build();
     },
     setSelection(next) {
       if (next.join() === selection.join()) return;
-      // Keep the keyboard where it was across the redraw.
-      const focused = (document.activeElement as HTMLElement | null)?.dataset['unit'];
       selection = [...next];
-      draw();
-      if (focused) root.querySelector<HTMLElement>(`[data-unit="${CSS.escape(focused)}"]`)?.focus();
+      mark();
     },
     setSeen(next) {
-      const same =
-        next !== null && seen !== null && next.size === seen.size && [...next].every((id) => seen!.has(id));
-      if (same) return;
-      const focused = (document.activeElement as HTMLElement | null)?.dataset['unit'];
       seen = next;
-      draw();
-      if (focused) root.querySelector<HTMLElement>(`[data-unit="${CSS.escape(focused)}"]`)?.focus();
+      mark();
     },
   };
+}
+
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
 }
