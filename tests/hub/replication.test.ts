@@ -206,13 +206,14 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
     await tableB.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 1000));
     startTable(tableBPort, dataB, hub2Url, tokenB, 'table B again');
-    await until('table B back', () => answers(`${tableBUrl}/api/health`), 60_000, 200, logs);
+    // A table takes ~12 s to start on a quiet machine, and over a minute beside the rest of the suite.
+    await until('table B back', () => answers(`${tableBUrl}/api/health`), 180_000, 200, logs);
 
     // 3. Hub 1 is killed and started again; table A and the spectator on hub 2 carry on.
     await hub1.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 1500));
     startHub(hub1Port, 'hub 1 again');
-    await until('hub 1 back', () => answers(`${hub1Url}/hub/api/health`), 60_000, 200, logs);
+    await until('hub 1 back', () => answers(`${hub1Url}/hub/api/health`), 180_000, 200, logs);
     const framesAfterRestart = frames;
     await until(
       'table A live on hub 2 after hub 1 restarted',
