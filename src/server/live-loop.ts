@@ -144,6 +144,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private detection = new Window();
   private latency = new Window();
   private processedAt: number[] = [];
+  /** The last pipeline runs' wall times (ms), to tell a live source when the pipeline will be free. */
+  private recentRunsMs: number[] = [];
   private lastFailureReport = 0;
   /** When the capture loop began waiting for the source's next frame (null: not waiting). */
   private waitingSince: number | null = null;
@@ -212,6 +214,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.detection = new Window();
     this.latency = new Window();
     this.processedAt = [];
+    this.recentRunsMs = [];
     this.setStatus(this.initialStatus());
     if (wasRunning) this.start();
   }
@@ -398,7 +401,11 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
           const processed = this.pipeline.process(frame);
           // Free again (also when it failed): a live camera may decode its newest frame now.
           void processed.then(this.pipelineFree, this.pipelineFree);
+          // …or, better, just before: its decode then overlaps the end of this run.
+          if (this.source.live) this.source.prepare?.(lastStart + this.expectedRunMs());
           const done = await processed;
+          this.recentRunsMs.push(done.processMs);
+          if (this.recentRunsMs.length > 5) this.recentRunsMs.shift();
           // One frame finishes at a time and in order: the one before has gone out first.
           await finishing;
           finishing = this.finish(frame, done, signal);
@@ -410,6 +417,16 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     } finally {
       await finishing;
     }
+  }
+
+  /**
+   * How long the next run should take: the median of the last five (a whole-frame search now and
+   * then runs longer; a picture prepared for a shorter run is then replaced by a newer one).
+   */
+  private expectedRunMs(): number {
+    if (this.recentRunsMs.length === 0) return 0;
+    const sorted = [...this.recentRunsMs].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
   }
 
   /** The overlay's JPEG, the frame's pixels back to the source, and the picture out to the pages. */

@@ -30,6 +30,11 @@ export interface FrameSource {
    * it after the pipeline and the overlay JPEG): the source may fill them again.
    */
   recycle?(pixels: Uint8Array): void;
+  /**
+   * The pipeline expects to be free at `freeAt` (ms since the epoch): a live source may decode
+   * its newest picture so as to have it ready then, rather than when `next()` asks.
+   */
+  prepare?(freeAt: number): void;
   /** Resolves with the next frame; rejects when the source has failed. */
   next(): Promise<Frame>;
   close(): Promise<void>;

@@ -59,6 +59,12 @@ export class HttpMjpegSource implements FrameSource {
   private undecodable = 0;
   private stallTimer: NodeJS.Timeout | null = null;
   private readonly pixels = new PixelPool();
+  /** A picture decoded ahead (`prepare`), not yet asked for, and how many parts came after its own. */
+  private prepared: Frame | null = null;
+  private partsSincePrepared = 0;
+  private prepareTimer: NodeJS.Timeout | null = null;
+  /** Wall time of the last decodes (ms): how long before the pipeline is free a decode starts. */
+  private decodeMs = 15;
 
   constructor(private readonly options: HttpMjpegSourceOptions) {
     this.name = options.name ?? `MJPEG stream ${redactUrl(options.url)}`;
@@ -77,17 +83,56 @@ export class HttpMjpegSource implements FrameSource {
     this.pixels.give(pixels);
   }
 
+  /**
+   * The pipeline expects to be free at `freeAt` (ms since the epoch): the newest picture is
+   * decoded so as to be ready then (a decode's time before it), not after it is asked for, so the
+   * decode no longer adds to each frame's turn. `next()` gives the prepared picture unless more
+   * than one part came after it (the pipeline ran longer than expected); the prepared one is then
+   * dropped and counted, and the newest decoded.
+   */
+  prepare(freeAt: number): void {
+    if (this.closed) return;
+    if (this.prepareTimer) clearTimeout(this.prepareTimer);
+    const start = () => {
+      this.prepareTimer = null;
+      if (this.closed || this.decoding || this.prepared || !this.newest) return;
+      const part = this.newest;
+      this.newest = null;
+      this.partsSincePrepared = 0;
+      void this.decode(part.jpeg, part.at);
+    };
+    const wait = freeAt - this.decodeMs - Date.now();
+    if (wait <= 0) return start();
+    this.prepareTimer = setTimeout(start, wait);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.hangUp();
     this.newest = null;
+    this.prepared = null;
+    if (this.prepareTimer) clearTimeout(this.prepareTimer);
+    this.prepareTimer = null;
     this.failWaiting(new SourceError(`${this.name} is closed`, true));
   }
 
   /** Serves the first waiter: the newest JPEG decoded, else the reason the stream died, else connects. */
   private pump(): void {
     if (this.decoding || this.waiting.length === 0 || this.closed) return;
+    const ready = this.prepared;
+    if (ready) {
+      this.prepared = null;
+      // At most one camera frame behind: given at once (decoding the newer part would make the
+      // pipeline wait a decode for a picture one frame newer).
+      if (this.partsSincePrepared <= 1) {
+        this.waiting.shift()!.resolve(ready);
+        return;
+      }
+      // Newer pictures came meanwhile (the pipeline took longer than it expected).
+      this.dropped++;
+      this.pixels.give(ready.image.data);
+    }
     const part = this.newest;
     if (part) {
       this.newest = null;
@@ -106,6 +151,7 @@ export class HttpMjpegSource implements FrameSource {
 
   private async decode(jpeg: Buffer, at: number): Promise<void> {
     this.decoding = true;
+    const started = performance.now();
     const { width, height } = this.options;
     try {
       // The header first: a frame of another size is refused before any pixel is decoded.
@@ -135,8 +181,10 @@ export class HttpMjpegSource implements FrameSource {
         sequence: this.sequence++,
         jpeg,
       };
+      this.decodeMs = 0.7 * this.decodeMs + 0.3 * (performance.now() - started);
       const waiter = this.waiting.shift();
       if (waiter) waiter.resolve(frame);
+      else if (!this.closed) this.prepared = frame;
     } catch (err) {
       // A stream of frames that never decode is a dead camera too: say so and let it be retried.
       if (++this.undecodable >= MAX_UNDECODABLE && this.request) {
@@ -205,6 +253,7 @@ export class HttpMjpegSource implements FrameSource {
     this.armStall();
     if (this.newest) this.dropped++;
     this.newest = { jpeg, at: Date.now() };
+    this.partsSincePrepared++;
     this.pump();
   }
 

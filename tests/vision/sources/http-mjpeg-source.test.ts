@@ -101,6 +101,47 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     await source.close();
   });
 
+  it('decodes ahead for a pipeline about to be free, and gives that picture unless two newer ones came', async () => {
+    const jpegs = await Promise.all([30, 120, 210].map((l) => jpegOf(l)));
+    let camera: ServerResponse | null = null;
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
+      camera = res;
+      res.write(part('cam', jpegs[0]!, true));
+    });
+    const source = new HttpMjpegSource({ url, width: 64, height: 48 });
+    const first = await source.next();
+    expect(first.sequence).toBe(0);
+    camera!.write(part('cam', jpegs[1]!, true));
+    await sleep(60);
+    // Free "now": decoded at once, before anybody asks.
+    source.prepare(Date.now());
+    await sleep(150);
+    const asked = Date.now();
+    const second = await source.next();
+    expect(second.sequence).toBe(1);
+    expect(second.capturedAt).toBeLessThan(asked - 100);
+    expect(Buffer.from(second.jpeg!).equals(jpegs[1]!)).toBe(true);
+    expect(source.dropped).toBe(0);
+    // Prepared again, then two pictures come after it: the newest is given, the prepared one dropped.
+    camera!.write(part('cam', jpegs[0]!, true));
+    await sleep(60);
+    source.prepare(Date.now());
+    await sleep(150);
+    camera!.write(part('cam', jpegs[2]!, true));
+    await sleep(40);
+    camera!.write(part('cam', jpegs[2]!, true));
+    await sleep(60);
+    const third = await source.next();
+    expect(Buffer.from(third.jpeg!).equals(jpegs[2]!)).toBe(true);
+    const expected = await sharp(jpegs[2]!).raw().toBuffer();
+    expect(Buffer.from(third.image.data).equals(expected)).toBe(true);
+    // The prepared picture, decoded before anybody asked, was sequence 2.
+    expect(third.sequence).toBe(3);
+    expect(source.dropped).toBe(2); // the first of the two newer parts, and the prepared picture
+    await source.close();
+  });
+
   it('hands out pixels that can be transferred to a worker, and fills recycled ones again', async () => {
     const jpegs = await Promise.all([40, 200].map((l) => jpegOf(l)));
     let sent = 0;
