@@ -137,6 +137,9 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
     // Rulings all along: the players ask the referee at both tables.
     let asking = true;
     const asked = { a: 0, b: 0 };
+    // Asked but unanswered for another reason than a table that is down (a timeout on a busy
+    // machine, a table killed mid-answer): the ruling may or may not be in its record.
+    const unsure = { a: 0, b: 0 };
     const ask = async (url: string, key: 'a' | 'b') => {
       try {
         const res = await fetch(`${url}/api/ask`, {
@@ -146,8 +149,9 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
           signal: AbortSignal.timeout(3000),
         });
         if (res.ok) asked[key]++;
-      } catch {
-        /* the table is down for the moment */
+      } catch (err) {
+        // Refused: the table is down for the moment and recorded nothing.
+        if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') unsure[key]++;
       }
     };
     const asker = (async () => {
@@ -298,11 +302,13 @@ describe.skipIf(skip)('hub replication: exactly once through cuts, kills and res
     }
     console.log(
       `hub replication: ${totals.moves} moves, ${totals.rulings} rulings, ${totals.keyframes} keyframes, ${totals.marks} marks, ${totals.snapshots} pictures, each stored once; ` +
-        `rulings asked ${asked.a} + ${asked.b}; spectator on hub 2 got ${frames} frames of table A`,
+        `rulings answered ${asked.a} + ${asked.b} (unanswered, may be recorded: ${unsure.a} + ${unsure.b}); spectator on hub 2 got ${frames} frames of table A`,
     );
     expect(totals.moves).toBeGreaterThan(10);
     expect(totals.rulings).toBeGreaterThan(10);
-    // Rulings answered by the tables are all in their records, hence all in the hub.
-    expect(totals.rulings).toBe(asked.a + asked.b);
+    // Rulings answered by the tables are all in their records, hence all in the hub; one asked but
+    // not answered may be there too (the rows above already match the records one for one).
+    expect(totals.rulings).toBeGreaterThanOrEqual(asked.a + asked.b);
+    expect(totals.rulings).toBeLessThanOrEqual(asked.a + asked.b + unsure.a + unsure.b);
   });
 });
