@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { LiveLoop } from '../../src/server/live-loop.ts';
+import { until } from './server-harness.ts';
 import type { CameraProfile } from '../../src/camera/profile.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
 import type { Frame, FrameSource } from '../../src/vision/frame-source.ts';
@@ -17,11 +18,6 @@ import type { FrameProcessor, ProcessedFrame } from '../../src/vision/worker-pip
 const scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'));
 const camera = { imageWidth: 8, imageHeight: 8 } as CameraProfile;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits until `done()` (checked every 10 ms), at most `ms`: a busy machine runs the loop slower, not wrongly. */
-async function until(done: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done() && Date.now() < deadline) await sleep(10);
-}
 
 function tinyFrame(sequence: number, size = 8): Frame {
   return {
@@ -120,7 +116,7 @@ describe('live loop', () => {
     loop.on('frame', (f) => latencies.push(f.latencyMs));
     loop.start();
     await sleep(1500);
-    await until(() => latencies.length > 8);
+    await until('nine frames out', () => latencies.length > 8, 30_000, 10);
     await loop.close();
     const s = loop.stats();
     expect(pipeline.maxBusy).toBe(1);
@@ -164,7 +160,7 @@ describe('live loop', () => {
     const loop = new LiveLoop(scenario, source, pipeline, { minIntervalMs: 0 });
     loop.start();
     await sleep(800);
-    await until(() => pipeline.started > 8);
+    await until('nine frames in the pipeline', () => pipeline.started > 8, 30_000, 10);
     await loop.close();
     const s = loop.stats();
     expect(s.framesDropped).toBe(0);
@@ -276,7 +272,7 @@ describe('live loop', () => {
     loop.on('frame', (f) => sent.push({ sequence: f.snapshot.result.sequence, jpeg: f.jpeg }));
     loop.start();
     await sleep(500);
-    await until(() => sent.length > 8);
+    await until('nine frames sent', () => sent.length > 8, 30_000, 10);
     await loop.close();
     expect(sent.length).toBeGreaterThan(5);
     for (let i = 1; i < sent.length; i++) expect(sent[i]!.sequence).toBeGreaterThan(sent[i - 1]!.sequence);

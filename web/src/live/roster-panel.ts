@@ -91,11 +91,6 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
         'ok',
       );
       onChanged(res.scenario);
-      // Bound now: its chip goes at once, not after the grace for a missed frame.
-      if (markerId !== undefined) {
-        chips.get(markerId)?.chip.remove();
-        chips.delete(markerId);
-      }
     } catch (err) {
       message(status, (err as Error).message, 'error');
     }
@@ -136,31 +131,26 @@ export function mountRosterPanel(root: HTMLElement, onChanged: (file: ScenarioFi
 
   /**
    * The chips are kept in place across polls, keyed by marker: rebuilding them every second
-   * detached the chip a player was tapping, and the tap landed on nothing. A marker missed in one
-   * frame keeps its chip for a few seconds, so the chip does not blink away under the finger.
+   * detached the chip a player was tapping, and the tap landed on nothing. (A marker missed in a
+   * frame stays listed: the server remembers unbound markers for a few seconds, recent-markers.ts.)
    */
-  const CHIP_GRACE_MS = 4000;
-  const chips = new Map<number, { chip: HTMLButtonElement; lastReported: number }>();
+  const chips = new Map<number, HTMLButtonElement>();
   const noneNote = h('span', { class: 'muted' });
   function showUnknown(m: Markers): void {
-    const now = Date.now();
-    for (const id of m.unknownIds) {
-      const known = chips.get(id);
-      if (known) known.lastReported = now;
-      else chips.set(id, { chip: unknownChip(id), lastReported: now });
-    }
-    for (const [id, { chip, lastReported }] of chips)
-      if (now - lastReported > CHIP_GRACE_MS) {
+    const listed = new Set(m.unknownIds);
+    for (const [id, chip] of chips)
+      if (!listed.has(id)) {
         chip.remove();
         chips.delete(id);
       }
+    for (const id of m.unknownIds) if (!chips.has(id)) chips.set(id, unknownChip(id));
     if (chips.size === 0) {
       noneNote.textContent =
         m.frame === null ? 'waiting for the camera…' : 'none — every marker seen is bound';
       if (noneNote.parentElement !== unknown) unknown.append(noneNote);
     } else noneNote.remove();
     // Appending a chip already in place would detach it for an instant: only new ones go in.
-    for (const { chip } of chips.values()) if (chip.parentElement !== unknown) unknown.append(chip);
+    for (const chip of chips.values()) if (chip.parentElement !== unknown) unknown.append(chip);
   }
   function unknownChip(id: number): HTMLButtonElement {
     return h(
