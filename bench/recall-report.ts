@@ -146,6 +146,50 @@ function timingTable(scenes: readonly SceneRun[], clutter: readonly ClutterRun[]
   return lines;
 }
 
+/**
+ * The 1080p whole-frame searches by condition and tag size: one median hides where the time goes
+ * (on sensor noise native OpenCV's three threshold windows cost more than Vedette's one; blur and
+ * uneven light cost Vedette most).
+ */
+function timingByCondition(scenes: readonly SceneRun[], clutter: readonly ClutterRun[]): string[] {
+  const lines = [
+    '| condition | tag mm | whole-frame searches | Vedette median ms | native median ms | ratio | Vedette p90 ms |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const row = (label: string, mm: string, of: readonly FullFrameTiming[]) => {
+    if (of.length === 0) return;
+    const v = quantile(
+      of.map((t) => t.vedetteMs),
+      0.5,
+    );
+    const n = quantile(
+      of.map((t) => t.nativeMs),
+      0.5,
+    );
+    const p90 = quantile(
+      of.map((t) => t.vedetteMs),
+      0.9,
+    );
+    lines.push(
+      `| ${label} | ${mm} | ${of.length} | ${fixed(v, 1)} | ${fixed(n, 1)} | ${fixed(v / n, 2)} | ${fixed(p90, 1)} |`,
+    );
+  };
+  const at1080 = scenes.filter((s) => s.resolution === '1080p');
+  for (const condition of [...new Set(at1080.map((s) => s.condition))])
+    for (const mm of [...new Set(at1080.map((s) => s.sizeMm))].sort((a, b) => a - b))
+      row(
+        condition,
+        String(mm),
+        at1080.filter((s) => s.condition === condition && s.sizeMm === mm).flatMap((s) => s.timings),
+      );
+  row(
+    'clutter',
+    '–',
+    clutter.filter((c) => c.resolution === '1080p').flatMap((c) => c.timings),
+  );
+  return lines;
+}
+
 function stageTotals(scenes: readonly SceneRun[]): string[] {
   const lines = ['| res | tag mm | frame 1 | frame 10 |', '|---|---|---|---|'];
   const keys = [...new Set(scenes.map((s) => `${s.resolution}|${s.sizeMm}`))];
@@ -201,6 +245,10 @@ export function printReport(r: RecallReport): void {
     '## Detection time per whole-frame search, same frames, same run',
     '',
     ...timingTable(r.scenes, r.clutter),
+    '',
+    '1080p by condition and tag size (scenes: the first frame of each is searched whole; clutter: every frame):',
+    '',
+    ...timingByCondition(r.scenes, r.clutter),
     '',
   );
   out.push('## Which stage found the bases (found bases, all conditions)', '', ...stageTotals(r.scenes), '');

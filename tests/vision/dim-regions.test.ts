@@ -41,6 +41,24 @@ describe('dimly lit regions', () => {
           expect(inside(x, y)).toBe(false);
   });
 
+  it('are not dark things on well-lit cloth, but are a shadow over a white card', () => {
+    // Dark 24 px squares (bare bases, dice) scattered over the lit picture, one on every other
+    // 32 px block: each block's mean falls well under three quarters of the median, its cloth does not.
+    const cluttered = picture(160, null, 0);
+    for (let by = 0; by < 10; by += 2)
+      for (let bx = 0; bx < 20; bx += 3)
+        for (let y = by * 32 + 4; y < by * 32 + 28; y++)
+          for (let x = bx * 32 + 4; x < bx * 32 + 28; x++) cluttered.data[y * 640 + x] = 20;
+    expect(dimRegions(cluttered, 20)).toEqual([]);
+    // A white card (230) in a shadow that halves the light: its white is dim too.
+    const shaded = picture(160, { x0: 320, y0: 96, x1: 448, y1: 224 }, 80);
+    for (let y = 128; y < 192; y++) for (let x = 352; x < 416; x++) shaded.data[y * 640 + x] = 115;
+    const regions = dimRegions(shaded, 20);
+    const inside = (x: number, y: number) =>
+      regions.some((r) => x >= r.x0 && x < r.x0 + r.w && y >= r.y0 && y < r.y0 + r.h);
+    for (let y = 96; y < 224; y += 8) for (let x = 320; x < 448; x += 8) expect(inside(x, y)).toBe(true);
+  });
+
   it('never overlap, so no pixel is searched twice', () => {
     // Two shadows whose widened blocks touch: one rectangle, not two overlapping ones.
     const pic = picture(160, { x0: 64, y0: 64, x1: 160, y1: 128 }, 60);
