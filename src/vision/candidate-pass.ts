@@ -62,18 +62,27 @@ function quadsOf(vector: OpenCV): Quad[] {
   return out;
 }
 
+/** What may change from one run of a pass to the next. */
+export type PassTuning = Pick<
+  CandidatePassOptions,
+  'minPerimeterRate' | 'thresholdWindowPx' | 'thresholdConstant' | 'minDistanceToBorderPx'
+>;
+
 export class CandidatePass {
+  private tuning: PassTuning;
+
   private constructor(
     private readonly cv: OpenCV,
     private readonly detector: OpenCV,
     readonly options: CandidatePassOptions,
   ) {
-    this.minPerimeterRate = options.minPerimeterRate;
-    this.thresholdWindowPx = options.thresholdWindowPx;
+    this.tuning = {
+      minPerimeterRate: options.minPerimeterRate,
+      thresholdWindowPx: options.thresholdWindowPx,
+      thresholdConstant: options.thresholdConstant,
+      minDistanceToBorderPx: options.minDistanceToBorderPx,
+    };
   }
-
-  private minPerimeterRate: number;
-  private thresholdWindowPx: number;
 
   static async create(
     options: Partial<CandidatePassOptions> & { dictionary: MarkerDictionaryName },
@@ -82,7 +91,7 @@ export class CandidatePass {
     const o: CandidatePassOptions = { ...DEFAULT_CANDIDATE_PASS, ...options };
     const dictionary = cv.getPredefinedDictionary(dictionaryConstant(cv, o.dictionary));
     dictionary.maxCorrectionBits = 0;
-    const params = detectorParameters(cv, o, o.minPerimeterRate, o.thresholdWindowPx);
+    const params = detectorParameters(cv, o, o);
     const refine = new cv.aruco_RefineParameters(10, 3, true);
     const detector = new cv.aruco_ArucoDetector(dictionary, params, refine);
     dictionary.delete();
@@ -97,14 +106,12 @@ export class CandidatePass {
    * texture); unchanged values cost nothing.
    */
   setMinPerimeterRate(rate: number): void {
-    if (Math.abs(rate - this.minPerimeterRate) < 1e-6) return;
-    this.minPerimeterRate = rate;
-    this.retune();
+    this.tune({ minPerimeterRate: rate });
   }
 
   /** The adaptive threshold window in use, px. */
   get windowPx(): number {
-    return this.thresholdWindowPx;
+    return this.tuning.thresholdWindowPx;
   }
 
   /**
@@ -113,13 +120,20 @@ export class CandidatePass {
    * picks the window from the blur the finder has learned).
    */
   setThresholdWindow(windowPx: number): void {
-    if (windowPx === this.thresholdWindowPx) return;
-    this.thresholdWindowPx = windowPx;
-    this.retune();
+    this.tune({ thresholdWindowPx: windowPx });
   }
 
-  private retune(): void {
-    const params = detectorParameters(this.cv, this.options, this.minPerimeterRate, this.thresholdWindowPx);
+  /** Changes any of the run-to-run settings; OpenCV's parameters are rebuilt only when one differs. */
+  tune(change: Partial<PassTuning>): void {
+    const next = { ...this.tuning, ...change };
+    const same =
+      Math.abs(next.minPerimeterRate - this.tuning.minPerimeterRate) < 1e-6 &&
+      next.thresholdWindowPx === this.tuning.thresholdWindowPx &&
+      next.thresholdConstant === this.tuning.thresholdConstant &&
+      next.minDistanceToBorderPx === this.tuning.minDistanceToBorderPx;
+    if (same) return;
+    this.tuning = next;
+    const params = detectorParameters(this.cv, this.options, next);
     this.detector.setDetectorParameters(params);
     params.delete();
   }
@@ -149,21 +163,16 @@ export class CandidatePass {
   }
 }
 
-function detectorParameters(
-  cv: OpenCV,
-  o: CandidatePassOptions,
-  minPerimeterRate: number,
-  thresholdWindowPx: number,
-): OpenCV {
+function detectorParameters(cv: OpenCV, o: CandidatePassOptions, t: PassTuning): OpenCV {
   const params = new cv.aruco_DetectorParameters();
   params.cornerRefinementMethod = cv.CORNER_REFINE_NONE;
-  params.adaptiveThreshWinSizeMin = thresholdWindowPx;
-  params.adaptiveThreshWinSizeMax = thresholdWindowPx;
+  params.adaptiveThreshWinSizeMin = t.thresholdWindowPx;
+  params.adaptiveThreshWinSizeMax = t.thresholdWindowPx;
   params.adaptiveThreshWinSizeStep = 10;
   params.polygonalApproxAccuracyRate = o.polygonAccuracy;
-  params.minMarkerPerimeterRate = minPerimeterRate;
-  params.minDistanceToBorder = o.minDistanceToBorderPx;
+  params.minMarkerPerimeterRate = t.minPerimeterRate;
+  params.minDistanceToBorder = t.minDistanceToBorderPx;
   params.errorCorrectionRate = 0;
-  params.adaptiveThreshConstant = o.thresholdConstant;
+  params.adaptiveThreshConstant = t.thresholdConstant;
   return params;
 }

@@ -126,11 +126,14 @@ export class VisionPipeline {
         : null;
     const finder = new MarkerFinder(codes, referenceIds, declaredIds, roi, DEFAULT_FINDER, learned);
     const locator = await Locator.create(camera, scenario);
-    const regionPass = await RegionPass.create({ ...DEFAULT_CANDIDATE_PASS, dictionary });
-    const dimPass = await RegionPass.create({
-      ...DEFAULT_CANDIDATE_PASS,
-      dictionary,
+    // Changed and dim regions go through the whole-frame pass's two threads, with their own settings.
+    const regionPass = new RegionPass(cv, pass, {
+      thresholdConstant: DEFAULT_CANDIDATE_PASS.thresholdConstant,
+      minDistanceToBorderPx: 1,
+    });
+    const dimPass = new RegionPass(cv, pass, {
       thresholdConstant: DIM_THRESHOLD_CONSTANT,
+      minDistanceToBorderPx: 1,
     });
     const sheet = referenceSheetPx(camera, scenario);
     const references = await ReferenceSearch.create(
@@ -294,8 +297,6 @@ export class VisionPipeline {
           : current;
     if (wanted === current) return false;
     this.pass.setThresholdWindow(wanted);
-    this.regionPass.setThresholdWindow(wanted);
-    this.dimPass.setThresholdWindow(wanted);
     return true;
   }
 
@@ -307,8 +308,6 @@ export class VisionPipeline {
   dispose(): void {
     this.pass.dispose();
     this.roi.dispose();
-    this.regionPass.dispose();
-    this.dimPass.dispose();
     this.references.dispose();
     this.greyMats.dispose();
   }

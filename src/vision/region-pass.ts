@@ -1,30 +1,21 @@
-import { CandidatePass, type CandidatePassOptions, type CandidatePassResult } from './candidate-pass.ts';
+import type { CandidatePassResult } from './candidate-pass.ts';
 import type { Quad } from './candidates.ts';
 import { buildMosaic, tileOf, toFrame, type Rect } from './mosaic.ts';
-import { loadOpenCV, type OpenCV } from './opencv.ts';
+import type { OpenCV } from './opencv.ts';
+import type { RegionTuning, SplitCandidatePass } from './split-pass.ts';
 
 /**
- * The candidate pass over some regions of a frame only (where the picture changed), packed into
- * one mosaic at the camera's own scale: one OpenCV call, and a cost that follows the area looked
- * at. Quads are returned in frame pixels, as from a full pass.
+ * The candidate pass over some regions of a frame only (where the picture changed, where it is
+ * dimly lit), packed into one mosaic at the camera's own scale: one pass over both threads (the
+ * whole-frame pass's, split-pass.ts, with this pass's own threshold constant and border), and a
+ * cost that follows the area looked at. Quads are returned in frame pixels, as from a full pass.
  */
 export class RegionPass {
-  private constructor(
+  constructor(
     private readonly cv: OpenCV,
-    private readonly pass: CandidatePass,
+    private readonly pass: SplitCandidatePass,
+    private readonly tuning: Pick<RegionTuning, 'thresholdConstant' | 'minDistanceToBorderPx'>,
   ) {}
-
-  static async create(options: CandidatePassOptions): Promise<RegionPass> {
-    return new RegionPass(
-      await loadOpenCV(),
-      await CandidatePass.create({ ...options, minDistanceToBorderPx: 1 }),
-    );
-  }
-
-  /** See CandidatePass.setThresholdWindow. */
-  setThresholdWindow(windowPx: number): void {
-    this.pass.setThresholdWindow(windowPx);
-  }
 
   /**
    * `minPerimeterPx`: the smallest quad worth finding, in pixels (the pass's own limit is relative
@@ -34,10 +25,10 @@ export class RegionPass {
     const mosaic = buildMosaic(this.cv, gray, regions, { scale: 1, gapPx: 16, maxRowPx: 2048 });
     if (!mosaic) return { read: [], unread: [] };
     try {
-      this.pass.setMinPerimeterRate(
-        minPerimeterPx / Math.max(mosaic.mat.cols as number, mosaic.mat.rows as number),
-      );
-      const found = this.pass.run(mosaic.mat);
+      const found = this.pass.run(mosaic.mat, {
+        ...this.tuning,
+        minPerimeterRate: minPerimeterPx / Math.max(mosaic.mat.cols as number, mosaic.mat.rows as number),
+      });
       const back = (q: Quad): Quad | null => {
         const tile = tileOf(mosaic, q);
         return tile ? (q.map((c) => toFrame(mosaic, tile, c)) as unknown as Quad) : null;
@@ -56,9 +47,5 @@ export class RegionPass {
     } finally {
       mosaic.mat.delete();
     }
-  }
-
-  dispose(): void {
-    this.pass.dispose();
   }
 }

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CandidatePass } from './candidate-pass.ts';
 import { loadOpenCV } from './opencv.ts';
-import { SplitState, writeQuads, type SplitWorkerData } from './split-pass.ts';
+import { SplitState, tuningOf, writeQuads, type SplitWorkerData } from './split-pass.ts';
 
 const port = parentPort;
 if (!port) throw new Error('split-pass-worker.ts must be started as a worker thread');
@@ -26,8 +26,7 @@ try {
       Atomics.wait(control, 0, state);
       continue;
     }
-    pass.setMinPerimeterRate(control[5]! / 1e6);
-    pass.setThresholdWindow(control[6]!);
+    pass.tune(tuningOf(control));
     const width = control[1]!;
     const rows = control[2]!;
     let ok = false;

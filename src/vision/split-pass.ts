@@ -1,5 +1,10 @@
 import type { Worker } from 'node:worker_threads';
-import { CandidatePass, type CandidatePassOptions, type CandidatePassResult } from './candidate-pass.ts';
+import {
+  CandidatePass,
+  type CandidatePassOptions,
+  type CandidatePassResult,
+  type PassTuning,
+} from './candidate-pass.ts';
 import type { Quad } from './candidates.ts';
 import { loadOpenCV, type OpenCV } from './opencv.ts';
 import { startTsWorker } from './worker-start.ts';
@@ -32,14 +37,41 @@ export interface SplitWorkerData {
 }
 
 /**
- * Control words: state, width, rows, quads read, quads unread, smallest perimeter rate × 10⁶,
- * threshold window (px).
+ * Control words: state, width, rows, quads read, quads unread, then the job's tuning: smallest
+ * perimeter rate × 10⁶, threshold window (px), threshold constant (grey levels), smallest
+ * distance to the border (px).
  */
-export const CONTROL_WORDS = 7;
+export const CONTROL_WORDS = 9;
+
+/** Writes a job's tuning into the control words (the helper reads it back with tuningOf). */
+function writeTuning(control: Int32Array, t: PassTuning): void {
+  control[5] = Math.round(t.minPerimeterRate * 1e6);
+  control[6] = t.thresholdWindowPx;
+  control[7] = t.thresholdConstant;
+  control[8] = t.minDistanceToBorderPx;
+}
+
+/** The tuning of the job in the control words. */
+export function tuningOf(control: Int32Array): PassTuning {
+  return {
+    minPerimeterRate: control[5]! / 1e6,
+    thresholdWindowPx: control[6]!,
+    thresholdConstant: control[7]!,
+    minDistanceToBorderPx: control[8]!,
+  };
+}
+
+/** Settings a region pass runs with instead of the whole-frame pass's own. */
+export type RegionTuning = Partial<
+  Pick<PassTuning, 'minPerimeterRate' | 'thresholdConstant' | 'minDistanceToBorderPx'>
+>;
 
 const WORKER_URL = new URL('./split-pass-worker.ts', import.meta.url);
 
 export class SplitCandidatePass {
+  /** The whole-frame pass's own settings; a run may override some (region passes). */
+  private tuning: PassTuning;
+
   private constructor(
     private readonly cv: OpenCV,
     private readonly local: CandidatePass,
@@ -49,12 +81,18 @@ export class SplitCandidatePass {
     private readonly quads: Float32Array,
     /** Rows each half reaches beyond the middle. */
     private readonly overlapRows: number,
-  ) {}
+    options: CandidatePassOptions,
+  ) {
+    this.tuning = {
+      minPerimeterRate: options.minPerimeterRate,
+      thresholdWindowPx: options.thresholdWindowPx,
+      thresholdConstant: options.thresholdConstant,
+      minDistanceToBorderPx: options.minDistanceToBorderPx,
+    };
+  }
 
   static async create(options: CandidatePassOptions, overlapRows: number): Promise<SplitCandidatePass> {
     const control = new SharedArrayBuffer(4 * CONTROL_WORDS);
-    new Int32Array(control)[5] = Math.round(options.minPerimeterRate * 1e6);
-    new Int32Array(control)[6] = options.thresholdWindowPx;
     const pixels = new SharedArrayBuffer(MAX_PIXELS);
     const quads = new SharedArrayBuffer(4 * MAX_QUADS * FLOATS_PER_QUAD);
     const data: SplitWorkerData = { options, control, pixels, quads };
@@ -75,23 +113,22 @@ export class SplitCandidatePass {
       new Uint8Array(pixels),
       new Float32Array(quads),
       overlapRows,
+      options,
     );
   }
 
-  /** See CandidatePass.setMinPerimeterRate; the helper thread takes it with its next job. */
+  /** See CandidatePass.setMinPerimeterRate; both threads take it with the next job. */
   setMinPerimeterRate(rate: number): void {
-    this.local.setMinPerimeterRate(rate);
-    this.control[5] = Math.round(rate * 1e6);
+    this.tuning = { ...this.tuning, minPerimeterRate: rate };
   }
 
-  /** See CandidatePass.setThresholdWindow; the helper thread takes it with its next job. */
+  /** See CandidatePass.setThresholdWindow; both threads take it with the next job (region passes too). */
   setThresholdWindow(windowPx: number): void {
-    this.local.setThresholdWindow(windowPx);
-    this.control[6] = windowPx;
+    this.tuning = { ...this.tuning, thresholdWindowPx: windowPx };
   }
 
   get windowPx(): number {
-    return this.local.windowPx;
+    return this.tuning.thresholdWindowPx;
   }
 
   /**
@@ -112,7 +149,14 @@ export class SplitCandidatePass {
     }
   }
 
-  run(gray: OpenCV): CandidatePassResult {
+  /**
+   * The pass on both threads; `region` overrides the whole-frame settings for this run (a mosaic
+   * of regions: its own smallest perimeter rate, threshold constant, border).
+   */
+  run(gray: OpenCV, region: RegionTuning = {}): CandidatePassResult {
+    const tuning = { ...this.tuning, ...region };
+    this.local.tune(tuning);
+    writeTuning(this.control, tuning);
     const width = gray.cols as number;
     const height = gray.rows as number;
     const middle = Math.floor(height / 2);
