@@ -22,7 +22,7 @@ import {
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
 import { measureFrom, otherLeaderBases } from './range.ts';
-import { inBuildingCheck, visibilityChecks } from './shot-checks.ts';
+import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
 import { CAVALRY_SQUARE_HALT, OBSTACLE_COST } from './tables.ts';
@@ -152,12 +152,6 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     }),
   );
 
-  const view = seen(ctx, charger.leader, eyeSigma(charger), target, {
-    exclude: new Set([charger.id, target.id]),
-  });
-  const sight = visibilityChecks(ctx, view, `${poss(C)} leader`, target);
-  checks.push({ ...sight.any, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
-
   const m = chargeDistance(ctx, charger, target);
   const move = moveOf(charger);
   const bandMm = BP.bandMm(ctx, m.sigmaMm);
@@ -228,6 +222,15 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
         facts: { haltIn: CAVALRY_SQUARE_HALT },
       }),
     );
+  }
+  // Sight last, and only when it matters: a charge already ruled out (a friend, out of reach
+  // whatever the ground) is answered without it, and its verdict says so by its other checks.
+  if (allOf(checks).answer !== 'no') {
+    const view = seen(ctx, charger.leader, eyeSigma(charger), target, {
+      exclude: new Set([charger.id, target.id]),
+    });
+    const sight = visibleCheck(ctx, view, `${poss(C)} leader`, target);
+    checks.splice(1, 0, { ...sight, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
   }
   const { answer, lean } = allOf(checks);
   const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
