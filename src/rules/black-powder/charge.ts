@@ -152,57 +152,8 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     }),
   );
 
-  const m = chargeDistance(ctx, charger, target);
-  const move = moveOf(charger);
-  const bandMm = BP.bandMm(ctx, m.sigmaMm);
-  const obstacle = obstacleMargin(ctx, m.from, m.to);
-  const building = inBuildingCheck(ctx, target);
-  const behind = obstacle.crosses !== undefined || building?.lean === 'yes';
-  const limit = behind ? move - OBSTACLE_COST : move;
-  const why = obstacle.crosses
-    ? ` (${T} is behind ${obstacle.crosses}: 6" must be spare)`
-    : building?.lean === 'yes'
-      ? ` (${T} is in ${String(building.facts.building)}: 6" must be spare)`
-      : '';
-  const reach = lengthVerdict(
-    ctx,
-    {
-      question: 'reach',
-      asked: `can ${C} reach ${T} in one move?`,
-      reasons: [`${inStr(m.mm)} from ${m.fromName} to ${m.toName}; one move is ${move}"${why}`],
-      options: pick(ctx.options, 'rangeFrom'),
-    },
-    m,
-    'atMost',
-    limit,
-  );
-  const otherLimit = behind ? move : move - OBSTACLE_COST;
-  const leanAt = (mm: number, lim: number): 'yes' | 'no' => (mm <= mmOf(lim) + 1e-9 ? 'yes' : 'no');
-  const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
-  checks.push(
-    withAlternatives(
-      reach,
-      [
-        {
-          lean: leanAt(m.mm, otherLimit),
-          switchMm: doubt,
-          why: behind
-            ? `whether ${T} stands behind cover is close`
-            : `${T} is close to standing behind cover`,
-        },
-        ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
-          lean: leanAt(
-            measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
-            limit,
-          ),
-          switchMm: o.mm,
-          why: `${poss(C)} leader stands where two bases meet`,
-        })),
-      ],
-      bandMm,
-      'in',
-    ),
-  );
+  // A charge the rules forbid (a friend, a shaken charger…) needs no measuring.
+  if (checks[0]?.answer !== 'no') checks.push(reachCheck(ctx, charger, target));
   let halted = false;
   if (
     charger.type === 'cavalry' &&
@@ -233,16 +184,16 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     checks.splice(1, 0, { ...sight, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
   }
   const { answer, lean } = allOf(checks);
-  const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
+  const reach = checks.find((c) => c.question === 'reach');
   return bpVerdict({
     question: 'charge',
     asked: `can ${C} charge ${T}?`,
     answer,
     lean,
-    ...measuredBy(reachCheck),
+    ...measuredBy(reach),
     reasons: [
       ...(answer === 'yes'
-        ? [`${C} can charge ${T}`, reachCheck.reasons[0] as string]
+        ? [`${C} can charge ${T}`, reach?.reasons[0] as string]
         : failingReasons(checks, 'notYes')),
       ...face.reasons,
     ],
@@ -250,6 +201,59 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     facts: { face: face.facts.face as string, faceBorderline: face.answer === 'borderline', halted },
     checks: [...checks, face],
   });
+}
+
+/** Whether the charger's leader base is within one move of the target (6" less behind cover), with doubts. */
+function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
+  const C = charger.name;
+  const T = target.name;
+  const m = chargeDistance(ctx, charger, target);
+  const move = moveOf(charger);
+  const bandMm = BP.bandMm(ctx, m.sigmaMm);
+  const obstacle = obstacleMargin(ctx, m.from, m.to);
+  const building = inBuildingCheck(ctx, target);
+  const behind = obstacle.crosses !== undefined || building?.lean === 'yes';
+  const limit = behind ? move - OBSTACLE_COST : move;
+  const why = obstacle.crosses
+    ? ` (${T} is behind ${obstacle.crosses}: 6" must be spare)`
+    : building?.lean === 'yes'
+      ? ` (${T} is in ${String(building.facts.building)}: 6" must be spare)`
+      : '';
+  const reach = lengthVerdict(
+    ctx,
+    {
+      question: 'reach',
+      asked: `can ${C} reach ${T} in one move?`,
+      reasons: [`${inStr(m.mm)} from ${m.fromName} to ${m.toName}; one move is ${move}"${why}`],
+      options: pick(ctx.options, 'rangeFrom'),
+    },
+    m,
+    'atMost',
+    limit,
+  );
+  const otherLimit = behind ? move : move - OBSTACLE_COST;
+  const leanAt = (mm: number, lim: number): 'yes' | 'no' => (mm <= mmOf(lim) + 1e-9 ? 'yes' : 'no');
+  const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
+  return withAlternatives(
+    reach,
+    [
+      {
+        lean: leanAt(m.mm, otherLimit),
+        switchMm: doubt,
+        why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
+      },
+      ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
+        lean: leanAt(
+          measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
+          limit,
+        ),
+        switchMm: o.mm,
+        why: `${poss(C)} leader stands where two bases meet`,
+      })),
+    ],
+    bandMm,
+    'in',
+  );
 }
 
 /** Countercharging cavalry and its target meet halfway between the two leaders. */
