@@ -2,6 +2,7 @@ import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts
 import { booleanPieces } from './region-area.ts';
 import { boxOf, type Box } from './box.ts';
 import { clipToConvex } from './convex-clip.ts';
+import { convexCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { convexHull, isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -168,7 +169,9 @@ export function visibleGiven(
     };
   }
   const all = cutting.flatMap((h) => h.polygons);
-  const seen = booleanPieces(target, all, 'difference');
+  // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
+  const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
+  const seen = coveredBy(all) ? { pieces: [], area: 0 } : booleanPieces(target, all, 'difference');
   const share = Math.min(1, Math.max(0, seen.area / targetArea));
   const hiddenBy =
     cutting.length === 1
@@ -183,7 +186,7 @@ export function visibleGiven(
           .map((h) => ({
             id: h.screen.id,
             label: h.screen.label,
-            share: Math.min(1, intersectionArea(target, h.polygons) / targetArea),
+            share: coveredBy(h.polygons) ? 1 : Math.min(1, intersectionArea(target, h.polygons) / targetArea),
           }))
           .filter((h) => h.share > 1e-12)
           .sort((a, b) => b.share - a.share);
@@ -211,6 +214,7 @@ export function seenShareGiven(
   const cutting: Polygon[] = [];
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
   if (cutting.length === 0) return 1;
+  if (cutting.some((p) => convexCovers(p, target))) return 0;
   return Math.min(1, Math.max(0, regionDifferenceArea(target, cutting) / targetArea));
 }
 

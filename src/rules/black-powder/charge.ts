@@ -22,7 +22,7 @@ import {
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
 import { measureFrom, otherLeaderBases } from './range.ts';
-import { inBuildingCheck, visibilityChecks } from './shot-checks.ts';
+import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
 import { CAVALRY_SQUARE_HALT, OBSTACLE_COST } from './tables.ts';
@@ -152,12 +152,61 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     }),
   );
 
-  const view = seen(ctx, charger.leader, eyeSigma(charger), target, {
-    exclude: new Set([charger.id, target.id]),
+  // A charge the rules forbid (a friend, a shaken charger…) needs no measuring.
+  if (checks[0]?.answer !== 'no') checks.push(reachCheck(ctx, charger, target));
+  let halted = false;
+  if (
+    charger.type === 'cavalry' &&
+    target.formationInUse === 'square' &&
+    !target.shaken &&
+    !target.disordered
+  ) {
+    halted = true;
+    checks.push(
+      bpVerdict({
+        question: 'square',
+        asked: `may ${C} contact the square?`,
+        answer: 'no',
+        reasons: [
+          `cavalry may not charge home on an unshaken, ordered square: ${C} halts ${CAVALRY_SQUARE_HALT}" short`,
+        ],
+        facts: { haltIn: CAVALRY_SQUARE_HALT },
+      }),
+    );
+  }
+  // Sight last, and only when it matters: a charge already ruled out (a friend, out of reach
+  // whatever the ground) is answered without it, and its verdict says so by its other checks.
+  if (allOf(checks).answer !== 'no') {
+    const view = seen(ctx, charger.leader, eyeSigma(charger), target, {
+      exclude: new Set([charger.id, target.id]),
+    });
+    const sight = visibleCheck(ctx, view, `${poss(C)} leader`, target);
+    checks.splice(1, 0, { ...sight, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
+  }
+  const { answer, lean } = allOf(checks);
+  const reach = checks.find((c) => c.question === 'reach');
+  return bpVerdict({
+    question: 'charge',
+    asked: `can ${C} charge ${T}?`,
+    answer,
+    lean,
+    ...measuredBy(reach),
+    reasons: [
+      ...(answer === 'yes'
+        ? [`${C} can charge ${T}`, reach?.reasons[0] as string]
+        : failingReasons(checks, 'notYes')),
+      ...face.reasons,
+    ],
+    options: pick(ctx.options, 'rangeFrom', 'quarterReading', 'chargeFaceFrom'),
+    facts: { face: face.facts.face as string, faceBorderline: face.answer === 'borderline', halted },
+    checks: [...checks, face],
   });
-  const sight = visibilityChecks(ctx, view, `${poss(C)} leader`, target);
-  checks.push({ ...sight.any, options: pick(ctx.options, 'chargeSightAt', 'woodsSightDepthIn') });
+}
 
+/** Whether the charger's leader base is within one move of the target (6" less behind cover), with doubts. */
+function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
+  const C = charger.name;
+  const T = target.name;
   const m = chargeDistance(ctx, charger, target);
   const move = moveOf(charger);
   const bandMm = BP.bandMm(ctx, m.sigmaMm);
@@ -185,68 +234,26 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
   const otherLimit = behind ? move : move - OBSTACLE_COST;
   const leanAt = (mm: number, lim: number): 'yes' | 'no' => (mm <= mmOf(lim) + 1e-9 ? 'yes' : 'no');
   const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
-  checks.push(
-    withAlternatives(
-      reach,
-      [
-        {
-          lean: leanAt(m.mm, otherLimit),
-          switchMm: doubt,
-          why: behind
-            ? `whether ${T} stands behind cover is close`
-            : `${T} is close to standing behind cover`,
-        },
-        ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
-          lean: leanAt(
-            measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
-            limit,
-          ),
-          switchMm: o.mm,
-          why: `${poss(C)} leader stands where two bases meet`,
-        })),
-      ],
-      bandMm,
-      'in',
-    ),
-  );
-  let halted = false;
-  if (
-    charger.type === 'cavalry' &&
-    target.formationInUse === 'square' &&
-    !target.shaken &&
-    !target.disordered
-  ) {
-    halted = true;
-    checks.push(
-      bpVerdict({
-        question: 'square',
-        asked: `may ${C} contact the square?`,
-        answer: 'no',
-        reasons: [
-          `cavalry may not charge home on an unshaken, ordered square: ${C} halts ${CAVALRY_SQUARE_HALT}" short`,
-        ],
-        facts: { haltIn: CAVALRY_SQUARE_HALT },
-      }),
-    );
-  }
-  const { answer, lean } = allOf(checks);
-  const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
-  return bpVerdict({
-    question: 'charge',
-    asked: `can ${C} charge ${T}?`,
-    answer,
-    lean,
-    ...measuredBy(reachCheck),
-    reasons: [
-      ...(answer === 'yes'
-        ? [`${C} can charge ${T}`, reachCheck.reasons[0] as string]
-        : failingReasons(checks, 'notYes')),
-      ...face.reasons,
+  return withAlternatives(
+    reach,
+    [
+      {
+        lean: leanAt(m.mm, otherLimit),
+        switchMm: doubt,
+        why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
+      },
+      ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
+        lean: leanAt(
+          measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
+          limit,
+        ),
+        switchMm: o.mm,
+        why: `${poss(C)} leader stands where two bases meet`,
+      })),
     ],
-    options: pick(ctx.options, 'rangeFrom', 'quarterReading', 'chargeFaceFrom'),
-    facts: { face: face.facts.face as string, faceBorderline: face.answer === 'borderline', halted },
-    checks: [...checks, face],
-  });
+    bandMm,
+    'in',
+  );
 }
 
 /** Countercharging cavalry and its target meet halfway between the two leaders. */

@@ -12,7 +12,7 @@ import { orderVerdict } from './command.ts';
 import { BP, bpVerdict, inches, inStr, type BpContext, poss } from './context.ts';
 import { initiativeVerdict } from './proximity.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { visibilityChecks } from './shot-checks.ts';
+import { visibleCheck } from './shot-checks.ts';
 import { eyeSigma, shootVerdict } from './shooting.ts';
 import { seen } from './sight.ts';
 import { leftTableVerdict } from './specials.ts';
@@ -22,7 +22,7 @@ import { supportVerdict } from './support.ts';
 function seeVerdict(ctx: BpContext, a: TableUnit, b: TableUnit): Verdict {
   const eye = a.barrel?.tip ?? a.leader;
   const view = seen(ctx, eye, eyeSigma(a), b, { exclude: new Set([a.id, b.id]) });
-  const { any } = visibilityChecks(ctx, view, `${poss(a.name)} ${a.barrel ? 'gun' : 'leader'}`, b);
+  const any = visibleCheck(ctx, view, `${poss(a.name)} ${a.barrel ? 'gun' : 'leader'}`, b);
   return {
     ...any,
     question: 'see',

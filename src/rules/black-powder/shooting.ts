@@ -5,7 +5,6 @@ import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
 import type { VisibleRegion } from '../../geometry/visible-region.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { withAlternatives } from '../engine/alternatives.ts';
 import { failingReasons, measuredBy } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { pairCached } from '../engine/pair-cache.ts';
@@ -13,7 +12,6 @@ import { enemiesNearestFirst } from '../engine/targets.ts';
 import { allOf, type OptionValue, type Verdict } from '../engine/verdict.ts';
 import { bandOf, minimumRangeVerdict, overheadVerdict } from './artillery.ts';
 import {
-  BP,
   bpVerdict,
   inches,
   inStr,
@@ -29,7 +27,6 @@ import {
 import { enfiladeVerdict } from './enfilade.ts';
 import { priorityVerdict } from './priority.ts';
 import { bpQuarterPolygon } from './quarters.ts';
-import { measureFrom, otherLeaderBases } from './range.ts';
 import {
   arcChecks,
   coverCheck,
@@ -38,7 +35,8 @@ import {
   visibilityChecks,
 } from './shot-checks.ts';
 import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
-import { CLOSE_RANGE, GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
+import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
+import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
 
 /** Everything decided about one shooter–target pair, before target priority. */
 export interface ShotAssessment {
@@ -48,11 +46,12 @@ export interface ShotAssessment {
   /** Where seeing is judged from: the leader, or a gun's barrel tip. */
   readonly eye: Vec2;
   readonly range?: Measured;
-  /** The range check (with its borderline band), when the target is seen. */
+  /** The range check (with its borderline band), when the target is seen or out of range whatever is seen. */
   readonly rangeCheck?: Verdict;
-  /** Share in the front quarter (or, for guns, in the 45° arc). */
-  readonly frontShare: number;
-  readonly visible: VisibleRegion;
+  /** Share in the front quarter (or, for guns, in the 45° arc); absent when settled early. */
+  readonly frontShare?: number;
+  /** The part of the target seen; absent when settled early. */
+  readonly visible?: VisibleRegion;
   readonly overhead: boolean;
   readonly gap?: Gap;
   /** Eligible: front quarter, visible, in range, not in combat, not under a minimum range (or too close to call). */
@@ -65,6 +64,12 @@ export interface ShotAssessment {
   readonly band: string;
   readonly checks: readonly Verdict[];
   readonly facts: Readonly<Record<string, OptionValue>>;
+  /**
+   * Settled before any sight, quarter or cover was judged: the shooter may not shoot, the target
+   * may not be shot, or no part of it is within range (`outOfRangeWhateverSeen`). The answer is
+   * then no, with the clear-target tests unjudged (clear false, notClear empty).
+   */
+  readonly settledEarly?: 'notAllowed' | 'outOfRange';
 }
 
 const isGun = (u: TableUnit, w: Weapon | undefined): boolean =>
@@ -89,53 +94,6 @@ export function inBuilding(ctx: BpContext, u: TableUnit): string | undefined {
 /** The eye's one-sigma position error: the unit's, plus its heading error across the leader base. */
 export const eyeSigma = (u: TableUnit): number =>
   Math.hypot(u.sigmaMm, (u.frontage / 2) * ((u.sigmaHeadingDeg * Math.PI) / 180));
-
-/** Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond half range for howitzers. */
-function bandChecks(ctx: BpContext, weapon: Weapon, range: Measured, T: string): Verdict[] {
-  const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
-    lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit);
-  const at = `${inStr(range.mm)} to ${T}`;
-  if (weapon.kind === 'smallArms')
-    return weapon.firearm
-      ? [
-          band(
-            'closeRange',
-            `is ${T} at close range?`,
-            'atMost',
-            CLOSE_RANGE,
-            `${at}; close range is ${CLOSE_RANGE}"`,
-          ),
-        ]
-      : [];
-  if (weapon.kind === 'cannon')
-    return [
-      band(
-        'shortRange',
-        `is ${T} at short range (canister)?`,
-        'atMost',
-        CLOSE_RANGE,
-        `${at}; short range is ${CLOSE_RANGE}"`,
-      ),
-      band(
-        'longRange',
-        `is ${T} at long range?`,
-        'moreThan',
-        weapon.max / 2,
-        `${at}; long range starts beyond ${weapon.max / 2}"`,
-      ),
-    ];
-  if (weapon.kind === 'howitzer')
-    return [
-      band(
-        'beyondHalfRange',
-        `is ${T} beyond half range?`,
-        'moreThan',
-        weapon.max / 2,
-        `${at}; half range is ${weapon.max / 2}"`,
-      ),
-    ];
-  return [];
-}
 
 /**
  * Decides everything about `shooter` shooting `target` except which target it must choose
@@ -166,6 +124,38 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
   checks.push(
     flagCheck('validTarget', `is ${T} a valid target?`, targetProblems, `${T} is an enemy not in combat`),
   );
+
+  // Early outs: what no sight, quarter or cover could turn into a yes is answered without them.
+  const settled = (
+    why: NonNullable<ShotAssessment['settledEarly']>,
+    out?: { range: Measured; rangeCheck: Verdict },
+  ): ShotAssessment => {
+    if (out) {
+      checks.push(out.rangeCheck);
+      facts.range = inches(out.range.mm);
+      facts.band = 'out';
+    }
+    return {
+      shooter,
+      target,
+      ...(weapon ? { weapon } : {}),
+      eye,
+      ...(out ? { range: out.range, rangeCheck: out.rangeCheck } : {}),
+      overhead: false,
+      eligible: false,
+      answer: 'no',
+      clear: false,
+      clearBorderline: false,
+      notClear: [],
+      band: 'out',
+      checks,
+      facts,
+      settledEarly: why,
+    };
+  };
+  if (shooterProblems.length > 0 || targetProblems.length > 0) return settled('notAllowed');
+  const far = weapon && outOfRangeWhateverSeen(ctx, shooter, gun, weapon, target);
+  if (far) return settled('outOfRange', far);
 
   // Front quarter, or a gun's arc; the half tests feed the clear-target verdict.
   const zone = gun ? arcChecks(ctx, shooter, target) : frontQuarterChecks(ctx, shooter, target);
@@ -228,37 +218,8 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     }
     const toWords = polys === target.bodyPolygons ? undefined : `the nearest seen part of ${T}`;
     if (polys !== target.bodyPolygons) facts.rangeToVisiblePart = true;
-    range = measureFrom(ctx, shooter, gun, target, polys, toWords);
+    ({ range, rangeCheck } = shotRange(ctx, shooter, gun, weapon, target, polys, toWords));
     const r = range;
-    const bandMm = BP.bandMm(ctx, r.sigmaMm);
-    rangeCheck = withAlternatives(
-      lengthVerdict(
-        ctx,
-        {
-          question: 'range',
-          asked: `is ${T} within ${poss(S)} ${weapon.max}" range?`,
-          reasons: [
-            `${inStr(r.mm)} from ${r.fromName} to ${r.toName}; ${weapon.name} reaches ${weapon.max}"`,
-          ],
-          options: pick(ctx.options, 'rangeFrom', 'rangeToFrontQuarterPart'),
-        },
-        r,
-        'atMost',
-        weapon.max,
-      ),
-      gun
-        ? []
-        : otherLeaderBases(ctx, shooter, bandMm).map((o) => ({
-            lean:
-              measureFrom(ctx, shooter, gun, target, polys, toWords, o.base).mm <= mmOf(weapon.max)
-                ? 'yes'
-                : 'no',
-            switchMm: o.mm,
-            why: `${poss(S)} leader stands where two bases meet`,
-          })),
-      bandMm,
-      'in',
-    );
     checks.push(rangeCheck);
     const rIn = inches(r.mm);
     band = weapon.kind === 'smallArms' ? smallArmsBand(weapon.max, rIn) : bandOf(weapon, rIn);
@@ -474,7 +435,7 @@ export function shootVerdict(ctx: BpContext, shooter: TableUnit, target: TableUn
       'gapReading',
       'woodsSightDepthIn',
     ),
-    facts: { ...shot.facts, notClear: shot.notClear.join('; ') },
+    facts: shot.settledEarly ? shot.facts : { ...shot.facts, notClear: shot.notClear.join('; ') },
     checks,
   });
 }

@@ -189,11 +189,26 @@ export function visibilityChecks(
   note = '',
   blockedBy?: string,
 ): { any: Verdict; half: Verdict } {
+  return {
+    any: visibleCheck(ctx, s, who, target, note, blockedBy),
+    half: visibleHalfCheck(ctx, s, who, target),
+  };
+}
+
+/** Can the eye see any of the target? (See and charge need no more: the half is probed apart.) */
+export function visibleCheck(
+  ctx: BpContext,
+  s: SeenShare,
+  who: string,
+  target: TableUnit,
+  note = '',
+  blockedBy?: string,
+): Verdict {
   const T = target.name;
   const share = s.region.share;
   const hidden = hiddenWords(s.region.hiddenBy);
   const band = BP.bandMm(ctx, s.sigmaMm);
-  const any = thresholdVerdict(
+  return thresholdVerdict(
     ctx,
     {
       question: 'visible',
@@ -210,9 +225,16 @@ export function visibilityChecks(
     'moreThan',
     0,
   );
+}
+
+/** Can the eye see at least half of the target (a clear-target test, a modifier)? */
+export function visibleHalfCheck(ctx: BpContext, s: SeenShare, who: string, target: TableUnit): Verdict {
+  const T = target.name;
+  const share = s.region.share;
+  const band = BP.bandMm(ctx, s.sigmaMm);
   const byFrontage = ctx.options.halfMeasure === 'frontage';
   const frontage = byFrontage ? frontageSeen(target, s.region.polygons) : share;
-  const half = thresholdVerdict(
+  return thresholdVerdict(
     ctx,
     {
       question: 'visibleHalf',
@@ -232,7 +254,6 @@ export function visibilityChecks(
     'atLeast',
     50,
   );
-  return { any, half };
 }
 
 /**

@@ -24,12 +24,24 @@ describe('Black Powder shooting, rules-spec §5.16 worked examples', () => {
     const st = table(units);
     const S = findUnit(st, 'S');
     const T = findUnit(st, 'T2');
+    // Front fraction and clear target: judged when the target could be in range (an 18" musket).
+    const musket = table([shooterS(), box('T2', 9, 19, 10, 11.5, enemy)]);
+    const inReach = assessShot(ctxOf(musket), findUnit(musket, 'S'), findUnit(musket, 'T2'));
+    expect(inReach.frontShare).toBeCloseTo(0.675, 6);
+    expect(inReach.clear).toBe(true);
+    // The 12" carbine is out by the leader rule, whatever is seen: settled on the range alone.
     const byLeaderBase = assessShot(ctxOf(st), S, T);
-    expect(byLeaderBase.frontShare).toBeCloseTo(0.675, 6);
-    expect(byLeaderBase.clear).toBe(true);
+    expect(byLeaderBase.settledEarly).toBe('outOfRange');
+    expect(byLeaderBase.frontShare).toBeUndefined();
     expect(byLeaderBase.range!.mm / IN).toBeCloseTo(Math.hypot(8.2, 10), 6); // 12.93
     expect(byLeaderBase.range!.to.x / IN).toBeCloseTo(9, 6);
-    expect(shootVerdict(ctxOf(st), S, T).answer).toBe('no'); // 12" carbine: out by the leader rule
+    const out = shootVerdict(ctxOf(st), S, T);
+    expect(out.answer).toBe('no');
+    expect(out.value).toBeCloseTo(Math.hypot(8.2, 10), 6);
+    expect(out.checks.map((c) => c.question)).toEqual(['mayShoot', 'validTarget', 'range']);
+    expect(out.reasons.join(' ')).toMatch(
+      /12\.9 in from .*; smoothbore carbine reaches 12".*no part of T2 is within range, seen or not/,
+    );
     expect(assessShot(ctxOf(st, { rangeFrom: 'leaderPoint' }), S, T).range!.mm / IN).toBeCloseTo(
       Math.hypot(9, 10),
       6,

@@ -101,7 +101,9 @@ const describeFlip = (f: Flip) =>
 
 describe('perturbation property: a firm verdict never flips within the reported sigma', () => {
   const counts: Record<string, number> = {
-    'black-powder': 12,
+    // 24: the first 12 tables' five borderline flips were in checks that shots and charges
+    // settled early (out of range, a friend) no longer judge; 24 tables catch 30.
+    'black-powder': 24,
     prestonpans: 60,
     d3: 40,
     'oer-the-sea': 18,

@@ -1,0 +1,130 @@
+import type { Polygon } from '../../geometry/polygon.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { withAlternatives } from '../engine/alternatives.ts';
+import { pick } from '../engine/options.ts';
+import type { Verdict } from '../engine/verdict.ts';
+import { BP, inStr, lengthVerdict, mmOf, poss, type BpContext, type Measured } from './context.ts';
+import { measureFrom, otherLeaderBases } from './range.ts';
+import { CLOSE_RANGE, type Weapon } from './tables.ts';
+
+/**
+ * A shot's range check: from the shooter (option rangeFrom, or a gun's barrel) to the target's
+ * polygons given (the part seen, or the whole body), against the weapon's maximum; too close to
+ * call when the leader stands where two bases meet and the other base would answer otherwise.
+ * `extra` reasons follow the measured one.
+ */
+export function shotRange(
+  ctx: BpContext,
+  shooter: TableUnit,
+  gun: boolean,
+  weapon: Weapon,
+  target: TableUnit,
+  polys: readonly Polygon[],
+  toWords: string | undefined,
+  extra: readonly string[] = [],
+): { range: Measured; rangeCheck: Verdict } {
+  const S = shooter.name;
+  const T = target.name;
+  const range = measureFrom(ctx, shooter, gun, target, polys, toWords);
+  const bandMm = BP.bandMm(ctx, range.sigmaMm);
+  const rangeCheck = withAlternatives(
+    lengthVerdict(
+      ctx,
+      {
+        question: 'range',
+        asked: `is ${T} within ${poss(S)} ${weapon.max}" range?`,
+        reasons: [
+          `${inStr(range.mm)} from ${range.fromName} to ${range.toName}; ${weapon.name} reaches ${weapon.max}"`,
+          ...extra,
+        ],
+        options: pick(ctx.options, 'rangeFrom', 'rangeToFrontQuarterPart'),
+      },
+      range,
+      'atMost',
+      weapon.max,
+    ),
+    gun
+      ? []
+      : otherLeaderBases(ctx, shooter, bandMm).map((o) => ({
+          lean:
+            measureFrom(ctx, shooter, gun, target, polys, toWords, o.base).mm <= mmOf(weapon.max)
+              ? 'yes'
+              : 'no',
+          switchMm: o.mm,
+          why: `${poss(S)} leader stands where two bases meet`,
+        })),
+    bandMm,
+    'in',
+  );
+  return { range, rangeCheck };
+}
+
+/**
+ * The range to the whole target, when it settles the shot without sight: its nearest part, seen
+ * or not, is beyond the weapon's reach by more than the pose band. The range a full assessment
+ * measures runs to the part seen (a subset of the body, so never nearer), with a one-sigma error
+ * of the two units' positions: the margin must clear that band too, so no shot whose range could
+ * be too close to call takes this way. Undefined when the target may be within reach.
+ */
+export function outOfRangeWhateverSeen(
+  ctx: BpContext,
+  shooter: TableUnit,
+  gun: boolean,
+  weapon: Weapon,
+  target: TableUnit,
+): { range: Measured; rangeCheck: Verdict } | undefined {
+  const whole = shotRange(ctx, shooter, gun, weapon, target, target.bodyPolygons, undefined, [
+    `no part of ${target.name} is within range, seen or not`,
+  ]);
+  if (whole.rangeCheck.answer !== 'no') return undefined;
+  const seenPartSigma = Math.hypot(shooter.sigmaMm, target.sigmaMm);
+  const band = BP.bandMm(ctx, Math.max(whole.range.sigmaMm, seenPartSigma));
+  return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
+}
+
+/** Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond half range for howitzers. */
+export function bandChecks(ctx: BpContext, weapon: Weapon, range: Measured, T: string): Verdict[] {
+  const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
+    lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit);
+  const at = `${inStr(range.mm)} to ${T}`;
+  if (weapon.kind === 'smallArms')
+    return weapon.firearm
+      ? [
+          band(
+            'closeRange',
+            `is ${T} at close range?`,
+            'atMost',
+            CLOSE_RANGE,
+            `${at}; close range is ${CLOSE_RANGE}"`,
+          ),
+        ]
+      : [];
+  if (weapon.kind === 'cannon')
+    return [
+      band(
+        'shortRange',
+        `is ${T} at short range (canister)?`,
+        'atMost',
+        CLOSE_RANGE,
+        `${at}; short range is ${CLOSE_RANGE}"`,
+      ),
+      band(
+        'longRange',
+        `is ${T} at long range?`,
+        'moreThan',
+        weapon.max / 2,
+        `${at}; long range starts beyond ${weapon.max / 2}"`,
+      ),
+    ];
+  if (weapon.kind === 'howitzer')
+    return [
+      band(
+        'beyondHalfRange',
+        `is ${T} beyond half range?`,
+        'moreThan',
+        weapon.max / 2,
+        `${at}; half range is ${weapon.max / 2}"`,
+      ),
+    ];
+  return [];
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { rng } from '../../bench/rules-scenario.ts';
+import { regionArea, regionDifferenceArea } from '../../src/geometry/boolean.ts';
+import { convexCovers } from '../../src/geometry/convex-cover.ts';
+import { convexHull } from '../../src/geometry/hull.ts';
+import type { Polygon } from '../../src/geometry/polygon.ts';
+import { sightScreen, seenShareGiven, visibleGiven } from '../../src/geometry/visible-region.ts';
+
+/** A rectangle of bases (a unit's body): `n` squares side by side at (x, y), turned `a` radians. */
+function bases(x: number, y: number, n: number, a: number): Polygon[] {
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  const at = (u: number, v: number) => ({ x: x + u * c - v * s, y: y + u * s + v * c });
+  return Array.from({ length: n }, (_, k) => [
+    at(k * 10, 0),
+    at(k * 10 + 10, 0),
+    at(k * 10 + 10, 8),
+    at(k * 10, 8),
+  ]);
+}
+
+describe('convexCovers: one convex polygon holding a whole target', () => {
+  it('agrees with the slab sweep on random covers and targets (nothing left uncovered exactly when it says so)', () => {
+    const r = rng(17);
+    let covered = 0;
+    let not = 0;
+    for (let i = 0; i < 3000; i++) {
+      const cover = convexHull(
+        Array.from({ length: 3 + Math.floor(r() * 8) }, () => ({ x: r() * 100, y: r() * 100 })),
+      );
+      const target = bases(r() * 90, r() * 90, 1 + Math.floor(r() * 4), r() * 7);
+      const left = regionDifferenceArea(target, [cover]);
+      if (convexCovers(cover, target)) {
+        covered++;
+        expect(left).toBeLessThan(1e-9 * regionArea(target));
+      } else {
+        not++;
+        expect(left).toBeGreaterThan(0);
+      }
+    }
+    expect(covered).toBeGreaterThan(50);
+    expect(not).toBeGreaterThan(50);
+  });
+
+  it("a target on the cover's edge is covered; a concave or empty cover never is", () => {
+    const square: Polygon = [
+      { x: 0, y: 0 },
+      { x: 10, y: 0 },
+      { x: 10, y: 10 },
+      { x: 0, y: 10 },
+    ];
+    expect(convexCovers(square, [square])).toBe(true);
+    expect(convexCovers([...square].reverse(), [square])).toBe(true);
+    const notch: Polygon = [...square.slice(0, 3), { x: 5, y: 5 }, { x: 0, y: 10 }];
+    expect(
+      convexCovers(notch, [
+        [
+          { x: 1, y: 1 },
+          { x: 2, y: 1 },
+          { x: 2, y: 2 },
+        ],
+      ]),
+    ).toBe(false);
+    expect(
+      convexCovers(
+        [
+          { x: 0, y: 0 },
+          { x: 1, y: 1 },
+        ],
+        [[{ x: 0, y: 0 }]],
+      ),
+    ).toBe(false);
+  });
+
+  it('the seen share of a target inside a shadow is 0 by the shortcut and by the sweep alike', () => {
+    const r = rng(5);
+    let inside = 0;
+    for (let i = 0; i < 2000; i++) {
+      const hider = convexHull(Array.from({ length: 8 }, () => ({ x: 10 + r() * 90, y: 10 + r() * 90 })));
+      const target = bases(35 + r() * 20, 35 + r() * 20, 1 + Math.floor(r() * 3), r() * 7);
+      if (convexCovers(hider, target)) inside++;
+      const hidden = [{ screen: sightScreen('h', 'H', hider, 'solid'), polygons: [hider] }];
+      const byShortcut = seenShareGiven(target, hidden);
+      const bySweep = Math.min(1, Math.max(0, regionDifferenceArea(target, [hider]) / regionArea(target)));
+      expect(Math.abs(byShortcut - bySweep)).toBeLessThan(1e-9);
+      const region = visibleGiven({ x: 0, y: 0 }, target, hidden);
+      expect(Math.abs(region.share - bySweep)).toBeLessThan(1e-9);
+    }
+    expect(inside).toBeGreaterThan(10);
+  });
+});
