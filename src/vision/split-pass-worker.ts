@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CandidatePass } from './candidate-pass.ts';
 import { loadOpenCV } from './opencv.ts';
-import { SplitState, tuningOf, writeQuads, type SplitWorkerData } from './split-pass.ts';
+import { HELPER_MICROS, SplitState, tuningOf, writeQuads, type SplitWorkerData } from './split-pass.ts';
 
 const port = parentPort;
 if (!port) throw new Error('split-pass-worker.ts must be started as a worker thread');
@@ -26,6 +26,7 @@ try {
       Atomics.wait(control, 0, state);
       continue;
     }
+    const started = performance.now();
     pass.tune(tuningOf(control));
     const width = control[1]!;
     const rows = control[2]!;
@@ -39,6 +40,7 @@ try {
     } finally {
       gray.delete();
     }
+    control[HELPER_MICROS] = Math.round((performance.now() - started) * 1000);
     Atomics.store(control, 0, ok ? SplitState.Done : SplitState.Failed);
     Atomics.notify(control, 0);
     // Wait until the result is taken (back to idle) before looking for the next job.

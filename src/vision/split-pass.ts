@@ -39,9 +39,20 @@ export interface SplitWorkerData {
 /**
  * Control words: state, width, rows, quads read, quads unread, then the job's tuning: smallest
  * perimeter rate × 10⁶, threshold window (px), threshold constant (grey levels), smallest
- * distance to the border (px).
+ * distance to the border (px); and the helper's time for its last job (µs).
  */
-export const CONTROL_WORDS = 9;
+export const CONTROL_WORDS = 10;
+/** Control word with the helper's time for its last job, µs. */
+export const HELPER_MICROS = 9;
+
+/**
+ * The top part's share of the rows is moved towards equal time on both threads: the two halves
+ * of a frame cost differently (a tilted camera puts the far table and the floor, dense in
+ * contours, at the top; the machine's other work may slow one thread). Bounds keep each part
+ * far larger than the overlap; the step halves the gap each frame so one odd frame moves it little.
+ */
+const SHARE_BOUNDS = [0.3, 0.7] as const;
+const SHARE_STEP = 0.5;
 
 /** Writes a job's tuning into the control words (the helper reads it back with tuningOf). */
 function writeTuning(control: Int32Array, t: PassTuning): void {
@@ -71,6 +82,8 @@ const WORKER_URL = new URL('./split-pass-worker.ts', import.meta.url);
 export class SplitCandidatePass {
   /** The whole-frame pass's own settings; a run may override some (region passes). */
   private tuning: PassTuning;
+  /** Share of a whole frame's rows given to the helper thread (balanced from the threads' times). */
+  private topShare = 0.5;
 
   private constructor(
     private readonly cv: OpenCV,
@@ -159,9 +172,14 @@ export class SplitCandidatePass {
     writeTuning(this.control, tuning);
     const width = gray.cols as number;
     const height = gray.rows as number;
-    const middle = Math.floor(height / 2);
+    const wholeFrame = Object.keys(region).length === 0;
+    // The cut row: never so low that the top part overflows the shared buffer.
+    const middle = Math.min(
+      Math.floor(height * (wholeFrame ? this.topShare : 0.5)),
+      Math.floor(MAX_PIXELS / width) - this.overlapRows,
+    );
     const topRows = Math.min(height, middle + this.overlapRows);
-    if (width * topRows > MAX_PIXELS || height < 4 * this.overlapRows) return this.local.run(gray);
+    if (middle < this.overlapRows || height < 4 * this.overlapRows) return this.local.run(gray);
     // The top half (with its overlap) to the helper…
     this.pixels.set((gray.data as Uint8Array).subarray(0, width * topRows));
     this.control[1] = width;
@@ -172,16 +190,20 @@ export class SplitCandidatePass {
     const bottomStart = Math.max(0, middle - this.overlapRows);
     const view = gray.roi(new this.cv.Rect(0, bottomStart, width, height - bottomStart));
     let bottom: CandidatePassResult;
+    const started = performance.now();
     try {
       bottom = this.local.run(view);
     } finally {
       view.delete();
     }
+    const bottomMs = performance.now() - started;
     Atomics.wait(this.control, 0, SplitState.Job);
     const state = Atomics.load(this.control, 0);
     const top = state === SplitState.Done ? this.readTop() : null;
     Atomics.store(this.control, 0, SplitState.Idle);
     if (!top) throw new Error('candidate helper thread failed');
+    if (wholeFrame)
+      this.balance(this.control[HELPER_MICROS]! / 1000 / topRows, bottomMs / (height - bottomStart));
     const shift = (q: Quad): Quad => q.map((c) => ({ u: c.u, v: c.v + bottomStart })) as unknown as Quad;
     const centreV = (q: Quad) => (q[0].v + q[1].v + q[2].v + q[3].v) / 4;
     const lower = {
@@ -198,6 +220,19 @@ export class SplitCandidatePass {
         ...lower.unread.filter((q) => centreV(q) >= middle),
       ],
     };
+  }
+
+  /** Moves the split towards equal time on both threads, from each part's cost per row (ms). */
+  private balance(topMsPerRow: number, bottomMsPerRow: number): void {
+    if (!(topMsPerRow > 0 && bottomMsPerRow > 0)) return;
+    const even = bottomMsPerRow / (topMsPerRow + bottomMsPerRow);
+    const next = this.topShare + SHARE_STEP * (even - this.topShare);
+    this.topShare = Math.min(SHARE_BOUNDS[1], Math.max(SHARE_BOUNDS[0], next));
+  }
+
+  /** Share of a whole frame's rows the helper thread takes now (for tests and benchmarks). */
+  get helperShare(): number {
+    return this.topShare;
   }
 
   private readTop(): CandidatePassResult {

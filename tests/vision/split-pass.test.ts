@@ -58,4 +58,35 @@ describe('candidate pass split over two threads', () => {
     const expected = ids(single.run(gray));
     for (let i = 0; i < 3; i++) expect(ids(split.run(gray))).toEqual(expected);
   });
+
+  it('moves its cut towards equal time on both threads, and still finds every quad once', async () => {
+    const cv = await loadOpenCV();
+    // The top half strong noise (hundreds of thousands of specks to trace), the bottom half the
+    // frame as it was: the top costs several times the bottom.
+    const mixed = gray.clone();
+    const d = mixed.data as Uint8Array;
+    let seed = 11;
+    for (let i = 0; i < 540 * 1920; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      d[i] = 100 + ((seed >>> 16) % 61);
+    }
+    const uneven = await SplitCandidatePass.create(
+      { ...DEFAULT_CANDIDATE_PASS, dictionary: 'aruco_mip_36h12' },
+      100,
+    );
+    try {
+      const expected = all(single.run(mixed));
+      for (let i = 0; i < 6; i++) {
+        const got = all(uneven.run(mixed));
+        expect(got).toHaveLength(expected.length);
+        for (const q of expected) expect(got.filter((p) => quadDistance(p, q) < 0.01)).toHaveLength(1);
+      }
+      expect(uneven.helperShare).toBeLessThan(0.45);
+      expect(uneven.helperShare).toBeGreaterThanOrEqual(0.3);
+    } finally {
+      uneven.dispose();
+      mixed.delete();
+      void cv;
+    }
+  });
 });
