@@ -30,12 +30,27 @@ export interface Changes {
   readonly compared: boolean;
 }
 
+/** A frame's block means, as the change map computed them (row-major, `cols` a row). */
+export interface BlockMeans {
+  readonly means: Float32Array;
+  readonly blockPx: number;
+  readonly cols: number;
+  readonly rows: number;
+}
+
 export class ChangeMap {
   private previous: Float32Array | null = null;
   private cols = 0;
   private rows = 0;
 
   constructor(readonly options: ChangeOptions = DEFAULT_CHANGE) {}
+
+  /** The block means of the frame last given to `update` (null before the first). */
+  get latest(): BlockMeans | null {
+    return this.previous
+      ? { means: this.previous, blockPx: this.options.blockPx, cols: this.cols, rows: this.rows }
+      : null;
+  }
 
   update(grey: { data: ArrayLike<number>; width: number; height: number }, marginPx: number): Changes {
     const b = this.options.blockPx;

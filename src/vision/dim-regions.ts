@@ -1,7 +1,7 @@
 import type { CameraProfile } from '../camera/profile.ts';
 import { projectTablePoint } from '../camera/projection.ts';
 import type { TablePose } from '../camera/table-pose.ts';
-import { blockMeans, medianOf } from './change-map.ts';
+import { blockMeans, medianOf, type BlockMeans } from './change-map.ts';
 import { clampRect, type Rect } from './mosaic.ts';
 
 export interface DimRegionOptions {
@@ -42,12 +42,14 @@ export function dimRegions(
   marginPx: number,
   options: DimRegionOptions = DEFAULT_DIM_REGIONS,
   onTable: ((u: number, v: number) => boolean) | null = null,
+  /** The frame's 8 px block means when already computed (the change map's): not summed again. */
+  parts: BlockMeans | null = null,
 ): Rect[] {
   const b = options.blockPx;
   const cols = Math.floor(grey.width / b);
   const rows = Math.floor(grey.height / b);
   if (cols === 0 || rows === 0) return [];
-  const means = brightestParts(grey, b, cols, rows);
+  const means = brightestParts(grey, b, cols, rows, parts);
   const counted = onTable ? blocksOnTable(onTable, b, cols, rows) : null;
   const countedMeans = counted ? means.filter((_, i) => counted[i]) : means;
   if (countedMeans.length === 0) return [];
@@ -93,11 +95,14 @@ function brightestParts(
   b: number,
   cols: number,
   rows: number,
+  given: BlockMeans | null,
 ): Float32Array {
   if (b % PART_PX !== 0) return blockMeans(grey, b, cols, rows);
   const k = b / PART_PX;
   const partCols = Math.floor(grey.width / PART_PX);
-  const parts = blockMeans(grey, PART_PX, partCols, rows * k);
+  const reusable =
+    given?.blockPx === PART_PX && given.cols === partCols && given.rows >= rows * k ? given : null;
+  const parts = reusable?.means ?? blockMeans(grey, PART_PX, partCols, rows * k);
   const out = new Float32Array(cols * rows);
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < cols; c++) {

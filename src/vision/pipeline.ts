@@ -266,7 +266,13 @@ export class VisionPipeline {
     if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
     const onTable = this.lastTable && onTableTest(this.camera, this.lastTable, this.scenario.table);
-    const dim = dimRegions(grey, largestSquarePx(this.camera, this.scenario), undefined, onTable);
+    const dim = dimRegions(
+      grey,
+      largestSquarePx(this.camera, this.scenario),
+      undefined,
+      onTable,
+      this.changes.latest,
+    );
     if (dim.length === 0) return { read: pass.read, unread };
     // Only what the first pass did not see: a quad it already had (a marker it read, one not in
     // play among them) must not come back as an unread candidate to be read as something else.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChangeMap } from '../../src/vision/change-map.ts';
 import { dimRegions } from '../../src/vision/dim-regions.ts';
 
 /** A 640 × 360 grey picture lit at `level` everywhere but a dark rectangle at `dark`, with ±10 noise. */
@@ -57,6 +58,15 @@ describe('dimly lit regions', () => {
     const inside = (x: number, y: number) =>
       regions.some((r) => x >= r.x0 && x < r.x0 + r.w && y >= r.y0 && y < r.y0 + r.h);
     for (let y = 96; y < 224; y += 8) for (let x = 320; x < 448; x += 8) expect(inside(x, y)).toBe(true);
+  });
+
+  it('are the same from the change map block means as from the picture', () => {
+    const shaded = picture(160, { x0: 100, y0: 40, x1: 330, y1: 250 }, 75);
+    const changes = new ChangeMap();
+    changes.update(shaded, 20);
+    const reused = dimRegions(shaded, 20, undefined, null, changes.latest);
+    expect(reused.length).toBeGreaterThan(0);
+    expect(reused).toEqual(dimRegions(shaded, 20));
   });
 
   it('never overlap, so no pixel is searched twice', () => {
