@@ -1,13 +1,13 @@
 import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
 import { booleanPieces } from './region-area.ts';
+import { eyeHidden } from './eye-shadow.ts';
 import { boxOf, type Box } from './box.ts';
 import { clipToConvex } from './convex-clip.ts';
 import { convexCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
-import { convexHull, isConvex } from './hull.ts';
+import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
-import { shadowPieces } from './shadow.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
@@ -111,9 +111,19 @@ export function sightWindow(eye: Vec2, targetBox: Box, margin: number): Box {
   };
 }
 
+/** The window as a polygon, to cut convex hidden polygons to. */
+const windowRect = (w: Box): Polygon => [
+  { x: w.minX, y: w.minY },
+  { x: w.maxX, y: w.minY },
+  { x: w.maxX, y: w.maxY },
+  { x: w.minX, y: w.maxY },
+];
+
 /**
  * The regions each screen hides from the eye within `window`, keeping only those that reach
  * `near` (a box round the target). Returns `blind` when the eye is inside a solid screen.
+ * Shadows of solids and screens are built once per eye (`eyeHidden`) and cut to the window here;
+ * a wood's depth shadow is built for the window.
  */
 export function hiddenRegions(
   eye: Vec2,
@@ -122,25 +132,25 @@ export function hiddenRegions(
   near: Box,
 ): { hidden: Hidden[]; blind?: SightScreen } {
   const hidden: Hidden[] = [];
+  let rect: Polygon | undefined;
   for (const s of screens) {
     if (!overlaps(s.box, window)) continue;
     const inside = containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
-    let polys: Polygon[];
-    if (s.kind === 'area') polys = overlaps(s.box, near) ? [s.polygon] : [];
-    else if (s.kind === 'wood') polys = depthShadow(eye, s.polygon, s.depthMm ?? 0, window);
-    else if (inside) continue;
-    else {
-      const pieces = shadowPieces(eye, s.polygon, window).filter((p) => overlaps(boxOf(p), near));
-      if (s.kind === 'solid' && pieces.length > 0 && isConvex(s.polygon))
-        // A convex hider and its shadow together are convex (a segment from the eye that meets
-        // it at two ends meets it between them): one polygon instead of three overlapping ones,
-        // exact inside the window and hiding nothing that is not hidden outside it.
-        polys = [convexHull([...s.polygon, ...pieces.flat()])];
-      else if (s.kind === 'solid') polys = overlaps(s.box, near) ? [s.polygon, ...pieces] : pieces;
-      else polys = pieces.length > 0 ? booleanPieces(pieces, [s.polygon], 'difference').pieces : [];
+    const reaching: Polygon[] = [];
+    if (s.kind === 'area') {
+      if (overlaps(s.box, near)) reaching.push(s.polygon);
+    } else if (s.kind === 'wood') {
+      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window))
+        if (p.length >= 3 && overlaps(boxOf(p), near)) reaching.push(p);
+    } else if (!inside) {
+      rect ??= windowRect(window);
+      for (const p of eyeHidden(eye, s.polygon, s.kind, window)) {
+        // A concave solid's own outline is kept whole; every other hidden polygon is convex.
+        const cut = p === s.polygon ? p : clipToConvex(p, rect);
+        if (cut.length >= 3 && overlaps(boxOf(cut), near)) reaching.push(cut);
+      }
     }
-    const reaching = polys.filter((p) => p.length >= 3 && overlaps(boxOf(p), near));
     if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching });
   }
   return { hidden };
