@@ -2,12 +2,13 @@ import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts
 import { booleanPieces } from './region-area.ts';
 import { eyeHidden } from './eye-shadow.ts';
 import { boxOf, type Box } from './box.ts';
-import { clipToConvex } from './convex-clip.ts';
+import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
 import { convexCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
+import { piecesApart } from './target-pieces.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
@@ -156,12 +157,23 @@ export function hiddenRegions(
   return { hidden };
 }
 
+/**
+ * The area of the target under the polygons: by clipping when they are one convex polygon and the
+ * target's outlines are apart (`piecesApart`), else by the slab sweep.
+ */
+function areaUnder(target: readonly Polygon[], polys: readonly Polygon[], apart: boolean): number {
+  if (polys.length === 1 && apart && isConvex(polys[0] as Polygon))
+    return areaInsideConvex(target, polys[0] as Polygon);
+  return intersectionArea(target, polys);
+}
+
 /** The seen part of `target` given what hides it (from `hiddenRegions`). */
 export function visibleGiven(
   eye: Vec2,
   target: readonly Polygon[],
   hidden: readonly Hidden[],
   targetArea = regionArea(target),
+  apart = piecesApart(target),
 ): VisibleRegion {
   const tb = boxOf(target.flat());
   // Only the polygons that reach the target's box go to the (costly) booleans.
@@ -196,7 +208,7 @@ export function visibleGiven(
           .map((h) => ({
             id: h.screen.id,
             label: h.screen.label,
-            share: coveredBy(h.polygons) ? 1 : Math.min(1, intersectionArea(target, h.polygons) / targetArea),
+            share: coveredBy(h.polygons) ? 1 : Math.min(1, areaUnder(target, h.polygons, apart) / targetArea),
           }))
           .filter((h) => h.share > 1e-12)
           .sort((a, b) => b.share - a.share);
@@ -218,6 +230,7 @@ export function seenShareGiven(
   target: readonly Polygon[],
   hidden: readonly Hidden[],
   targetArea = regionArea(target),
+  apart = piecesApart(target),
 ): number {
   if (targetArea === 0) return 0;
   const tb = boxOf(target.flat());
@@ -225,7 +238,11 @@ export function seenShareGiven(
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
   if (cutting.length === 0) return 1;
   if (cutting.some((p) => convexCovers(p, target))) return 0;
-  return Math.min(1, Math.max(0, regionDifferenceArea(target, cutting) / targetArea));
+  const seen =
+    cutting.length === 1 && apart && isConvex(cutting[0] as Polygon)
+      ? targetArea - areaInsideConvex(target, cutting[0] as Polygon)
+      : regionDifferenceArea(target, cutting);
+  return Math.min(1, Math.max(0, seen / targetArea));
 }
 
 /** The exact part of `target` seen from `eye` past the screens. */

@@ -14,6 +14,7 @@ import {
 } from '../../geometry/visible-region.ts';
 import { MemoKey, memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
 import { noteSight } from '../../geometry/look-record.ts';
+import { piecesApart } from '../../geometry/target-pieces.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -197,6 +198,8 @@ function seenFrom(
     };
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
+  // Moved copies of the target keep its outlines' overlaps: decided once, on the target itself.
+  const apart = piecesApart(target);
   const dirs = [across, along] as const;
   // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets:
   // remembered per direction by the offset itself (a number key, as −0 and 0 alike; writing the
@@ -207,7 +210,8 @@ function seenFrom(
     let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
-      v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
+      const at = moved(target, { x: d.x * offsetMm, y: d.y * offsetMm });
+      v = seenShareGiven(at, hidden, targetArea, apart) * 100;
       memo[k].set(offsetMm, v);
     }
     return v;
@@ -216,7 +220,7 @@ function seenFrom(
     const d = dirs[k];
     const offset = { x: d.x * offsetMm, y: d.y * offsetMm };
     if (offsetMm === 0) return { seen: region.polygons, offset };
-    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea).polygons, offset };
+    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea, apart).polygons, offset };
   };
   return { region, sigmaMm, shareAt, seenAt, across };
 }
