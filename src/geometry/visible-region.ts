@@ -3,7 +3,7 @@ import { booleanPieces } from './region-area.ts';
 import { eyeHidden } from './eye-shadow.ts';
 import { boxOf, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers } from './convex-cover.ts';
+import { convexCovers, unionCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -193,7 +193,10 @@ export function visibleGiven(
   const all = cutting.flatMap((h) => h.polygons);
   // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
   const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
-  const seen = coveredBy(all) ? { pieces: [], area: 0 } : booleanPieces(target, all, 'difference');
+  const seen =
+    coveredBy(all) || unionCovers(all, target)
+      ? { pieces: [], area: 0 }
+      : booleanPieces(target, all, 'difference');
   const share = Math.min(1, Math.max(0, seen.area / targetArea));
   const hiddenBy =
     cutting.length === 1
@@ -237,7 +240,7 @@ export function seenShareGiven(
   const cutting: Polygon[] = [];
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
   if (cutting.length === 0) return 1;
-  if (cutting.some((p) => convexCovers(p, target))) return 0;
+  if (cutting.some((p) => convexCovers(p, target)) || unionCovers(cutting, target)) return 0;
   const seen =
     cutting.length === 1 && apart && isConvex(cutting[0] as Polygon)
       ? targetArea - areaInsideConvex(target, cutting[0] as Polygon)
