@@ -236,6 +236,10 @@ export function seenShareGiven(
   apart = piecesApart(target),
 ): number {
   if (targetArea === 0) return 0;
+  // Most probes of a hidden target stay inside one hider's convex shadow: tried on the whole
+  // polygons before any is cut to the target's box (the cut part holds the target when the whole
+  // does, the target being inside that box; the same up to rounding at the boundary).
+  for (const h of hidden) for (const p of h.polygons) if (convexCovers(p, target)) return 0;
   const tb = boxOf(target.flat());
   const cutting: Polygon[] = [];
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
