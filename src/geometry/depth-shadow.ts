@@ -21,7 +21,75 @@ const STEP = (STEP_DEG * Math.PI) / 180;
 const EDGE = 1e-9;
 
 /** Where a ray from the eye at angle θ has run `depth` inside the polygon, or Infinity if never (within reach). */
-function depthReach(eye: Vec2, poly: Polygon, depth: number, theta: number, reach: number): number {
+function depthReach(rays: RayStretches, depth: number, theta: number, reach: number): number {
+  const ivs = rays.along(theta);
+  let left = depth;
+  for (let i = 0; i < ivs.length; i += 2) {
+    const d0 = ivs[i] as number;
+    if (d0 >= reach) break;
+    const len = Math.min(ivs[i + 1] as number, reach) - d0;
+    if (len > left) return d0 + left;
+    left -= len;
+  }
+  return Infinity;
+}
+
+/**
+ * The stretches of each ray from one eye that lie inside one outline, as distances from the eye
+ * (start, end, start, end…), each ray traced once to `RAY_MM` and kept by its bearing: every
+ * window an eye looks through asks the same bearings (the fan and the corners depend on the eye
+ * and the outline only), and a window's reach only cuts the stretches short.
+ */
+class RayStretches {
+  private readonly byTheta = new Map<number, Float64Array>();
+  constructor(
+    private readonly eye: Vec2,
+    private readonly poly: Polygon,
+  ) {}
+
+  along(theta: number): Float64Array {
+    let ivs = this.byTheta.get(theta);
+    if (!ivs) {
+      const far = { x: this.eye.x + Math.cos(theta) * RAY_MM, y: this.eye.y + Math.sin(theta) * RAY_MM };
+      const found = segmentInsidePolygon(this.eye, far, this.poly);
+      ivs = new Float64Array(found.length * 2);
+      found.forEach((iv, i) => {
+        (ivs as Float64Array)[2 * i] = iv.t0 * RAY_MM;
+        (ivs as Float64Array)[2 * i + 1] = iv.t1 * RAY_MM;
+      });
+      this.byTheta.set(theta, ivs);
+    }
+    return ivs;
+  }
+}
+
+/** How far rays are traced (windows reaching farther are traced on their own, not kept). */
+const RAY_MM = 40_000;
+
+/** Per outline, per eye x, per eye y: its rays' stretches (kept while the outline lives). */
+const raysByOutline = new WeakMap<Polygon, Map<number, Map<number, RayStretches>>>();
+
+function raysFor(eye: Vec2, poly: Polygon): RayStretches {
+  let xs = raysByOutline.get(poly);
+  if (!xs) {
+    xs = new Map();
+    raysByOutline.set(poly, xs);
+  }
+  let ys = xs.get(eye.x);
+  if (!ys) {
+    ys = new Map();
+    xs.set(eye.x, ys);
+  }
+  let rays = ys.get(eye.y);
+  if (!rays) {
+    rays = new RayStretches(eye, poly);
+    ys.set(eye.y, rays);
+  }
+  return rays;
+}
+
+/** depthReach for a window too large to keep rays for: the ray traced to `reach` itself. */
+function depthReachOnce(eye: Vec2, poly: Polygon, depth: number, theta: number, reach: number): number {
   const far = { x: eye.x + Math.cos(theta) * reach, y: eye.y + Math.sin(theta) * reach };
   let left = depth;
   for (const iv of segmentInsidePolygon(eye, far, poly)) {
@@ -65,7 +133,17 @@ function angularSpan(eye: Vec2, poly: Polygon): [number, number] {
   return [mid + lo, mid + hi];
 }
 
-export function depthShadow(eye: Vec2, poly: Polygon, depthMm: number, window: Box): Polygon[] {
+/**
+ * `keepRays`: trace each bearing once per eye and outline and reuse it for every window (false:
+ * trace every ray to this window's reach, as the check of the kept rays does).
+ */
+export function depthShadow(
+  eye: Vec2,
+  poly: Polygon,
+  depthMm: number,
+  window: Box,
+  keepRays = true,
+): Polygon[] {
   const corners = [
     { x: window.minX, y: window.minY },
     { x: window.maxX, y: window.minY },
@@ -73,6 +151,11 @@ export function depthShadow(eye: Vec2, poly: Polygon, depthMm: number, window: B
     { x: window.minX, y: window.maxY },
   ];
   const reach = Math.max(...corners.map((c) => Math.hypot(c.x - eye.x, c.y - eye.y))) + 1;
+  const rayStretches = keepRays && reach <= RAY_MM ? raysFor(eye, poly) : undefined;
+  const depthAt = (theta: number): number =>
+    rayStretches
+      ? depthReach(rayStretches, depthMm, theta, reach)
+      : depthReachOnce(eye, poly, depthMm, theta, reach);
   const inside = containsPoint(poly, eye);
   const [start, end] = inside ? [0, 2 * Math.PI] : angularSpan(eye, poly);
   // Rays: a regular fan, plus both sides of every corner's bearing (where t* may jump).
@@ -87,7 +170,7 @@ export function depthShadow(eye: Vec2, poly: Polygon, depthMm: number, window: B
       for (const b of [a - EDGE, a + EDGE]) if (b > start && b < end) thetas.push(b);
     }
   thetas.sort((a, b) => a - b);
-  const rays = thetas.map((theta) => ({ theta, t: depthReach(eye, poly, depthMm, theta, reach) }));
+  const rays = thetas.map((theta) => ({ theta, t: depthAt(theta) }));
   // Where hiding starts or stops between two rays: bisect for the bearing where t* reaches the window.
   const refined: Array<{ theta: number; t: number }> = [];
   for (let i = 0; i < rays.length; i++) {
@@ -99,11 +182,11 @@ export function depthShadow(eye: Vec2, poly: Polygon, depthMm: number, window: B
       const hidLo = Number.isFinite(prev.t);
       for (let k = 0; k < 40 && hi - lo > 1e-10; k++) {
         const mid = (lo + hi) / 2;
-        if (Number.isFinite(depthReach(eye, poly, depthMm, mid, reach)) === hidLo) lo = mid;
+        if (Number.isFinite(depthAt(mid)) === hidLo) lo = mid;
         else hi = mid;
       }
       const edge = hidLo ? lo : hi;
-      const t = depthReach(eye, poly, depthMm, edge, reach);
+      const t = depthAt(edge);
       if (Number.isFinite(t)) refined.push({ theta: edge, t });
       else refined.push({ theta: edge, t: Infinity });
     }

@@ -1,5 +1,5 @@
-import { containsPoint, edges, segmentsIntersect, type Polygon } from './polygon.ts';
-import { boxGap, boxOf, boxPointGap, type Box } from './box.ts';
+import { containsPoint, segmentsIntersect, type Polygon } from './polygon.ts';
+import { boxGap, boxOf, type Box } from './box.ts';
 import { add, distance, dot, scale, sub, type Vec2 } from './vec.ts';
 
 /** A measured separation and the two points it was measured between (on A and on B). */
@@ -37,16 +37,38 @@ function segmentSeparation(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2): Separation {
   return candidates.reduce((best, c) => (c.distance < best.distance ? c : best));
 }
 
-/** Minimum distance from point p to polygon B (0 inside), with the nearest point of B. */
+/**
+ * Minimum distance from point p to polygon B (0 inside), with the nearest point of B. Written out
+ * without allocation per edge (it runs for every hider of every sight): the same arithmetic, in
+ * the same order, as closestPointOnSegment and distance, so the same numbers.
+ */
 export function pointToPolygon(p: Vec2, poly: Polygon): Separation {
   if (containsPoint(poly, p)) return { distance: 0, onA: p, onB: p };
-  let best: Separation = { distance: Infinity, onA: p, onB: p };
-  for (const [a, b] of edges(poly)) {
-    const q = closestPointOnSegment(p, a, b);
-    const d = distance(p, q);
-    if (d < best.distance) best = { distance: d, onA: p, onB: q };
+  let best = Infinity;
+  let bx = p.x;
+  let by = p.y;
+  const n = poly.length;
+  for (let i = 0; i < n; i++) {
+    const a = poly[i] as Vec2;
+    const b = poly[(i + 1) % n] as Vec2;
+    const abx = b.x - a.x;
+    const aby = b.y - a.y;
+    const len2 = abx * abx + aby * aby;
+    let qx = a.x;
+    let qy = a.y;
+    if (len2 !== 0) {
+      const t = Math.max(0, Math.min(1, ((p.x - a.x) * abx + (p.y - a.y) * aby) / len2));
+      qx = a.x + abx * t;
+      qy = a.y + aby * t;
+    }
+    const d = Math.hypot(p.x - qx, p.y - qy);
+    if (d < best) {
+      best = d;
+      bx = qx;
+      by = qy;
+    }
   }
-  return best;
+  return { distance: best, onA: p, onB: n === 0 ? p : { x: bx, y: by } };
 }
 
 /** Parameter along the segment of the nearest point found by the last pointSegment2 call. */
@@ -219,14 +241,34 @@ export function closestPolygonPair(
 
 /** Distance from a point to the nearest of a set of polygons, with the nearest point. */
 export function pointToPolygonSet(p: Vec2, set: readonly Polygon[]): SetSeparation {
-  let best: SetSeparation | undefined;
-  set.forEach((poly, j) => {
-    if (best && boxPointGap(boxOf(poly), p) >= best.distance) return;
+  let best: Separation | undefined;
+  let bestJ = 0;
+  for (let j = 0; j < set.length; j++) {
+    const poly = set[j] as Polygon;
+    if (best && pointBoxGap(p, poly) >= best.distance) continue;
     const s = pointToPolygon(p, poly);
-    if (!best || s.distance < best.distance) best = { ...s, indexA: 0, indexB: j };
-  });
+    if (!best || s.distance < best.distance) {
+      best = s;
+      bestJ = j;
+    }
+  }
   if (!best) throw new Error('pointToPolygonSet needs at least one polygon');
-  return best;
+  return { distance: best.distance, onA: best.onA, onB: best.onB, indexA: 0, indexB: bestJ };
+}
+
+/** boxPointGap(boxOf(poly), p) without building the box (the same numbers). */
+function pointBoxGap(p: Vec2, poly: Polygon): number {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const q of poly) {
+    if (q.x < minX) minX = q.x;
+    if (q.y < minY) minY = q.y;
+    if (q.x > maxX) maxX = q.x;
+    if (q.y > maxY) maxY = q.y;
+  }
+  return Math.hypot(Math.max(0, minX - p.x, p.x - maxX), Math.max(0, minY - p.y, p.y - maxY));
 }
 
 /** Shortest distance between two segments, with the closest points. */

@@ -1,13 +1,14 @@
 import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
 import { booleanPieces } from './region-area.ts';
+import { eyeHidden } from './eye-shadow.ts';
 import { boxOf, type Box } from './box.ts';
-import { clipToConvex } from './convex-clip.ts';
-import { convexCovers } from './convex-cover.ts';
+import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
+import { convexCovers, unionCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
-import { convexHull, isConvex } from './hull.ts';
+import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
-import { shadowPieces } from './shadow.ts';
+import { piecesApart } from './target-pieces.ts';
 import type { Vec2 } from './vec.ts';
 
 /**
@@ -111,9 +112,19 @@ export function sightWindow(eye: Vec2, targetBox: Box, margin: number): Box {
   };
 }
 
+/** The window as a polygon, to cut convex hidden polygons to. */
+const windowRect = (w: Box): Polygon => [
+  { x: w.minX, y: w.minY },
+  { x: w.maxX, y: w.minY },
+  { x: w.maxX, y: w.maxY },
+  { x: w.minX, y: w.maxY },
+];
+
 /**
  * The regions each screen hides from the eye within `window`, keeping only those that reach
  * `near` (a box round the target). Returns `blind` when the eye is inside a solid screen.
+ * Shadows of solids and screens are built once per eye (`eyeHidden`) and cut to the window here;
+ * a wood's depth shadow is built for the window.
  */
 export function hiddenRegions(
   eye: Vec2,
@@ -122,28 +133,38 @@ export function hiddenRegions(
   near: Box,
 ): { hidden: Hidden[]; blind?: SightScreen } {
   const hidden: Hidden[] = [];
+  let rect: Polygon | undefined;
   for (const s of screens) {
     if (!overlaps(s.box, window)) continue;
     const inside = containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
-    let polys: Polygon[];
-    if (s.kind === 'area') polys = overlaps(s.box, near) ? [s.polygon] : [];
-    else if (s.kind === 'wood') polys = depthShadow(eye, s.polygon, s.depthMm ?? 0, window);
-    else if (inside) continue;
-    else {
-      const pieces = shadowPieces(eye, s.polygon, window).filter((p) => overlaps(boxOf(p), near));
-      if (s.kind === 'solid' && pieces.length > 0 && isConvex(s.polygon))
-        // A convex hider and its shadow together are convex (a segment from the eye that meets
-        // it at two ends meets it between them): one polygon instead of three overlapping ones,
-        // exact inside the window and hiding nothing that is not hidden outside it.
-        polys = [convexHull([...s.polygon, ...pieces.flat()])];
-      else if (s.kind === 'solid') polys = overlaps(s.box, near) ? [s.polygon, ...pieces] : pieces;
-      else polys = pieces.length > 0 ? booleanPieces(pieces, [s.polygon], 'difference').pieces : [];
+    const reaching: Polygon[] = [];
+    if (s.kind === 'area') {
+      if (overlaps(s.box, near)) reaching.push(s.polygon);
+    } else if (s.kind === 'wood') {
+      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window))
+        if (p.length >= 3 && overlaps(boxOf(p), near)) reaching.push(p);
+    } else if (!inside) {
+      rect ??= windowRect(window);
+      for (const p of eyeHidden(eye, s.polygon, s.kind, window)) {
+        // A concave solid's own outline is kept whole; every other hidden polygon is convex.
+        const cut = p === s.polygon ? p : clipToConvex(p, rect);
+        if (cut.length >= 3 && overlaps(boxOf(cut), near)) reaching.push(cut);
+      }
     }
-    const reaching = polys.filter((p) => p.length >= 3 && overlaps(boxOf(p), near));
     if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching });
   }
   return { hidden };
+}
+
+/**
+ * The area of the target under the polygons: by clipping when they are one convex polygon and the
+ * target's outlines are apart (`piecesApart`), else by the slab sweep.
+ */
+function areaUnder(target: readonly Polygon[], polys: readonly Polygon[], apart: boolean): number {
+  if (polys.length === 1 && apart && isConvex(polys[0] as Polygon))
+    return areaInsideConvex(target, polys[0] as Polygon);
+  return intersectionArea(target, polys);
 }
 
 /** The seen part of `target` given what hides it (from `hiddenRegions`). */
@@ -152,6 +173,7 @@ export function visibleGiven(
   target: readonly Polygon[],
   hidden: readonly Hidden[],
   targetArea = regionArea(target),
+  apart = piecesApart(target),
 ): VisibleRegion {
   const tb = boxOf(target.flat());
   // Only the polygons that reach the target's box go to the (costly) booleans.
@@ -171,7 +193,10 @@ export function visibleGiven(
   const all = cutting.flatMap((h) => h.polygons);
   // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
   const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
-  const seen = coveredBy(all) ? { pieces: [], area: 0 } : booleanPieces(target, all, 'difference');
+  const seen =
+    coveredBy(all) || unionCovers(all, target)
+      ? { pieces: [], area: 0 }
+      : booleanPieces(target, all, 'difference');
   const share = Math.min(1, Math.max(0, seen.area / targetArea));
   const hiddenBy =
     cutting.length === 1
@@ -186,7 +211,7 @@ export function visibleGiven(
           .map((h) => ({
             id: h.screen.id,
             label: h.screen.label,
-            share: coveredBy(h.polygons) ? 1 : Math.min(1, intersectionArea(target, h.polygons) / targetArea),
+            share: coveredBy(h.polygons) ? 1 : Math.min(1, areaUnder(target, h.polygons, apart) / targetArea),
           }))
           .filter((h) => h.share > 1e-12)
           .sort((a, b) => b.share - a.share);
@@ -208,14 +233,23 @@ export function seenShareGiven(
   target: readonly Polygon[],
   hidden: readonly Hidden[],
   targetArea = regionArea(target),
+  apart = piecesApart(target),
 ): number {
   if (targetArea === 0) return 0;
+  // Most probes of a hidden target stay inside one hider's convex shadow: tried on the whole
+  // polygons before any is cut to the target's box (the cut part holds the target when the whole
+  // does, the target being inside that box; the same up to rounding at the boundary).
+  for (const h of hidden) for (const p of h.polygons) if (convexCovers(p, target)) return 0;
   const tb = boxOf(target.flat());
   const cutting: Polygon[] = [];
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
   if (cutting.length === 0) return 1;
-  if (cutting.some((p) => convexCovers(p, target))) return 0;
-  return Math.min(1, Math.max(0, regionDifferenceArea(target, cutting) / targetArea));
+  if (cutting.some((p) => convexCovers(p, target)) || unionCovers(cutting, target)) return 0;
+  const seen =
+    cutting.length === 1 && apart && isConvex(cutting[0] as Polygon)
+      ? targetArea - areaInsideConvex(target, cutting[0] as Polygon)
+      : regionDifferenceArea(target, cutting);
+  return Math.min(1, Math.max(0, seen / targetArea));
 }
 
 /** The exact part of `target` seen from `eye` past the screens. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { regionArea, regionDifferenceArea } from '../../src/geometry/boolean.ts';
-import { convexCovers } from '../../src/geometry/convex-cover.ts';
+import { convexCovers, unionCovers } from '../../src/geometry/convex-cover.ts';
 import { convexHull } from '../../src/geometry/hull.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
 import { sightScreen, seenShareGiven, visibleGiven } from '../../src/geometry/visible-region.ts';
@@ -87,5 +87,53 @@ describe('convexCovers: one convex polygon holding a whole target', () => {
       expect(Math.abs(region.share - bySweep)).toBeLessThan(1e-9);
     }
     expect(inside).toBeGreaterThan(10);
+  });
+
+  it('unionCovers: convex covers together hold a target only where the sweep leaves nothing of it', () => {
+    const r = rng(59);
+    let together = 0;
+    let left = 0;
+    for (let i = 0; i < 3000; i++) {
+      const target = bases(40 + r() * 10, 40 + r() * 10, 1 + Math.floor(r() * 4), r() * 7);
+      // Two to four convex covers round parts of the table near the target: often holding it together.
+      const covers = Array.from({ length: 2 + Math.floor(r() * 3) }, () => {
+        const cx = 35 + r() * 30;
+        const cy = 35 + r() * 30;
+        const s = 15 + r() * 25;
+        return convexHull(
+          Array.from({ length: 3 + Math.floor(r() * 5) }, () => ({
+            x: cx + (r() - 0.5) * 2 * s,
+            y: cy + (r() - 0.5) * 2 * s,
+          })),
+        );
+      });
+      const rest = regionDifferenceArea(target, covers);
+      if (unionCovers(covers, target)) {
+        if (!covers.some((c) => convexCovers(c, target))) together++;
+        expect(rest, `case ${i}`).toBeLessThan(1e-9 * regionArea(target));
+        const hidden = covers.map((c, k) => ({
+          screen: sightScreen(`h${k}`, `H${k}`, c, 'solid'),
+          polygons: [c],
+        }));
+        expect(seenShareGiven(target, hidden)).toBe(0);
+        expect(visibleGiven({ x: 0, y: 0 }, target, hidden).share).toBe(0);
+      } else if (rest > 1e-6) left++;
+    }
+    // Not vacuous: covered only together (no one cover holds them all), and not covered.
+    expect(together).toBeGreaterThan(100);
+    expect(left).toBeGreaterThan(500);
+  });
+
+  it('unionCovers: a base split between two covers along a shared edge is held; with a gap it is not', () => {
+    const base = bases(0, 0, 1, 0)[0] as Polygon;
+    const halfA: Polygon = [
+      { x: -1, y: -1 },
+      { x: 5, y: -1 },
+      { x: 5, y: 9 },
+      { x: -1, y: 9 },
+    ];
+    const halfB: Polygon = halfA.map((p) => ({ x: p.x + 6, y: p.y }));
+    expect(unionCovers([halfA, halfB], [base])).toBe(true);
+    expect(unionCovers([halfA, halfB.map((p) => ({ x: p.x + 0.01, y: p.y }))], [base])).toBe(false);
   });
 });

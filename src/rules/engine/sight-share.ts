@@ -14,6 +14,7 @@ import {
 } from '../../geometry/visible-region.ts';
 import { MemoKey, memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
 import { noteSight } from '../../geometry/look-record.ts';
+import { piecesApart } from '../../geometry/target-pieces.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 
@@ -151,20 +152,55 @@ function seenKeyNumbers(inputs: SightInputs, reach: number): { text: string; num
   const { eye, target } = inputs;
   const near = grow(boxOf(target.flat()), reach);
   const window = sightWindow(eye, near, 1);
-  let text = '';
-  const nums: number[] = [eye.x, eye.y, inputs.eyeSigmaMm, inputs.targetSigmaMm, reach, target.length];
+  // Counted first and written straight into the array (no growing list of numbers per sight).
+  let count = 6;
+  for (const p of target) count += 1 + 2 * p.length;
+  const kept: SightScreen[] = [];
+  for (const s of inputs.screens)
+    if (overlaps(s.box, window)) {
+      kept.push(s);
+      count += 3 + 2 * s.polygon.length;
+    }
+  const nums = new Float64Array(count);
+  let k = 0;
+  nums[k++] = eye.x;
+  nums[k++] = eye.y;
+  nums[k++] = inputs.eyeSigmaMm;
+  nums[k++] = inputs.targetSigmaMm;
+  nums[k++] = reach;
+  nums[k++] = target.length;
   for (const p of target) {
-    nums.push(p.length);
-    for (const q of p) nums.push(q.x, q.y);
+    nums[k++] = p.length;
+    for (const q of p) {
+      nums[k++] = q.x;
+      nums[k++] = q.y;
+    }
   }
-  for (const s of inputs.screens) {
-    if (!overlaps(s.box, window)) continue;
-    text += `|${s.id}\u0000${s.label}\u0000${s.kind}\u0000${s.depthMm === undefined ? '' : 'd'}`;
-    nums.push(s.depthMm ?? 0, inputs.screenSigmaMm(s), s.polygon.length);
-    for (const q of s.polygon) nums.push(q.x, q.y);
+  let text = '';
+  for (const s of kept) {
+    text += screenText(s);
+    nums[k++] = s.depthMm ?? 0;
+    nums[k++] = inputs.screenSigmaMm(s);
+    nums[k++] = s.polygon.length;
+    for (const q of s.polygon) {
+      nums[k++] = q.x;
+      nums[k++] = q.y;
+    }
   }
-  return { text, nums: Float64Array.from(nums) };
+  return { text, nums };
 }
+
+/** A screen's words in a key, written once per screen object. */
+function screenText(s: SightScreen): string {
+  let t = screenTexts.get(s);
+  if (t === undefined) {
+    t = `|${s.id}\u0000${s.label}\u0000${s.kind}\u0000${s.depthMm === undefined ? '' : 'd'}`;
+    screenTexts.set(s, t);
+  }
+  return t;
+}
+
+const screenTexts = new WeakMap<SightScreen, string>();
 
 const overlaps = (a: Box, b: Box): boolean =>
   a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
@@ -197,6 +233,8 @@ function seenFrom(
     };
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
+  // Moved copies of the target keep its outlines' overlaps: decided once, on the target itself.
+  const apart = piecesApart(target);
   const dirs = [across, along] as const;
   // Several thresholds of one share (some seen, half seen, half hidden) probe the same offsets:
   // remembered per direction by the offset itself (a number key, as −0 and 0 alike; writing the
@@ -207,7 +245,8 @@ function seenFrom(
     let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
-      v = seenShareGiven(moved(target, { x: d.x * offsetMm, y: d.y * offsetMm }), hidden, targetArea) * 100;
+      const at = moved(target, { x: d.x * offsetMm, y: d.y * offsetMm });
+      v = seenShareGiven(at, hidden, targetArea, apart) * 100;
       memo[k].set(offsetMm, v);
     }
     return v;
@@ -216,7 +255,7 @@ function seenFrom(
     const d = dirs[k];
     const offset = { x: d.x * offsetMm, y: d.y * offsetMm };
     if (offsetMm === 0) return { seen: region.polygons, offset };
-    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea).polygons, offset };
+    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea, apart).polygons, offset };
   };
   return { region, sigmaMm, shareAt, seenAt, across };
 }
