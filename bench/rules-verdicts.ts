@@ -132,9 +132,8 @@ export function benchFullVerdicts(opts: VerdictBenchOptions): void {
           if (i !== j && !isDeepStrictEqual(updated.at(kind, i, j), fresh.at(kind, i, j))) updateDiffers++;
   }
   const updateMs = median(updates);
-  const stats = session.memoStats;
   console.log(
-    `one unit moved, update: median ${updateMs.toFixed(0)} ms (${updates.map((t) => t.toFixed(0)).join(', ')}); CPU ${median(updatesCpu).toFixed(0)} ms; verdicts asked again ${reasked.join(', ')} of ${verdicts}; memo ${stats.size} entries`,
+    `one unit moved, update: median ${updateMs.toFixed(0)} ms (${updates.map((t) => t.toFixed(0)).join(', ')}); CPU ${median(updatesCpu).toFixed(0)} ms; verdicts asked again ${reasked.join(', ')} of ${verdicts}`,
   );
   console.log(`answers differing between the update and a fresh run: ${updateDiffers}`);
 

@@ -1,8 +1,10 @@
 import { difference, intersection, setPrecision, union, type Geom } from 'polyclip-ts';
-import { remembered, type Ring } from './boolean-memo.ts';
 import { signedArea, type Polygon } from './polygon.ts';
 import { booleanArea } from './region-area.ts';
 import type { Vec2 } from './vec.ts';
+
+/** A ring of [x, y] points, as polyclip-ts takes and gives them. */
+type Ring = [number, number][];
 
 /**
  * Polygon boolean work. Outlines are delegated to polyclip-ts (a maintained Martinez-style sweep
@@ -107,9 +109,7 @@ export function regionUnion(region: Region): Polygon[] {
   const geoms = toGeom(region);
   const [first, ...rest] = geoms;
   if (!first) return [];
-  return fromMultiPoly(
-    remembered('union', [geoms], () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]),
-  );
+  return fromMultiPoly(robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][]);
 }
 
 /** Outlines of (union of a) ∩ (union of b). */
@@ -127,26 +127,14 @@ function differenceGeom(a: Region, b: Region): Ring[][] {
   const gb = toGeom(b);
   if (gb.length === 0) {
     const [first, ...rest] = ga as [Ring[], ...Ring[][]];
-    return remembered(
-      'union',
-      [ga],
-      () => robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][],
-    );
+    return robust(() => union(first as Geom, ...(rest as Geom[]))) as Ring[][];
   }
-  return remembered(
-    'difference',
-    [ga, gb],
-    () => robust(() => difference(ga as Geom, ...(gb as Geom[]))) as Ring[][],
-  );
+  return robust(() => difference(ga as Geom, ...(gb as Geom[]))) as Ring[][];
 }
 
-/** (union of a) ∩ (union of b), as polyclip gives it (remembered under an active memo). */
+/** (union of a) ∩ (union of b), as polyclip gives it. */
 function intersectionGeom(ga: Ring[][], gb: Ring[][]): Ring[][] {
-  return remembered(
-    'intersection',
-    [ga, gb],
-    () => robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][],
-  );
+  return robust(() => intersection(ga as Geom, gb as Geom)) as Ring[][];
 }
 
 /**

@@ -1,4 +1,3 @@
-import { BooleanMemo, withBooleanMemo } from '../../geometry/boolean-memo.ts';
 import { boxOf, type Box } from '../../geometry/box.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { LookRecord, withLookRecord } from '../../geometry/look-record.ts';
@@ -96,7 +95,7 @@ export const pairKindsOf = (ruleset: Ruleset): PairKind[] =>
  * Black Powder: sight (seenShare, sightBlocker's grid, overhead fire's units crossed), gaps,
  * target priority (which assesses every enemy, so its looks cover every enemy's sight). Other
  * rulesets also read friends, collisions or charge lines directly, so an update asks them again
- * in full (still with the memo).
+ * in full.
  */
 const LOCAL_LOOKS: ReadonlySet<string> = new Set(['black-powder']);
 
@@ -128,21 +127,21 @@ interface Answered {
 /**
  * Answers every ordered pair of a table, and answers again after units move, asking each pair
  * through the ruleset's own `ask` (the one-at-a-time path, so the answers are that path's by
- * construction) while a memo of polygon booleans and sight shares is active: the visible part of
- * a target, its probes and its cover are the same whichever question asks for them (shoot,
- * charge, see; target priority reassessing every other target).
+ * construction) while a pair cache is active (pair-cache.ts): a shooter's assessment of a target
+ * and the sight from a leader are computed once per pair whichever question asks for them (shoot,
+ * charge, see; target priority reassessing every other target). The shadows each eye casts are
+ * shared by every target of that eye in the geometry itself (eye-shadow.ts). (A memo of polygon
+ * booleans and sight shares was also active here until the shadows were shared per eye; its keys
+ * then cost more than it saved: fresh runs 17 % slower with it, docs/rules-engine.md.)
  *
  * `update(table)` after units moved keeps the answer of every pair that involves no moved unit
  * and whose looks (see LOCAL_LOOKS) no moved unit met, before or after; it asks the rest again.
- * The memo keeps only what the latest table used, so memory stays that of one table.
  */
 export class AllPairs {
   readonly kinds: readonly PairKind[];
-  private readonly memo = new BooleanMemo();
   private readonly pairCache = new PairCache();
   private readonly recordLooks: boolean;
   private last: Answered | undefined;
-  private memoAfterFull = 0;
   /** Pairs asked again by the last `update` (or all, by `full`), for benchmarks and tests. */
   lastAsked = 0;
 
@@ -158,10 +157,7 @@ export class AllPairs {
   /** Every ordered pair of the table, every kind, nothing reused. */
   full(state: TableState): PairVerdicts {
     this.pairCache.reset(state);
-    const result = this.answer(state, () => true);
-    this.memo.sweep();
-    this.memoAfterFull = this.memo.size;
-    return result;
+    return this.answer(state, () => true);
   }
 
   /**
@@ -201,11 +197,6 @@ export class AllPairs {
       const look = looks.get(kind)?.[i * state.units.length + j];
       return !look || boxes.some((b) => look.meets(b));
     });
-    // Entries of the pairs an update kept are not used again until one is asked again: kept,
-    // unless the memo has grown well past a table's worth. (Only here: `full` sweeps once
-    // itself; a second sweep right after it emptied the memo, so the first update after a full
-    // run found none of its sights.)
-    if (this.memo.size > 2 * this.memoAfterFull + 10_000) this.memo.sweep();
     return result;
   }
 
@@ -216,8 +207,7 @@ export class AllPairs {
     const answers = new Map<PairKind, (PairAnswer | undefined)[]>();
     const looks = this.recordLooks ? new Map<PairKind, (LookRecord | undefined)[]>() : undefined;
     let asked = 0;
-    const run = (fn: () => void) => withBooleanMemo(this.memo, () => withPairCache(this.pairCache, fn));
-    run(() => {
+    withPairCache(this.pairCache, () => {
       for (const kind of this.kinds) {
         const row = new Array<PairAnswer | undefined>(n * n);
         const lookRow = new Array<LookRecord | undefined>(n * n);
@@ -256,14 +246,9 @@ export class AllPairs {
     this.lastAsked = asked;
     return result;
   }
-
-  /** Booleans remembered and reused so far (for benchmarks). */
-  get memoStats(): { readonly size: number; readonly hits: number; readonly misses: number } {
-    return { size: this.memo.size, hits: this.memo.hits, misses: this.memo.misses };
-  }
 }
 
-/** Every ordered pair of one table at once (a fresh memo each call). */
+/** Every ordered pair of one table at once (nothing kept between calls). */
 export function allPairVerdicts(
   ruleset: Ruleset,
   state: TableState,

@@ -12,7 +12,6 @@ import {
   type SightScreen,
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
-import { MemoKey, memoActive, rememberedBy } from '../../geometry/boolean-memo.ts';
 import { noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { probedQuantity } from './probe.ts';
@@ -107,28 +106,17 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     const h = build(reach);
     return { ...h, sigmaMm: sigmaOf(h.hidden) };
   };
-  // Remembered (under an active memo) by the screens the first window holds, not by the band.
-  const firstKey = memoActive() ? seenKeyNumbers(inputs, reach) : undefined;
-  let { hidden, blind, sigmaMm } = firstKey
-    ? rememberedBy(new MemoKey(`hidden${firstKey.text}`, firstKey.nums), first)
-    : first();
+  let { hidden, blind, sigmaMm } = first();
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
   // Screens outside this window cannot change anything below.
   const nearFinal = grow(tb, reach);
   noteSight(eye, nearFinal, sightWindow(eye, nearFinal, 1));
-  // Everything below depends only on the eye, the target, the reach and the screens within it.
-  // The same screens and numbers as the first key when the reach did not grow.
-  const keyParts = !firstKey ? undefined : reach === 50 ? firstKey : seenKeyNumbers(inputs, reach);
-  const key = keyParts ? new MemoKey(`seen${keyParts.text}`, keyParts.nums) : undefined;
-  const rest = (): SeenShare => {
-    if (reach !== 50) {
-      ({ hidden, blind } = build(reach));
-      sigmaMm = sigmaOf(hidden);
-    }
-    return seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
-  };
-  return key === undefined ? rest() : rememberedBy(key, rest);
+  if (reach !== 50) {
+    ({ hidden, blind } = build(reach));
+    sigmaMm = sigmaOf(hidden);
+  }
+  return seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
@@ -143,67 +131,6 @@ function areaOf(target: readonly Polygon[]): number {
   }
   return a;
 }
-
-/**
- * The exact key of what a seen share with this reach depends on (for the table memo), but the
- * word naming what is remembered: the texts of the screens and the numbers.
- */
-function seenKeyNumbers(inputs: SightInputs, reach: number): { text: string; nums: Float64Array } {
-  const { eye, target } = inputs;
-  const near = grow(boxOf(target.flat()), reach);
-  const window = sightWindow(eye, near, 1);
-  // Counted first and written straight into the array (no growing list of numbers per sight).
-  let count = 6;
-  for (const p of target) count += 1 + 2 * p.length;
-  const kept: SightScreen[] = [];
-  for (const s of inputs.screens)
-    if (overlaps(s.box, window)) {
-      kept.push(s);
-      count += 3 + 2 * s.polygon.length;
-    }
-  const nums = new Float64Array(count);
-  let k = 0;
-  nums[k++] = eye.x;
-  nums[k++] = eye.y;
-  nums[k++] = inputs.eyeSigmaMm;
-  nums[k++] = inputs.targetSigmaMm;
-  nums[k++] = reach;
-  nums[k++] = target.length;
-  for (const p of target) {
-    nums[k++] = p.length;
-    for (const q of p) {
-      nums[k++] = q.x;
-      nums[k++] = q.y;
-    }
-  }
-  let text = '';
-  for (const s of kept) {
-    text += screenText(s);
-    nums[k++] = s.depthMm ?? 0;
-    nums[k++] = inputs.screenSigmaMm(s);
-    nums[k++] = s.polygon.length;
-    for (const q of s.polygon) {
-      nums[k++] = q.x;
-      nums[k++] = q.y;
-    }
-  }
-  return { text, nums };
-}
-
-/** A screen's words in a key, written once per screen object. */
-function screenText(s: SightScreen): string {
-  let t = screenTexts.get(s);
-  if (t === undefined) {
-    t = `|${s.id}\u0000${s.label}\u0000${s.kind}\u0000${s.depthMm === undefined ? '' : 'd'}`;
-    screenTexts.set(s, t);
-  }
-  return t;
-}
-
-const screenTexts = new WeakMap<SightScreen, string>();
-
-const overlaps = (a: Box, b: Box): boolean =>
-  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 
 /** The seen share, once the hidden regions are built. */
 function seenFrom(

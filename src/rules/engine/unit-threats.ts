@@ -1,4 +1,3 @@
-import { BooleanMemo, withBooleanMemo } from '../../geometry/boolean-memo.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { askPair, pairKindsOf, type AllPairsSettings, type PairAnswer, type PairKind } from './all-pairs.ts';
@@ -8,9 +7,9 @@ import type { Ruleset } from './ruleset.ts';
 /**
  * One picked unit's threat view: what it can do to every enemy unit (shoot, charge, see: its row
  * of the all-pairs table) and, reversed, which enemies can shoot it (its column). Only that row
- * and column are asked, each pair through the ruleset's own `ask` (askPair), under one memo of
- * polygon booleans and one pair cache (pair-cache.ts) for the table, so shoot, charge and see of
- * the same pair share their geometry and target priority assesses each shooter–target pair once.
+ * and column are asked, each pair through the ruleset's own `ask` (askPair), under one pair cache
+ * (pair-cache.ts) for the table, so shoot, charge and see of the same pair share their geometry
+ * and target priority assesses each shooter–target pair once.
  *
  * `threatsOfUnit` answers in one go; `threatsOfUnitSliced` yields to the caller's scheduler
  * between pairs so a server answering it never holds its event loop for more than one verdict.
@@ -70,12 +69,11 @@ function plan(ruleset: Ruleset, state: TableState, unitId: string, settings: All
   return { steps, result };
 }
 
-/** What one request remembers about its table: booleans and pair results; `run` makes both active. */
+/** What one request remembers about its table: pair results; `run` makes them active. */
 function tableMemo(state: TableState): <T>(fn: () => T) => T {
-  const memo = new BooleanMemo();
   const cache = new PairCache();
   cache.reset(state);
-  return (fn) => withBooleanMemo(memo, () => withPairCache(cache, fn));
+  return (fn) => withPairCache(cache, fn);
 }
 
 /** The picked unit's row and column, answered at once. */
