@@ -13,8 +13,8 @@ const ALIGNED_SQUARE_TOLERANCE = 0.08;
  * exp(−π²/2 · 0.9²) ≈ 2 % of its contrast, a couple of grey levels under the sensor's noise: the
  * fit has nothing to lock onto, and it is the costliest read (≈ 5 ms a quad; a whole-frame search
  * of a blurred 1080p table of 15 mm tags spent 170 ms in it and read none). Tuning scenes (seeds
- * 1501–1506, blur σ 1.4 px, 1080p 15 and 20 mm and 720p 25 mm, tilt 5–15°): of 2,792 fits, the
- * 144 that read held 0.84 at most.
+ * 1504–1510, blur σ 1.4 px, learned as 1.3: 1080p 15 and 20 mm, 720p 20 and 25 mm, tilt 0–25°):
+ * of 2,680 fits, the 180 that read held 0.864 at most.
  */
 const MAX_BLUR_PER_CELL = 0.9;
 
