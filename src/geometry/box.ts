@@ -22,6 +22,11 @@ export function boxOf(points: readonly Vec2[]): Box {
   return { minX, minY, maxX, maxY };
 }
 
+/** The box grown by `m` on every side. */
+export function growBox(b: Box, m: number): Box {
+  return { minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + m };
+}
+
 export function unionBox(boxes: readonly Box[]): Box {
   let minX = Infinity;
   let minY = Infinity;

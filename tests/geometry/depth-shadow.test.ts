@@ -1,32 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { intersectionArea, regionArea } from '../../src/geometry/boolean.ts';
-import { boxOf, type Box } from '../../src/geometry/box.ts';
+import { boxOf, growBox } from '../../src/geometry/box.ts';
 import { depthShadow } from '../../src/geometry/depth-shadow.ts';
 import { containsPoint, type Polygon } from '../../src/geometry/polygon.ts';
 import { sightWindow } from '../../src/geometry/visible-region.ts';
+import { turnedRect } from './turned.ts';
 
 /** A turned rectangle `w` × `h` at (cx, cy). */
-function rect(cx: number, cy: number, w: number, h: number, a: number): Polygon {
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  return [
-    [-w / 2, -h / 2],
-    [w / 2, -h / 2],
-    [w / 2, h / 2],
-    [-w / 2, h / 2],
-  ].map(([x, y]) => ({
-    x: cx + (x as number) * c - (y as number) * s,
-    y: cy + (x as number) * s + (y as number) * c,
-  }));
-}
-
-const grow = (b: Box, m: number): Box => ({
-  minX: b.minX - m,
-  minY: b.minY - m,
-  maxX: b.maxX + m,
-  maxY: b.maxY + m,
-});
+const rect = turnedRect;
 
 describe('depth shadows from rays kept per eye and outline', () => {
   it('hide of every target what rays traced to each window’s own reach hide (areas within 1e-9 of the target)', () => {
@@ -50,7 +32,7 @@ describe('depth shadows from rays kept per eye and outline', () => {
       for (let n = 0; n < 25; n++) {
         const target = [rect(r() * 1500, r() * 1500, 40 + r() * 120, 40, r() * Math.PI)];
         if (containsPoint(wood, eye) && n > 3) break;
-        const window = sightWindow(eye, grow(boxOf(target.flat()), 50), 1);
+        const window = sightWindow(eye, growBox(boxOf(target.flat()), 50), 1);
         const kept = depthShadow(eye, wood, depth, window);
         const traced = depthShadow(eye, wood, depth, window, false);
         const a = kept.length ? intersectionArea(target, kept) : 0;

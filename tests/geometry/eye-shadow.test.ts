@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { intersectionArea, regionArea } from '../../src/geometry/boolean.ts';
-import { boxOf, type Box } from '../../src/geometry/box.ts';
+import { boxOf, growBox } from '../../src/geometry/box.ts';
 import { closestPointOnSegment } from '../../src/geometry/distance.ts';
 import { eyeHidden, hiddenIn, type ShadowKind } from '../../src/geometry/eye-shadow.ts';
 import { containsPoint, type Polygon } from '../../src/geometry/polygon.ts';
 import { segmentInsidePolygon } from '../../src/geometry/segment-clip.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
 import { hiddenRegions, sightScreen, sightWindow } from '../../src/geometry/visible-region.ts';
+import { turned, turnedRect } from './turned.ts';
 
 /** A turned rectangle of 20–180 by 20–80 mm somewhere on a 1,500 mm square. */
 function rect(r: () => number): Polygon {
@@ -15,18 +16,7 @@ function rect(r: () => number): Polygon {
   const cy = r() * 1500;
   const w = 20 + r() * 160;
   const h = 20 + r() * 60;
-  const a = r() * Math.PI;
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  return [
-    [-w / 2, -h / 2],
-    [w / 2, -h / 2],
-    [w / 2, h / 2],
-    [-w / 2, h / 2],
-  ].map(([x, y]) => ({
-    x: cx + (x as number) * c - (y as number) * s,
-    y: cy + (x as number) * s + (y as number) * c,
-  }));
+  return turnedRect(cx, cy, w, h, r() * Math.PI);
 }
 
 /** An L-shaped (concave) outline, turned, somewhere on the square. */
@@ -34,29 +24,18 @@ function ell(r: () => number): Polygon {
   const cx = r() * 1500;
   const cy = r() * 1500;
   const a = r() * Math.PI;
-  const c = Math.cos(a);
-  const s = Math.sin(a);
   const w = 40 + r() * 80;
   const t = 15 + r() * 20;
-  return [
+  const outline: Array<[number, number]> = [
     [0, 0],
     [w, 0],
     [w, t],
     [t, t],
     [t, w],
     [0, w],
-  ].map(([x, y]) => ({
-    x: cx + (x as number) * c - (y as number) * s,
-    y: cy + (x as number) * s + (y as number) * c,
-  }));
+  ];
+  return turned(outline, cx, cy, a);
 }
-
-const grow = (b: Box, m: number): Box => ({
-  minX: b.minX - m,
-  minY: b.minY - m,
-  maxX: b.maxX + m,
-  maxY: b.maxY + m,
-});
 
 /**
  * Truth from the sight line itself: p is hidden when the segment eye → p runs inside the outline;
@@ -86,7 +65,7 @@ describe('shadows built once per eye (eyeHidden) and cut to each window', () => 
       const eye = { x: r() * 1500, y: r() * 1500 };
       if (containsPoint(poly, eye)) continue;
       const target = rect(r);
-      const window = sightWindow(eye, grow(boxOf(target), 50), 1);
+      const window = sightWindow(eye, growBox(boxOf(target), 50), 1);
       const screen = sightScreen('s', 's', poly, kind);
       const found = hiddenRegions(eye, [screen], window, window).hidden.flatMap((h) => h.polygons);
       for (let n = 0; n < 40; n++) {
@@ -118,7 +97,7 @@ describe('shadows built once per eye (eyeHidden) and cut to each window', () => 
       const eye = { x: r() * 1500, y: r() * 1500 };
       if (containsPoint(poly, eye)) continue;
       const target = [rect(r)];
-      const window = sightWindow(eye, grow(boxOf(target.flat()), 50), 1);
+      const window = sightWindow(eye, growBox(boxOf(target.flat()), 50), 1);
       const wide = eyeHidden(eye, poly, kind, window);
       const direct = hiddenIn(eye, poly, kind, window);
       const a = intersectionArea(target, wide);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
-import { boxOf, type Box } from '../../src/geometry/box.ts';
+import { boxOf, growBox } from '../../src/geometry/box.ts';
 import { gapAlongLine, type GapObstacle } from '../../src/geometry/gap.ts';
 import { LookRecord, noteSegment, noteSight, withLookRecord } from '../../src/geometry/look-record.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
 import { hiddenRegions, sightScreen, sightWindow } from '../../src/geometry/visible-region.ts';
+import { turnedRect } from './turned.ts';
 
 /**
  * A look must be sound: whenever a piece inside a box changes what the geometry computes, the
@@ -17,26 +18,8 @@ function piece(r: () => number): Polygon {
   const cy = r() * 600;
   const w = 20 + r() * 60;
   const h = 20 + r() * 60;
-  const a = r() * Math.PI;
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  return [
-    [-w / 2, -h / 2],
-    [w / 2, -h / 2],
-    [w / 2, h / 2],
-    [-w / 2, h / 2],
-  ].map(([x, y]) => ({
-    x: cx + (x as number) * c - (y as number) * s,
-    y: cy + (x as number) * s + (y as number) * c,
-  }));
+  return turnedRect(cx, cy, w, h, r() * Math.PI);
 }
-
-const grow = (b: Box, m: number): Box => ({
-  minX: b.minX - m,
-  minY: b.minY - m,
-  maxX: b.maxX + m,
-  maxY: b.maxY + m,
-});
 
 describe('look records are sound', () => {
   it('a sight window meets every hider that hides something of the near box (hiddenRegions with and without it)', () => {
@@ -46,7 +29,7 @@ describe('look records are sound', () => {
     for (let k = 0; k < 3000; k++) {
       const eye = { x: r() * 600, y: r() * 600 };
       const target = piece(r);
-      const near = grow(boxOf(target), 5 + r() * 50);
+      const near = growBox(boxOf(target), 5 + r() * 50);
       const window = sightWindow(eye, near, 1);
       const hider = piece(r);
       const screen = sightScreen('h', 'hider', hider, 'solid');

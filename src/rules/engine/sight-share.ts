@@ -1,5 +1,5 @@
 import { regionArea } from '../../geometry/boolean.ts';
-import { boxOf, type Box } from '../../geometry/box.ts';
+import { boxOf, growBox } from '../../geometry/box.ts';
 import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -53,13 +53,6 @@ export interface SightInputs {
   readonly screenSigmaMm: (s: SightScreen) => number;
 }
 
-const grow = (b: Box, m: number): Box => ({
-  minX: b.minX - m,
-  minY: b.minY - m,
-  maxX: b.maxX + m,
-  maxY: b.maxY + m,
-});
-
 const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
   polys.map((p) => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y })));
 
@@ -85,7 +78,7 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     ].map((c) => Math.hypot(c.x - eye.x, c.y - eye.y)),
   );
   const build = (reach: number) => {
-    const near = grow(tb, reach);
+    const near = growBox(tb, reach);
     const window = sightWindow(eye, near, 1);
     return hiddenRegions(eye, inputs.screens, window, near);
   };
@@ -110,7 +103,7 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const need = 4 * bandFor(sigmaMm) + 1;
   if (need > reach) reach = need;
   // Screens outside this window cannot change anything below.
-  const nearFinal = grow(tb, reach);
+  const nearFinal = growBox(tb, reach);
   noteSight(eye, nearFinal, sightWindow(eye, nearFinal, 1));
   if (reach !== 50) {
     ({ hidden, blind } = build(reach));
