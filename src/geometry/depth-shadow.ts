@@ -1,5 +1,6 @@
 import type { Box } from './box.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
+import { PerEyeCache } from './per-eye-cache.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -67,26 +68,10 @@ class RayStretches {
 const RAY_MM = 40_000;
 
 /** Per outline, per eye x, per eye y: its rays' stretches (kept while the outline lives). */
-const raysByOutline = new WeakMap<Polygon, Map<number, Map<number, RayStretches>>>();
+const raysByOutline = new PerEyeCache<RayStretches>();
 
-function raysFor(eye: Vec2, poly: Polygon): RayStretches {
-  let xs = raysByOutline.get(poly);
-  if (!xs) {
-    xs = new Map();
-    raysByOutline.set(poly, xs);
-  }
-  let ys = xs.get(eye.x);
-  if (!ys) {
-    ys = new Map();
-    xs.set(eye.x, ys);
-  }
-  let rays = ys.get(eye.y);
-  if (!rays) {
-    rays = new RayStretches(eye, poly);
-    ys.set(eye.y, rays);
-  }
-  return rays;
-}
+const raysFor = (eye: Vec2, poly: Polygon): RayStretches =>
+  raysByOutline.get(poly, eye, () => new RayStretches(eye, poly));
 
 /** depthReach for a window too large to keep rays for: the ray traced to `reach` itself. */
 function depthReachOnce(eye: Vec2, poly: Polygon, depth: number, theta: number, reach: number): number {

@@ -1,6 +1,7 @@
 import { boxOf, type Box } from './box.ts';
 import { booleanPieces } from './region-area.ts';
 import { convexHull, isConvex } from './hull.ts';
+import { PerEyeCache } from './per-eye-cache.ts';
 import type { Polygon } from './polygon.ts';
 import { shadowPieces } from './shadow.ts';
 import type { Vec2 } from './vec.ts';
@@ -58,8 +59,8 @@ function hullPoints(polygon: Polygon, pieces: readonly Polygon[]): Vec2[] {
 
 /** Per kind, screen outline, eye x and eye y: its hidden polygons in the square round the eye. */
 const byEye = {
-  solid: new WeakMap<Polygon, Map<number, Map<number, readonly Polygon[]>>>(),
-  screen: new WeakMap<Polygon, Map<number, Map<number, readonly Polygon[]>>>(),
+  solid: new PerEyeCache<readonly Polygon[]>(),
+  screen: new PerEyeCache<readonly Polygon[]>(),
 };
 
 /**
@@ -76,21 +77,5 @@ export function eyeHidden(eye: Vec2, polygon: Polygon, kind: ShadowKind, window:
     window.maxY > wide.maxY
   )
     return hiddenIn(eye, polygon, kind, window);
-  const outlines = byEye[kind];
-  let xs = outlines.get(polygon);
-  if (!xs) {
-    xs = new Map();
-    outlines.set(polygon, xs);
-  }
-  let ys = xs.get(eye.x);
-  if (!ys) {
-    ys = new Map();
-    xs.set(eye.x, ys);
-  }
-  let polys = ys.get(eye.y);
-  if (!polys) {
-    polys = hiddenIn(eye, polygon, kind, wide);
-    ys.set(eye.y, polys);
-  }
-  return polys;
+  return byEye[kind].get(polygon, eye, () => hiddenIn(eye, polygon, kind, wide));
 }
