@@ -105,6 +105,31 @@ function summaryTable(scenes: readonly SceneRun[]): string[] {
   return lines;
 }
 
+/** Medians, their ratio and p90s of whole-frame search times (ms). */
+function timingFigures(of: readonly FullFrameTiming[]) {
+  const vedette = quantile(
+    of.map((t) => t.vedetteMs),
+    0.5,
+  );
+  const native = quantile(
+    of.map((t) => t.nativeMs),
+    0.5,
+  );
+  return {
+    vedette,
+    native,
+    ratio: vedette / native,
+    vedetteP90: quantile(
+      of.map((t) => t.vedetteMs),
+      0.9,
+    ),
+    nativeP90: quantile(
+      of.map((t) => t.nativeMs),
+      0.9,
+    ),
+  };
+}
+
 function timingTable(scenes: readonly SceneRun[], clutter: readonly ClutterRun[]): string[] {
   const lines = [
     '| res | whole-frame searches | Vedette median ms | native OpenCV median ms | ratio | Vedette p90 ms | native p90 ms |',
@@ -118,29 +143,10 @@ function timingTable(scenes: readonly SceneRun[], clutter: readonly ClutterRun[]
   for (const res of ['720p', '1080p', '4k']) {
     const of = all.filter((t) => t.res === res);
     if (of.length === 0) continue;
-    const v = quantile(
-      of.map((t) => t.vedetteMs),
-      0.5,
-    );
-    const n = quantile(
-      of.map((t) => t.nativeMs),
-      0.5,
-    );
-    ratios.set(res, v / n);
+    const t = timingFigures(of);
+    ratios.set(res, t.ratio);
     lines.push(
-      `| ${res} | ${of.length} | ${fixed(v, 1)} | ${fixed(n, 1)} | ${fixed(v / n, 2)} | ${fixed(
-        quantile(
-          of.map((t) => t.vedetteMs),
-          0.9,
-        ),
-        1,
-      )} | ${fixed(
-        quantile(
-          of.map((t) => t.nativeMs),
-          0.9,
-        ),
-        1,
-      )} |`,
+      `| ${res} | ${of.length} | ${fixed(t.vedette, 1)} | ${fixed(t.native, 1)} | ${fixed(t.ratio, 2)} | ${fixed(t.vedetteP90, 1)} | ${fixed(t.nativeP90, 1)} |`,
     );
   }
   return lines;
@@ -158,20 +164,9 @@ function timingByCondition(scenes: readonly SceneRun[], clutter: readonly Clutte
   ];
   const row = (label: string, mm: string, of: readonly FullFrameTiming[]) => {
     if (of.length === 0) return;
-    const v = quantile(
-      of.map((t) => t.vedetteMs),
-      0.5,
-    );
-    const n = quantile(
-      of.map((t) => t.nativeMs),
-      0.5,
-    );
-    const p90 = quantile(
-      of.map((t) => t.vedetteMs),
-      0.9,
-    );
+    const t = timingFigures(of);
     lines.push(
-      `| ${label} | ${mm} | ${of.length} | ${fixed(v, 1)} | ${fixed(n, 1)} | ${fixed(v / n, 2)} | ${fixed(p90, 1)} |`,
+      `| ${label} | ${mm} | ${of.length} | ${fixed(t.vedette, 1)} | ${fixed(t.native, 1)} | ${fixed(t.ratio, 2)} | ${fixed(t.vedetteP90, 1)} |`,
     );
   };
   const at1080 = scenes.filter((s) => s.resolution === '1080p');
@@ -279,15 +274,7 @@ export function printReport(r: RecallReport): void {
     ...r.scenes.filter((s) => s.resolution === '1080p').flatMap((s) => s.timings),
     ...r.clutter.filter((c) => c.resolution === '1080p').flatMap((c) => c.timings),
   ];
-  const ratio =
-    quantile(
-      timing1080.map((t) => t.vedetteMs),
-      0.5,
-    ) /
-    quantile(
-      timing1080.map((t) => t.nativeMs),
-      0.5,
-    );
+  const ratio = timingFigures(timing1080).ratio;
   out.push('## Targets (issue 12, "How we will know")', '');
   const row = (text: string, ok: boolean, measured: boolean) =>
     out.push(`- ${verdict(ok, measured)}: ${text}`);

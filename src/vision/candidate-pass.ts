@@ -68,6 +68,14 @@ export type PassTuning = Pick<
   'minPerimeterRate' | 'thresholdWindowPx' | 'thresholdConstant' | 'minDistanceToBorderPx'
 >;
 
+/** The run-to-run settings a pass starts with. */
+export const passTuning = (o: CandidatePassOptions): PassTuning => ({
+  minPerimeterRate: o.minPerimeterRate,
+  thresholdWindowPx: o.thresholdWindowPx,
+  thresholdConstant: o.thresholdConstant,
+  minDistanceToBorderPx: o.minDistanceToBorderPx,
+});
+
 export class CandidatePass {
   private tuning: PassTuning;
 
@@ -76,12 +84,7 @@ export class CandidatePass {
     private readonly detector: OpenCV,
     readonly options: CandidatePassOptions,
   ) {
-    this.tuning = {
-      minPerimeterRate: options.minPerimeterRate,
-      thresholdWindowPx: options.thresholdWindowPx,
-      thresholdConstant: options.thresholdConstant,
-      minDistanceToBorderPx: options.minDistanceToBorderPx,
-    };
+    this.tuning = passTuning(options);
   }
 
   static async create(

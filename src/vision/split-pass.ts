@@ -3,6 +3,7 @@ import {
   CandidatePass,
   type CandidatePassOptions,
   type CandidatePassResult,
+  passTuning,
   type PassTuning,
 } from './candidate-pass.ts';
 import type { Quad } from './candidates.ts';
@@ -96,12 +97,7 @@ export class SplitCandidatePass {
     private readonly overlapRows: number,
     options: CandidatePassOptions,
   ) {
-    this.tuning = {
-      minPerimeterRate: options.minPerimeterRate,
-      thresholdWindowPx: options.thresholdWindowPx,
-      thresholdConstant: options.thresholdConstant,
-      minDistanceToBorderPx: options.minDistanceToBorderPx,
-    };
+    this.tuning = passTuning(options);
   }
 
   static async create(options: CandidatePassOptions, overlapRows: number): Promise<SplitCandidatePass> {
