@@ -53,8 +53,8 @@ export class FindingPriors {
   private readonly specs: ReadonlyMap<number, MarkerSpec>;
 
   constructor(
-    private readonly camera: CameraProfile,
-    private readonly pose: TablePose,
+    readonly camera: CameraProfile,
+    readonly pose: TablePose,
     scenario: Scenario,
     readonly options: FindingPriorsOptions = DEFAULT_FINDING_PRIORS,
   ) {
@@ -72,6 +72,11 @@ export class FindingPriors {
       c.ids.push(spec.id);
     }
     this.classes = classes;
+  }
+
+  /** The class (printed size and height) of a declared marker id. */
+  classOf(markerId: number): MarkerClass | undefined {
+    return this.classes.find((c) => c.ids.includes(markerId));
   }
 
   /** The ways a candidate quad can be a declared marker (empty: it cannot be one here). */

@@ -17,7 +17,8 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { readAligned } from './aligned-reread.ts';
-import { CodeFit } from './code-fit.ts';
+import { CodeFit, codePattern } from './code-fit.ts';
+import { fitOnTable } from './table-fit.ts';
 import { FirmReadings, type FirmnessOptions } from './firm-reading.ts';
 import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
@@ -45,7 +46,8 @@ import {
  *    learned-stage.ts, docs/learned-reader.md);
  * 3. bases the tracker knows and that were not found yet are read where their marker should be;
  * 4. what is still missing or unsure is searched again in upsampled regions (roi-search.ts);
- * 5. still markers that no single frame settles are averaged over frames (evidence.ts).
+ * 5. still markers that no single frame settles are averaged over frames (evidence.ts);
+ * 6. small base tags read afresh are measured as squares on the table (table-fit.ts).
  * A marker not in play is reported only when OpenCV read its code exactly on a well-resolved
  * square, and never where a declared marker was found.
  */
@@ -341,12 +343,35 @@ export class MarkerFinder {
   ): FinderResult {
     // Markers checked against the table's priors (recalled is null without them) are kept for the
     // next frame; those recalled unchanged keep the pixels they were read with.
-    if (recalled) for (const m of found.values()) if (!recalled.has(m)) this.still.remember(grey, m);
+    if (recalled)
+      for (const [id, m] of found)
+        if (!recalled.has(m)) {
+          const measured = this.onTable(grey, m);
+          found.set(id, measured);
+          this.still.remember(grey, measured);
+        }
     const markers = [...found.values()];
     return {
       markers,
       unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),
     };
+  }
+
+  /** A base's tag measured as a square on the table (table-fit.ts), when the table explains it. */
+  private onTable(grey: GreyImage, m: FoundMarker): FoundMarker {
+    const priors = this.currentPriors;
+    const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
+    // Tags with cells of three pixels or more are measured well by their edges (corner-measure.ts).
+    if (!priors || !markerClass || this.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx) return m;
+    const corners = fitOnTable(
+      grey,
+      m.corners,
+      codePattern(this.codes, m.id),
+      this.codes.bitsPerSide + 2,
+      { camera: priors.camera, pose: priors.pose, ...markerClass },
+      this.decoderOptions.blurSigmaPx,
+    );
+    return corners ? { ...m, corners } : m;
   }
 
   private isFirm(r: TemplateReading, grey: GreyImage): boolean {

@@ -157,9 +157,44 @@ const work = {
   jtr: new WorkArray(Float64Array),
   damped: new WorkArray(Float64Array),
   cholesky: new WorkArray(Float64Array),
+  perCorner: new WorkArray(Float64Array),
 };
 
-/** One Levenberg–Marquardt run at a given blur; returns the fitted corners or null. */
+/** ∂corners/∂params (8 × k, row-major) by forward differences of the model; null if it fails. */
+function modelJacobian(model: CornerModel, params: Float64Array, at: Float64Array): Float64Array | null {
+  const k = model.steps.length;
+  const out = new Float64Array(8 * k);
+  for (let m = 0; m < k; m++) {
+    const p = Float64Array.from(params);
+    const step = model.steps[m]!;
+    p[m]! += step;
+    const c = model.corners(p);
+    if (!c) return null;
+    for (let j = 0; j < 8; j++) out[j * k + m] = (c[j]! - at[j]!) / step;
+  }
+  return out;
+}
+
+function largestMove(a: Float64Array, b: Float64Array): number {
+  let most = 0;
+  for (let j = 0; j < 8; j++) most = Math.max(most, Math.abs(b[j]! - a[j]!));
+  return most;
+}
+
+/**
+ * The corners as a function of fewer parameters than their eight coordinates (table-fit.ts: a
+ * square of known size on the table plane has three). `corners` returns u0, v0, … u3, v3 or null;
+ * `steps` are the parameters' finite-difference steps for the corners' Jacobian.
+ */
+export interface CornerModel {
+  readonly steps: Float64Array;
+  corners(params: Float64Array): Float64Array | null;
+}
+
+/**
+ * One Levenberg–Marquardt run at a given blur; returns the fitted parameters (the corners
+ * themselves without a model) or null.
+ */
 function refine(
   pixels: PixelSet,
   start: Float64Array,
@@ -167,15 +202,19 @@ function refine(
   cells: number,
   blur: number,
   maxIterations: number,
+  model: CornerModel | null = null,
 ): { params: Float64Array; fit: Fit } | null {
   const n = pixels.count;
+  const k = model ? model.steps.length : 8;
+  const cornersOf = (p: Float64Array): Float64Array | null => (model ? model.corners(p) : p);
   const w = work.w.take(n);
   const wStep = work.wStep.take(n);
-  const jac = work.jac.take(n * 8);
+  const jac = work.jac.take(n * k);
   const gradient = work.gradient.take(2 * n);
   const grid = work.grid.take(2 * n);
   let params = Float64Array.from(start);
-  if (!render(pixels, withParams(params), pattern, cells, blur, w)) return null;
+  let at = cornersOf(params);
+  if (!at || !render(pixels, withParams(at), pattern, cells, blur, w)) return null;
   let fit = fitLevels(pixels.values, w, n);
   let lambda = 1e-3;
   const eps = 0.01;
@@ -184,19 +223,23 @@ function refine(
     // position moves with each corner. A pixel p sees grid point g = H⁻¹(p); moving corner
     // coordinate j moves the image of g by D_j = ∂H(g)/∂θ_j, so g moves by −(∂p/∂g)⁻¹·D_j, and
     // (∂p/∂g)⁻¹ is the Jacobian of H⁻¹ at p.
-    const corners = withParams(params);
+    const corners = withParams(at!);
     const toImage = gridToImage(corners, cells);
     const toGrid = toImage && invert3(toImage);
     if (!toImage || !toGrid || !predictWhiteness(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }))
       return null;
     const moved: Mat3[] = [];
     for (let j = 0; j < 8; j++) {
-      const p = Float64Array.from(params);
+      const p = Float64Array.from(at!);
       p[j]! += eps;
       const h = gridToImage(withParams(p), cells);
       if (!h) return null;
       moved.push(h);
     }
+    // With a model, how each corner coordinate moves with each parameter (8 × k).
+    const chain = model ? modelJacobian(model, params, at!) : null;
+    if (model && !chain) return null;
+    const perCorner = work.perCorner.take(8);
     const [i0, i1, , i3, i4, , i6, i7, i8] = toGrid;
     for (let i = 0; i < n; i++) {
       const pu = pixels.u[i]!;
@@ -218,41 +261,52 @@ function refine(
         const dv = ((h[3] * gx + h[4] * gy + h[5]) / z - pv) / eps;
         const dgx = -(a11 * du + a12 * dv);
         const dgy = -(a21 * du + a22 * dv);
-        jac[i * 8 + j] = fit.b * (dwx * dgx + dwy * dgy);
+        const d = fit.b * (dwx * dgx + dwy * dgy);
+        if (chain) perCorner[j] = d;
+        else jac[i * 8 + j] = d;
       }
+      if (chain)
+        for (let m = 0; m < k; m++) {
+          let d = 0;
+          for (let j = 0; j < 8; j++) d += perCorner[j]! * chain[j * k + m]!;
+          jac[i * k + m] = d;
+        }
     }
-    // Normal equations for the corners, the levels held at their best fit (variable projection).
-    const jtj = work.jtj.take(64);
-    const jtr = work.jtr.take(8);
+    // Normal equations for the parameters, the levels held at their best fit (variable projection).
+    const jtj = work.jtj.take(k * k);
+    const jtr = work.jtr.take(k);
     for (let i = 0; i < n; i++) {
       const r = pixels.values[i]! - fit.a - fit.b * w[i]!;
-      const row = i * 8;
-      for (let j = 0; j < 8; j++) {
+      const row = i * k;
+      for (let j = 0; j < k; j++) {
         const jj = jac[row + j]!;
         jtr[j]! += jj * r;
-        for (let k = 0; k <= j; k++) jtj[j * 8 + k]! += jj * jac[row + k]!;
+        for (let l = 0; l <= j; l++) jtj[j * k + l]! += jj * jac[row + l]!;
       }
     }
-    for (let j = 0; j < 8; j++) for (let k = 0; k < j; k++) jtj[k * 8 + j] = jtj[j * 8 + k]!;
+    for (let j = 0; j < k; j++) for (let l = 0; l < j; l++) jtj[l * k + j] = jtj[j * k + l]!;
     let improved = false;
     for (let attempt = 0; attempt < 6 && !improved; attempt++) {
-      const damped = work.damped.take(64);
+      const damped = work.damped.take(k * k);
       damped.set(jtj);
-      for (let j = 0; j < 8; j++) damped[j * 8 + j]! *= 1 + lambda;
-      const step = solveSpd(damped, jtr, 8);
+      for (let j = 0; j < k; j++) damped[j * k + j]! *= 1 + lambda;
+      const step = solveSpd(damped, jtr, k);
       if (!step) {
         lambda *= 10;
         continue;
       }
       const next = Float64Array.from(params, (x, j) => x + step[j]!);
-      if (!render(pixels, withParams(next), pattern, cells, blur, wStep)) {
+      const nextAt = cornersOf(next);
+      if (!nextAt || !render(pixels, withParams(nextAt), pattern, cells, blur, wStep)) {
         lambda *= 10;
         continue;
       }
       const nextFit = fitLevels(pixels.values, wStep, n);
       if (nextFit.sse < fit.sse) {
-        const shift = Math.max(...step.map(Math.abs));
+        // How far the corners moved (px): the step itself when the parameters are the corners.
+        const shift = model ? largestMove(at!, nextAt) : Math.max(...step.map(Math.abs));
         params = next;
+        at = nextAt;
         fit = nextFit;
         w.set(wStep);
         lambda = Math.max(1e-6, lambda / 10);
@@ -301,4 +355,39 @@ export function alignQuad(
       return null;
   }
   return { corners: withParams(fine.params), sse: fine.fit.sse, pixels: pixels.count, contrast: fine.fit.b };
+}
+
+export interface ModelAlignment {
+  /** The model's fitted parameters and the corners they give. */
+  readonly params: Float64Array;
+  readonly corners: [Pixel, Pixel, Pixel, Pixel];
+  /** Residual sum of squares of the fit, and of the given corners, over the same pixels. */
+  readonly sse: number;
+  readonly startSse: number;
+  readonly pixels: number;
+}
+
+/**
+ * Fits a corner model's parameters to the image (one fine pass at the camera's blur), over the
+ * pixels around the given corners; the given corners' own residual over those pixels is returned
+ * too, so a caller can ask whether the model's fewer parameters still explain the picture.
+ */
+export function alignWithModel(
+  grey: Grey,
+  corners: readonly [Pixel, Pixel, Pixel, Pixel],
+  pattern: Float64Array,
+  cells: number,
+  model: CornerModel,
+  start: Float64Array,
+  options: AlignOptions = DEFAULT_ALIGN,
+): ModelAlignment | null {
+  const pixels = pixelsAround(grey, corners, cells, options.marginCells);
+  if (!pixels || pixels.count < 16) return null;
+  const given = work.wStep.take(pixels.count);
+  if (!render(pixels, corners, pattern, cells, options.blurSigmaPx, given)) return null;
+  const startSse = fitLevels(pixels.values, given, pixels.count).sse;
+  const fine = refine(pixels, start, pattern, cells, options.blurSigmaPx, options.maxIterations, model);
+  const at = fine && model.corners(fine.params);
+  if (!fine || !at) return null;
+  return { params: fine.params, corners: withParams(at), sse: fine.fit.sse, startSse, pixels: pixels.count };
 }

@@ -1,0 +1,130 @@
+import type { CameraProfile } from '../camera/profile.ts';
+import { pixelToTablePlane, projectTablePoint } from '../camera/projection.ts';
+import type { TablePose } from '../camera/table-pose.ts';
+import type { Quad } from './candidates.ts';
+import { quadSide } from './candidates.ts';
+import type { GreyImage } from './image.ts';
+import { alignWithModel, DEFAULT_ALIGN, type CornerModel } from './quad-align.ts';
+
+/**
+ * A base's tag measured as what it is: a square of known size lying flat at a known height on a
+ * table whose pose is known. Its picture then has three free parameters (where on the table, which
+ * way it turns) instead of a free quad's eight. A fit of eight coordinates to a tag of 9–12 px
+ * lets noise into scale, skew and perspective, and a corner pulled 1–2 px by noise turns the
+ * heading by degrees; with the other five fixed by the table, every pixel of the tag pulls on
+ * the three that matter.
+ *
+ * The free fit is kept when the table's three parameters explain the picture clearly worse than
+ * the free quad does (a base on a slope or at another height, a table pose gone stale): a free
+ * fit has five more parameters, so on the right model its residual is smaller by a few times the
+ * pixel noise variance (about five, χ² with 5 degrees of freedom, were the noise independent);
+ * more than `maxChi2` of them refuses.
+ */
+
+export interface TableFitOptions {
+  /** Largest residual increase over the free fit, in pixel-noise variances (χ², 5 degrees of freedom). */
+  readonly maxChi2: number;
+  /** A corner may move at most this share of the tag's side from the free fit. */
+  readonly maxMoveShare: number;
+}
+
+export const DEFAULT_TABLE_FIT: TableFitOptions = {
+  // On the right model the increase is larger than independent pixel noise would make it (the
+  // blur model, light varying across the tag): tuning scenes, seeds 1601–1604, 1080p and 720p,
+  // 12–25 mm, tilt 15–25°: median 17–20, p90 45. A model 5 % too large: median 860, p90 4,400.
+  maxChi2: 100,
+  maxMoveShare: 0.25,
+};
+
+export interface TableSquare {
+  readonly camera: CameraProfile;
+  readonly pose: TablePose;
+  readonly sizeMm: number;
+  readonly heightMm: number;
+}
+
+/** Position steps (mm) and turn step (rad) for the corners' finite-difference Jacobian. */
+const STEPS = Float64Array.of(0.01, 0.01, 1e-4);
+
+/** The image corners (TL, TR, BR, BL) of a tag centred at (x, y) turned by `a` (finding-priors.ts expectedQuad's convention). */
+function squareModel(square: TableSquare): CornerModel {
+  const s = square.sizeMm / 2;
+  const out = new Float64Array(8);
+  return {
+    steps: STEPS,
+    corners(p: Float64Array): Float64Array | null {
+      const [x, y, a] = p as unknown as [number, number, number];
+      const rx = Math.cos(a);
+      const ry = Math.sin(a);
+      const corners = [
+        [-1, 1],
+        [1, 1],
+        [1, -1],
+        [-1, -1],
+      ] as const;
+      for (let k = 0; k < 4; k++) {
+        const [i, j] = corners[k]!;
+        const px = projectTablePoint(square.camera, square.pose, {
+          x: x + i * s * rx - j * s * ry,
+          y: y + i * s * ry + j * s * rx,
+          z: square.heightMm,
+        });
+        if (!px) return null;
+        out[2 * k] = px.u;
+        out[2 * k + 1] = px.v;
+      }
+      return Float64Array.from(out);
+    },
+  };
+}
+
+/** The tag's place and turn on the table from its image corners (their mean, their edges' direction). */
+function startOf(corners: Quad, square: TableSquare): Float64Array | null {
+  const p = corners.map((c) => pixelToTablePlane(square.camera, square.pose, c, square.heightMm));
+  if (p.some((q) => q === null)) return null;
+  const [tl, tr, br, bl] = p as [
+    NonNullable<(typeof p)[0]>,
+    NonNullable<(typeof p)[0]>,
+    NonNullable<(typeof p)[0]>,
+    NonNullable<(typeof p)[0]>,
+  ];
+  // Right from the top and bottom edges, plus up from the side edges turned a quarter back.
+  const upX = tl.x - bl.x + (tr.x - br.x);
+  const upY = tl.y - bl.y + (tr.y - br.y);
+  const rightX = tr.x - tl.x + (br.x - bl.x) + upY;
+  const rightY = tr.y - tl.y + (br.y - bl.y) - upX;
+  return Float64Array.of(
+    (tl.x + tr.x + br.x + bl.x) / 4,
+    (tl.y + tr.y + br.y + bl.y) / 4,
+    Math.atan2(rightY, rightX),
+  );
+}
+
+/**
+ * The tag's corners fitted as a square on the table, or null when that model does not explain
+ * the picture (see above) or the fit fails. `corners`: the free fit (code or edges).
+ */
+export function fitOnTable(
+  grey: GreyImage,
+  corners: Quad,
+  pattern: Float64Array,
+  cells: number,
+  square: TableSquare,
+  blurSigmaPx: number,
+  options: TableFitOptions = DEFAULT_TABLE_FIT,
+): Quad | null {
+  const start = startOf(corners, square);
+  if (!start) return null;
+  const fit = alignWithModel(grey, corners, pattern, cells, squareModel(square), start, {
+    ...DEFAULT_ALIGN,
+    blurSigmaPx,
+  });
+  if (!fit) return null;
+  // Pixel noise variance from the free fit: eight corners and two levels were fitted to the pixels.
+  const noiseVariance = fit.startSse / Math.max(1, fit.pixels - 10);
+  if (fit.sse - fit.startSse > options.maxChi2 * noiseVariance) return null;
+  const most = options.maxMoveShare * quadSide(corners);
+  for (let k = 0; k < 4; k++)
+    if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
+  return fit.corners;
+}
