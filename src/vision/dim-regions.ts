@@ -44,7 +44,7 @@ export function dimRegions(
   onTable: ((u: number, v: number) => boolean) | null = null,
   /** The frame's 8 px block means when already computed (the change map's): not summed again. */
   parts: BlockMeans | null = null,
-): Rect[] {
+): DimRegion[] {
   const b = options.blockPx;
   const cols = Math.floor(grey.width / b);
   const rows = Math.floor(grey.height / b);
@@ -66,7 +66,17 @@ export function dimRegions(
         wide.fill(1, rr * cols + Math.max(0, c - reach), rr * cols + Math.min(cols, c + reach + 1));
     }
   if (!any) return [];
-  const regions = patchBounds(wide, cols, rows).flatMap((p) => {
+  const median = limit / options.dimShare;
+  // The light in a patch: that of its dimmest block, against the median block.
+  const lightIn = (p: { c0: number; r0: number; c1: number; r1: number }): number => {
+    let least = 1;
+    for (let r = p.r0; r <= p.r1; r++)
+      for (let c = p.c0; c <= p.c1; c++)
+        if (means[r * cols + c]! < limit && (!counted || counted[r * cols + c]))
+          least = Math.min(least, means[r * cols + c]! / median);
+    return least;
+  };
+  const regions = patchBounds(wide, cols, rows).flatMap((p): DimRegion[] => {
     // The last partial block row and column belong to the patch touching them.
     const x1 = p.c1 === cols - 1 ? grey.width : (p.c1 + 1) * b;
     const y1 = p.r1 === rows - 1 ? grey.height : (p.r1 + 1) * b;
@@ -75,12 +85,17 @@ export function dimRegions(
       grey.width,
       grey.height,
     );
-    return rect ? [rect] : [];
+    return rect ? [{ ...rect, light: lightIn(p) }] : [];
   });
   const area = regions.reduce((sum, r) => sum + r.w * r.h, 0);
   return area > options.wholeFrameShare * grey.width * grey.height
-    ? [{ x0: 0, y0: 0, w: grey.width, h: grey.height }]
+    ? [{ x0: 0, y0: 0, w: grey.width, h: grey.height, light: Math.min(...regions.map((r) => r.light)) }]
     : regions;
+}
+
+/** A dimly lit region, and the light there: its dimmest block's brightness over the median block's. */
+export interface DimRegion extends Rect {
+  readonly light: number;
 }
 
 /** Side of the squares a block's brightest part is taken from, px. */

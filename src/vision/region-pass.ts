@@ -19,14 +19,20 @@ export class RegionPass {
 
   /**
    * `minPerimeterPx`: the smallest quad worth finding, in pixels (the pass's own limit is relative
-   * to the image it sees, here the mosaic).
+   * to the image it sees, here the mosaic). `thresholdConstant`: this run's, when not the pass's own.
    */
-  run(gray: OpenCV, regions: readonly Rect[], minPerimeterPx: number): CandidatePassResult {
+  run(
+    gray: OpenCV,
+    regions: readonly Rect[],
+    minPerimeterPx: number,
+    thresholdConstant = this.tuning.thresholdConstant,
+  ): CandidatePassResult {
     const mosaic = buildMosaic(this.cv, gray, regions, { scale: 1, gapPx: 16, maxRowPx: 2048 });
     if (!mosaic) return { read: [], unread: [] };
     try {
       const found = this.pass.run(mosaic.mat, {
         ...this.tuning,
+        thresholdConstant,
         minPerimeterRate: minPerimeterPx / Math.max(mosaic.mat.cols as number, mosaic.mat.rows as number),
       });
       const back = (q: Quad): Quad | null => {

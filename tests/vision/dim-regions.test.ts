@@ -42,6 +42,16 @@ describe('dimly lit regions', () => {
           expect(inside(x, y)).toBe(false);
   });
 
+  it("carry the light in them: the dimmest block's brightest part over the median block's", () => {
+    const shadow = { x0: 96, y0: 64, x1: 288, y1: 192 };
+    for (const darkLevel of [50, 80, 110]) {
+      const regions = dimRegions(picture(160, shadow, darkLevel), 20);
+      expect(regions.length).toBe(1);
+      // A block's brightest 8 px square averages its level (noise ±10 averages out over 64 px).
+      expect(regions[0]!.light).toBeCloseTo(darkLevel / 160, 1);
+    }
+  });
+
   it('are not dark things on well-lit cloth, but are a shadow over a white card', () => {
     // Dark 24 px squares (bare bases, dice) scattered over the lit picture, one on every other
     // 32 px block: each block's mean falls well under three quarters of the median, its cloth does not.
@@ -86,7 +96,7 @@ describe('dimly lit regions', () => {
   it('are the whole picture when most of it is dim', () => {
     // 9 of 20 block columns dim, widened by two blocks: 11 of 20, over half the picture.
     const regions = dimRegions(picture(160, { x0: 0, y0: 0, x1: 288, y1: 360 }, 60), 64);
-    expect(regions).toEqual([{ x0: 0, y0: 0, w: 640, h: 360 }]);
+    expect(regions).toEqual([{ x0: 0, y0: 0, w: 640, h: 360, light: expect.closeTo(60 / 160, 1) }]);
   });
 
   it('stay inside the picture', () => {
@@ -107,7 +117,9 @@ describe('dimly lit regions', () => {
       for (let x = 0; x < 640; x++)
         if (x < table.x0 || x >= table.x1 || y < table.y0 || y >= table.y1) pic.data[y * 640 + x] = 40;
     // The floor is a ring round the frame: one patch whose box is the whole picture.
-    expect(dimRegions(pic, 20)).toEqual([{ x0: 0, y0: 0, w: 640, h: 360 }]);
+    expect(dimRegions(pic, 20)).toEqual([
+      { x0: 0, y0: 0, w: 640, h: 360, light: expect.closeTo(40 / 160, 1) },
+    ]);
     const onTable = (u: number, v: number) =>
       u >= table.x0 && u <= table.x1 && v >= table.y0 && v <= table.y1;
     const regions = dimRegions(pic, 20, undefined, onTable);
