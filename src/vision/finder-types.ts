@@ -1,0 +1,81 @@
+import type { CandidatePassResult } from './candidate-pass.ts';
+import type { FindingStage, Quad } from './candidates.ts';
+import type { FindingPriors } from './finding-priors.ts';
+import type { FirmnessOptions } from './firm-reading.ts';
+import type { GreyImage } from './image.ts';
+import type { OpenCV } from './opencv.ts';
+
+/** The marker finder's settings, input and output (marker-finder.ts). */
+
+export interface FinderOptions extends FirmnessOptions {
+  /** Readings at least this good but not firm are looked at again (regions, frames). */
+  readonly tentativeEvidence: number;
+  /**
+   * A marker not in play needs cells at least this wide (px) to be reported at all. It must also
+   * read exactly (no bit corrected; the default MIP 36h12 words differ in 12 or more bits), so
+   * clutter rarely passes; 2 px keeps a 1 in marker on the demo table (2.35 px cells).
+   */
+  readonly foreignMinCellPx: number;
+  /** Regions searched again per frame, at most. */
+  readonly maxRegionsPerFrame: number;
+}
+
+/**
+ * Tuned on the tuning scenes (seeds 1000–1999: 12–25 mm tags, 720p–4K, tilt 0–25°, clutter),
+ * never on the benchmark's. At 12 nats no reading of a wrong id passed there; correct readings of
+ * 15 mm tags at 1080p have a median evidence above 100. Dice read as tags in 480 clutter frames
+ * at 1080p (seeds 1300–1345; 3, each a die showing four) had fit 0.32–0.34 and quiet zone
+ * 0.29–0.33; of the firm checks of correct readings of 12–20 mm tags at 1080p under every
+ * condition (seeds 1401–1418, ~1,300) 3 fell under both limits at 0.36 and 5 at 0.40.
+ */
+export const DEFAULT_FINDER: FinderOptions = {
+  firmEvidence: 12,
+  minPlausibility: 3,
+  minContrast: 25,
+  tentativeEvidence: 1,
+  foreignMinCellPx: 2,
+  maxRegionsPerFrame: 48,
+  alignBelowCellPx: 3,
+  minDarkSurroundFit: 0.38,
+  minQuietZone: 0.38,
+  minDataContrastShare: 0.25,
+  rivalCheckBelowEvidence: 60,
+  blurredEvidenceFrom: 0.6,
+  blurredEvidenceSpan: 0.15,
+};
+
+/** A reference sheet teaches the blur as this many small tags (blur-estimate.ts). */
+export const SHEET_BLUR_WEIGHT = 2;
+
+/** A marker found in a frame. */
+export interface FoundMarker {
+  readonly id: number;
+  readonly corners: Quad;
+  readonly stage: FindingStage;
+  /** Evidence for the id (nats); Infinity when OpenCV read the exact code. */
+  readonly evidence: number;
+}
+
+export interface FinderInput {
+  /** The frame, grey, as an OpenCV Mat (for the region search) and as plain pixels. */
+  readonly gray: OpenCV;
+  readonly grey: GreyImage;
+  readonly pass: CandidatePassResult;
+  /**
+   * A second look for reference sheets the pass did not read (reference-search.ts), asked only
+   * when some are missing.
+   */
+  readonly moreReferences?: () => ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
+}
+
+/** What the table knows once the reference sheets are read: the priors, and where known bases should be. */
+export interface TableKnowledge {
+  readonly priors: FindingPriors;
+  readonly expected: ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
+}
+
+export interface FinderResult {
+  readonly markers: readonly FoundMarker[];
+  /** Ids not in play, read exactly (a new base being bound, or a stranger's marker). */
+  readonly unknown: readonly FoundMarker[];
+}
