@@ -395,9 +395,15 @@ function referenceSheetPx(camera: CameraProfile, scenario: Scenario): { sidePx: 
   return { sidePx: smallestMm * pxPerMm(camera, scenario) };
 }
 
-/** Rows the two halves of the candidate pass share: one and a half times the largest square. */
+/**
+ * Rows each half of the candidate pass reaches past the cut. Each keeps the quads whose centre is
+ * on its side, so a quad is found whole when half its height fits in the reach: three quarters
+ * of the largest square holds quads half as tall again (a sheet's white border, the near side of
+ * a tilted table). The reach was once one and a half squares, every frame's pass working 250
+ * rows of 1080 twice for quads three times the largest.
+ */
 function splitOverlapRows(camera: CameraProfile, scenario: Scenario): number {
-  return Math.max(48, Math.ceil(1.5 * largestSquarePx(camera, scenario)));
+  return Math.max(48, Math.ceil(0.75 * largestSquarePx(camera, scenario)));
 }
 
 function contains(r: Rect, p: { u: number; v: number }): boolean {
