@@ -9,8 +9,13 @@ import { signedArea, type Polygon } from './polygon.ts';
  * answer for a concave `cover`: false.
  */
 export function convexCovers(cover: Polygon, polys: readonly Polygon[]): boolean {
+  return cover.length >= 3 && isConvex(cover) && convexPolygonCovers(cover, polys);
+}
+
+/** convexCovers for a cover already known to be convex (isConvex). */
+export function convexPolygonCovers(cover: Polygon, polys: readonly Polygon[]): boolean {
   const n = cover.length;
-  if (n < 3 || !isConvex(cover)) return false;
+  if (n < 3) return false;
   let twice = 0;
   for (let i = 0; i < n; i++) {
     const a = cover[i] as Polygon[number];

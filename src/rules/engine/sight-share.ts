@@ -1,5 +1,5 @@
 import { regionArea } from '../../geometry/boolean.ts';
-import { boxOf, growBox } from '../../geometry/box.ts';
+import { boxOfAll, growBox } from '../../geometry/box.ts';
 import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -62,7 +62,7 @@ const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
  */
 export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => number): SeenShare {
   const { eye, target } = inputs;
-  const tb = boxOf(target.flat());
+  const tb = boxOfAll(target);
   const targetArea = areaOf(target);
   const cx = (tb.minX + tb.maxX) / 2;
   const cy = (tb.minY + tb.maxY) / 2;
