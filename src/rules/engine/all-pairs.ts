@@ -173,8 +173,10 @@ export class AllPairs {
       state.units.every((u, i) => u.id === last.result.unitIds[i]);
     if (!last || !last.looks || !sameUnits || tablePrint(state) !== last.tablePrint) return this.full(state);
     const moved: number[] = [];
-    state.units.forEach((u, i) => {
-      if (unitPrint(u) !== last.unitPrints[i]) moved.push(i);
+    // Worked out once, for finding the moved units and for the next update.
+    const prints = state.units.map(unitPrint);
+    prints.forEach((print, i) => {
+      if (print !== last.unitPrints[i]) moved.push(i);
     });
     const oldUnits = last.result.state.units;
     // A unit changing sides changes who is whose enemy everywhere.
@@ -192,15 +194,23 @@ export class AllPairs {
         look !== undefined && !ids.some((id) => movedIds.has(id)) && !boxes.some((b) => look.meets(b)),
     );
     const looks = last.looks;
-    const result = this.answer(state, (kind, i, j) => {
-      if (isMoved.has(i) || isMoved.has(j)) return true;
-      const look = looks.get(kind)?.[i * state.units.length + j];
-      return !look || boxes.some((b) => look.meets(b));
-    });
+    const result = this.answer(
+      state,
+      (kind, i, j) => {
+        if (isMoved.has(i) || isMoved.has(j)) return true;
+        const look = looks.get(kind)?.[i * state.units.length + j];
+        return !look || boxes.some((b) => look.meets(b));
+      },
+      prints,
+    );
     return result;
   }
 
-  private answer(state: TableState, ask: (kind: PairKind, i: number, j: number) => boolean): PairVerdicts {
+  private answer(
+    state: TableState,
+    ask: (kind: PairKind, i: number, j: number) => boolean,
+    unitPrints: readonly string[] = state.units.map(unitPrint),
+  ): PairVerdicts {
     const units = state.units;
     const n = units.length;
     const last = this.last;
@@ -240,7 +250,7 @@ export class AllPairs {
       result,
       answers,
       looks,
-      unitPrints: units.map(unitPrint),
+      unitPrints,
       tablePrint: tablePrint(state),
     };
     this.lastAsked = asked;
