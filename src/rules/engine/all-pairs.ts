@@ -99,11 +99,21 @@ export const pairKindsOf = (ruleset: Ruleset): PairKind[] =>
  */
 const LOCAL_LOOKS: ReadonlySet<string> = new Set(['black-powder']);
 
-/** What a unit's pose and state are, for spotting the units that changed between two tables. */
-const unitPrint = (u: TableUnit): string =>
-  JSON.stringify(u, (k, v: unknown) =>
-    k === 'body' || k === 'bodyPolygons' || k === 'allPolygons' || k === 'leaderBase' ? undefined : v,
-  );
+/**
+ * What a unit's pose and state are, for spotting the units that changed between two tables: the
+ * unit as JSON without what is derived from its bases (keys found only at its top level, so
+ * dropped from a copy rather than by a replacer asked of every key, which cost 3 % of an update).
+ */
+function unitPrint(u: TableUnit): string {
+  const {
+    body: _body,
+    bodyPolygons: _bodyPolygons,
+    allPolygons: _allPolygons,
+    leaderBase: _leaderBase,
+    ...rest
+  } = u;
+  return JSON.stringify(rest);
+}
 
 /** Everything of the table but its units (terrain, commanders, size, turn start). */
 const tablePrint = (s: TableState): string =>
