@@ -35,6 +35,42 @@ export function convexPolygonCovers(cover: Polygon, polys: readonly Polygon[]): 
   return true;
 }
 
+/**
+ * convexPolygonCovers of the polygons moved by (dx, dy), without building the moved copy: each
+ * vertex is moved as the copy would be (q.x + dx, q.y + dy) and tested the same way. Probes of a
+ * hidden target mostly end here.
+ */
+export function convexPolygonCoversMoved(
+  cover: Polygon,
+  polys: readonly Polygon[],
+  dx: number,
+  dy: number,
+): boolean {
+  const n = cover.length;
+  if (n < 3) return false;
+  let twice = 0;
+  for (let i = 0; i < n; i++) {
+    const a = cover[i] as Polygon[number];
+    const b = cover[(i + 1) % n] as Polygon[number];
+    twice += a.x * b.y - b.x * a.y;
+  }
+  if (twice === 0) return false;
+  const orient = Math.sign(twice);
+  for (let i = 0; i < n; i++) {
+    const a = cover[i] as Polygon[number];
+    const b = cover[(i + 1) % n] as Polygon[number];
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    for (const p of polys)
+      for (const q of p) {
+        const x = q.x + dx;
+        const y = q.y + dy;
+        if ((ex * (y - a.y) - ey * (x - a.x)) * orient < 0) return false;
+      }
+  }
+  return true;
+}
+
 /** The part of a convex polygon on the left of a → b (right when `left` is false), Sutherland–Hodgman. */
 function clipSide(poly: Polygon, a: Vec2, b: Vec2, left: boolean): Vec2[] {
   const out: Vec2[] = [];

@@ -3,7 +3,7 @@ import { booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers, convexPolygonCovers, unionCovers } from './convex-cover.ts';
+import { convexCovers, convexPolygonCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -296,6 +296,40 @@ export function seenShareGiven(
       const p = h.polygons[i] as Polygon;
       if (f ? f.convex && convexPolygonCovers(p, target) : convexCovers(p, target)) return 0;
     }
+  return shareNotWhollyCovered(target, hidden, targetArea, apart);
+}
+
+/**
+ * seenShareGiven of the target moved by (dx, dy) (each vertex q at q.x + dx, q.y + dy): the
+ * moved copy is built only when no whole hidden polygon holds it (two in three probes end there).
+ */
+export function seenShareGivenMoved(
+  target: readonly Polygon[],
+  dx: number,
+  dy: number,
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+): number {
+  if (targetArea === 0) return 0;
+  for (const h of hidden)
+    for (let i = 0; i < h.polygons.length; i++) {
+      const f = h.facts?.[i];
+      const p = h.polygons[i] as Polygon;
+      const convex = f ? f.convex : p.length >= 3 && isConvex(p);
+      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return 0;
+    }
+  const at = target.map((p) => p.map((q) => ({ x: q.x + dx, y: q.y + dy })));
+  return shareNotWhollyCovered(at, hidden, targetArea, apart);
+}
+
+/** seenShareGiven once no whole hidden polygon holds the target. */
+function shareNotWhollyCovered(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+): number {
   const tb = boxOfAll(target);
   const cutting: Polygon[] = [];
   for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb, h.facts));

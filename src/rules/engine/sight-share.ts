@@ -5,7 +5,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
-  seenShareGiven,
+  seenShareGivenMoved,
   sightWindow,
   visibleGiven,
   type Hidden,
@@ -165,8 +165,7 @@ function seenFrom(
     let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
-      const at = moved(target, { x: d.x * offsetMm, y: d.y * offsetMm });
-      v = seenShareGiven(at, hidden, targetArea, apart) * 100;
+      v = seenShareGivenMoved(target, d.x * offsetMm, d.y * offsetMm, hidden, targetArea, apart) * 100;
       memo[k].set(offsetMm, v);
     }
     return v;
