@@ -5,6 +5,7 @@ import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { PairCache, withPairCache } from './pair-cache.ts';
 import { sameJson } from './same-json.ts';
+import { noteFollows } from './table-lineage.ts';
 import type { QuestionKind } from './question.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { ThresholdPolicy } from './threshold.ts';
@@ -200,6 +201,9 @@ export class AllPairs {
       unitBox(oldUnits[i] as TableUnit),
       unitBox(state.units[i] as TableUnit),
     ]);
+    // The unchanged units' and terrain's outlines of the table before are taken over (the same
+    // numbers), so every eye's shadows of them are found again.
+    noteFollows(state, last.result.state);
     const union = unionBox(boxes);
     const isMoved = new Set(moved);
     const movedIds = new Set(moved.map((i) => state.units[i]?.id));
