@@ -47,7 +47,10 @@ let edgeCount = 0;
  * Slab boundaries, XS[0 … xsCount): sorted ascending by a stable sort (`sortAscending`), the order
  * `Array.prototype.sort((p, q) => p - q)` gave them (−0 and 0 tie and keep their order).
  */
-let XS = new Float64Array(256);
+// Room for far more boundaries than any sweep of a table makes (512 kB once): growing it is a
+// path no sweep has taken, and taking it for the first time in the middle of a large sweep
+// threw the optimised sweep away (a cold server held its event loop ~50 ms on it).
+let XS = new Float64Array(1 << 16);
 let xsCount = 0;
 
 function pushX(x: number): void {

@@ -1,47 +1,38 @@
-/** Scratch for merging runs (grown as needed, kept between calls). */
-let scratch = new Float64Array(256);
-
-/** Values sorted in runs of this many by insertion before merging. */
-const RUN = 16;
-
 /**
- * Sorts `values[0 … n)` ascending in place, stably: the order `Array.prototype.sort((p, q) =>
- * p − q)` gives finite numbers (−0 and 0 tie and keep their order). Insertion sort of short runs,
- * then merges; a later value moves before an earlier one only when strictly less. No comparator
- * calls and no garbage: the slab sweep sorts its slab boundaries tens of thousands of times a table.
+ * Sorts `values[0 … n)` ascending in place, in the order `Array.prototype.sort((p, q) => p − q)`
+ * (a stable sort) gives: by the typed array's own numeric sort, which needs no comparator calls
+ * and no garbage (the slab sweep sorts its boundaries tens of thousands of times a table) and is
+ * native from the first call (a sort written in JavaScript ran interpreted the first time a
+ * large sweep came, holding a cold server's event loop ~50 ms). That sort puts −0 before 0 where
+ * a stable sort keeps their order, so the zeros' signs are put back as they came; NaN (never a
+ * slab boundary) falls back to the comparator sort, which places it as it always did.
  */
 export function sortAscending(values: Float64Array, n: number): void {
-  for (let lo = 0; lo < n; lo += RUN) {
-    const hi = Math.min(n, lo + RUN);
-    for (let i = lo + 1; i < hi; i++) {
-      const v = values[i] as number;
-      let j = i - 1;
-      while (j >= lo && (values[j] as number) > v) {
-        values[j + 1] = values[j] as number;
-        j--;
-      }
-      values[j + 1] = v;
+  let zeros = 0;
+  let negativeZero = false;
+  let positiveZero = false;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (v !== v) {
+      const plain = Array.from(values.subarray(0, n)).sort((p, q) => p - q);
+      values.set(plain);
+      return;
+    }
+    if (v === 0) {
+      zeros++;
+      if (Object.is(v, -0)) negativeZero = true;
+      else positiveZero = true;
     }
   }
-  if (n <= RUN) return;
-  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
-  let src: Float64Array = values;
-  let dst: Float64Array = scratch;
-  for (let width = RUN; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(n, lo + width);
-      const hi = Math.min(n, lo + 2 * width);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi)
-        dst[k++] = (src[j] as number) < (src[i] as number) ? (src[j++] as number) : (src[i++] as number);
-      while (i < mid) dst[k++] = src[i++] as number;
-      while (j < hi) dst[k++] = src[j++] as number;
-    }
-    const t = src;
-    src = dst;
-    dst = t;
+  // Both signs of zero: their order as they came (a stable sort ties them).
+  let signs: boolean[] | undefined;
+  if (negativeZero && positiveZero) {
+    signs = [];
+    for (let i = 0; i < n; i++) if (values[i] === 0) signs.push(Object.is(values[i], -0));
   }
-  if (src !== values) values.set(src.subarray(0, n));
+  values.subarray(0, n).sort();
+  if (!signs) return;
+  let first = 0;
+  while ((values[first] as number) < 0) first++;
+  for (let k = 0; k < zeros; k++) values[first + k] = signs[k] ? -0 : 0;
 }
