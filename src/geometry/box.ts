@@ -22,6 +22,22 @@ export function boxOf(points: readonly Vec2[]): Box {
   return { minX, minY, maxX, maxY };
 }
 
+/** boxOf of every point of the polygons (no flattened copy: probes ask it of every moved target). */
+export function boxOfAll(polys: readonly (readonly Vec2[])[]): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const points of polys)
+    for (const p of points) {
+      if (p.x < minX) minX = p.x;
+      if (p.y < minY) minY = p.y;
+      if (p.x > maxX) maxX = p.x;
+      if (p.y > maxY) maxY = p.y;
+    }
+  return { minX, minY, maxX, maxY };
+}
+
 /** The box grown by `m` on every side. */
 export function growBox(b: Box, m: number): Box {
   return { minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + m };

@@ -9,7 +9,7 @@ import type { Vec2 } from './vec.ts';
  */
 export function clipToConvex(subject: Polygon, convex: Polygon): Vec2[] {
   const ccw = signedArea(convex) >= 0;
-  let out: Vec2[] = [...subject];
+  let out: readonly Vec2[] = subject;
   const n = convex.length;
   // The side test is written out inline (no closure per edge: under tsx every closure made is
   // also named, which cost more than the clipping on the all-pairs table).
@@ -19,8 +19,18 @@ export function clipToConvex(subject: Polygon, convex: Polygon): Vec2[] {
     const ex = b.x - a.x;
     const ey = b.y - a.y;
     const input = out;
-    out = [];
     const m = input.length;
+    // Every point on the inner side (or on the edge): the pass below would copy the polygon
+    // point for point (most edges of a window or a target's box leave a shadow piece whole).
+    let all = true;
+    for (let k = 0; k < m && all; k++) {
+      const q = input[k] as Vec2;
+      const s = ex * (q.y - a.y) - ey * (q.x - a.x);
+      if (!((ccw ? s : -s) >= 0)) all = false;
+    }
+    if (all) continue;
+    const next: Vec2[] = [];
+    out = next;
     let p = input[0] as Vec2;
     let s = ex * (p.y - a.y) - ey * (p.x - a.x);
     let sp = ccw ? s : -s;
@@ -28,16 +38,16 @@ export function clipToConvex(subject: Polygon, convex: Polygon): Vec2[] {
       const q = input[(k + 1) % m] as Vec2;
       s = ex * (q.y - a.y) - ey * (q.x - a.x);
       const sq = ccw ? s : -s;
-      if (sp >= 0) out.push(p);
+      if (sp >= 0) next.push(p);
       if (sp >= 0 !== sq >= 0) {
         const t = sp / (sp - sq);
-        out.push({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
+        next.push({ x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t });
       }
       p = q;
       sp = sq;
     }
   }
-  return out;
+  return out === subject ? [...subject] : (out as Vec2[]);
 }
 
 /** Area of the part of the polygons (assumed not to overlap each other, like a unit's bases) inside a convex zone. */

@@ -9,8 +9,13 @@ import { signedArea, type Polygon } from './polygon.ts';
  * answer for a concave `cover`: false.
  */
 export function convexCovers(cover: Polygon, polys: readonly Polygon[]): boolean {
+  return cover.length >= 3 && isConvex(cover) && convexPolygonCovers(cover, polys);
+}
+
+/** convexCovers for a cover already known to be convex (isConvex). */
+export function convexPolygonCovers(cover: Polygon, polys: readonly Polygon[]): boolean {
   const n = cover.length;
-  if (n < 3 || !isConvex(cover)) return false;
+  if (n < 3) return false;
   let twice = 0;
   for (let i = 0; i < n; i++) {
     const a = cover[i] as Polygon[number];
@@ -26,6 +31,42 @@ export function convexCovers(cover: Polygon, polys: readonly Polygon[]): boolean
     const ey = b.y - a.y;
     for (const p of polys)
       for (const q of p) if ((ex * (q.y - a.y) - ey * (q.x - a.x)) * orient < 0) return false;
+  }
+  return true;
+}
+
+/**
+ * convexPolygonCovers of the polygons moved by (dx, dy), without building the moved copy: each
+ * vertex is moved as the copy would be (q.x + dx, q.y + dy) and tested the same way. Probes of a
+ * hidden target mostly end here.
+ */
+export function convexPolygonCoversMoved(
+  cover: Polygon,
+  polys: readonly Polygon[],
+  dx: number,
+  dy: number,
+): boolean {
+  const n = cover.length;
+  if (n < 3) return false;
+  let twice = 0;
+  for (let i = 0; i < n; i++) {
+    const a = cover[i] as Polygon[number];
+    const b = cover[(i + 1) % n] as Polygon[number];
+    twice += a.x * b.y - b.x * a.y;
+  }
+  if (twice === 0) return false;
+  const orient = Math.sign(twice);
+  for (let i = 0; i < n; i++) {
+    const a = cover[i] as Polygon[number];
+    const b = cover[(i + 1) % n] as Polygon[number];
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    for (const p of polys)
+      for (const q of p) {
+        const x = q.x + dx;
+        const y = q.y + dy;
+        if ((ex * (y - a.y) - ey * (x - a.x)) * orient < 0) return false;
+      }
   }
   return true;
 }

@@ -22,8 +22,11 @@ const STEP = (STEP_DEG * Math.PI) / 180;
 const EDGE = 1e-9;
 
 /** Where a ray from the eye at angle θ has run `depth` inside the polygon, or Infinity if never (within reach). */
-function depthReach(rays: RayStretches, depth: number, theta: number, reach: number): number {
-  const ivs = rays.along(theta);
+const depthReach = (rays: RayStretches, depth: number, theta: number, reach: number): number =>
+  depthReachIn(rays.along(theta), depth, reach);
+
+/** depthReach given the ray's stretches inside the polygon (start, end, start, end…). */
+function depthReachIn(ivs: Float64Array, depth: number, reach: number): number {
   let left = depth;
   for (let i = 0; i < ivs.length; i += 2) {
     const d0 = ivs[i] as number;
@@ -141,9 +144,23 @@ export function depthShadow(
     rayStretches
       ? depthReach(rayStretches, depthMm, theta, reach)
       : depthReachOnce(eye, poly, depthMm, theta, reach);
+  if (rayStretches) return fanShadow(eye, fanFor(eye, poly, rayStretches), depthMm, reach, depthAt);
   const inside = containsPoint(poly, eye);
+  const thetas = bearings(eye, poly, inside);
+  return shadowFrom(
+    eye,
+    reach,
+    thetas.map((theta) => ({ theta, t: depthAt(theta) })),
+    depthAt,
+  );
+}
+
+/**
+ * The bearings of the rays: a regular fan over the outline's angular span (all round from inside
+ * it), plus both sides of every corner's bearing (where t* may jump), ascending.
+ */
+function bearings(eye: Vec2, poly: Polygon, inside: boolean): number[] {
   const [start, end] = inside ? [0, 2 * Math.PI] : angularSpan(eye, poly);
-  // Rays: a regular fan, plus both sides of every corner's bearing (where t* may jump).
   const thetas: number[] = [];
   const n = Math.max(1, Math.ceil((end - start) / STEP));
   for (let k = 0; k <= n; k++) thetas.push(start + ((end - start) * k) / n);
@@ -155,7 +172,53 @@ export function depthShadow(
       for (const b of [a - EDGE, a + EDGE]) if (b > start && b < end) thetas.push(b);
     }
   thetas.sort((a, b) => a - b);
-  const rays = thetas.map((theta) => ({ theta, t: depthAt(theta) }));
+  return thetas;
+}
+
+/** One eye's rays over one outline: their bearings (ascending) and each one's stretches inside it. */
+interface Fan {
+  readonly thetas: Float64Array;
+  readonly stretches: readonly Float64Array[];
+}
+
+/** Per outline, per eye x, per eye y: the fan (every window of that eye asks the same bearings). */
+const fans = new PerEyeCache<Fan>();
+
+function fanFor(eye: Vec2, poly: Polygon, rays: RayStretches): Fan {
+  return fans.get(poly, eye, () => {
+    const thetas = bearings(eye, poly, containsPoint(poly, eye));
+    return { thetas: Float64Array.from(thetas), stretches: thetas.map((theta) => rays.along(theta)) };
+  });
+}
+
+/** shadowFrom for the kept fan: the same rays, their reach read from the kept stretches. */
+function fanShadow(
+  eye: Vec2,
+  fan: Fan,
+  depthMm: number,
+  reach: number,
+  depthAt: (theta: number) => number,
+): Polygon[] {
+  const rays: Array<{ theta: number; t: number }> = [];
+  for (let i = 0; i < fan.thetas.length; i++)
+    rays.push({
+      theta: fan.thetas[i] as number,
+      t: depthReachIn(fan.stretches[i] as Float64Array, depthMm, reach),
+    });
+  return shadowFrom(eye, reach, rays, depthAt);
+}
+
+/**
+ * The hidden fans from the rays (bearing and t*, ascending): where hiding starts or stops between
+ * two rays the bearing is bisected, and each run of hidden rays becomes fans from t* out to just
+ * beyond `reach`.
+ */
+function shadowFrom(
+  eye: Vec2,
+  reach: number,
+  rays: ReadonlyArray<{ theta: number; t: number }>,
+  depthAt: (theta: number) => number,
+): Polygon[] {
   // Where hiding starts or stops between two rays: bisect for the bearing where t* reaches the window.
   const refined: Array<{ theta: number; t: number }> = [];
   for (let i = 0; i < rays.length; i++) {
@@ -191,15 +254,18 @@ export function depthShadow(
         (run[j + 1] as { theta: number }).theta - (run[i] as { theta: number }).theta < Math.PI / 2
       )
         j++;
-      const part = run.slice(i, j + 1);
-      const near = part.map((r) => ({
-        x: eye.x + Math.cos(r.theta) * r.t,
-        y: eye.y + Math.sin(r.theta) * r.t,
-      }));
-      const farPts = part
-        .map((r) => ({ x: eye.x + Math.cos(r.theta) * farR, y: eye.y + Math.sin(r.theta) * farR }))
-        .reverse();
-      out.push([...near, ...farPts]);
+      // Near edge along t* (rays in order), then the far edge back: the points of mapping the
+      // run's slice twice, without the slice and the copies.
+      const fanPoints: Vec2[] = [];
+      for (let k = i; k <= j; k++) {
+        const r = run[k] as { theta: number; t: number };
+        fanPoints.push({ x: eye.x + Math.cos(r.theta) * r.t, y: eye.y + Math.sin(r.theta) * r.t });
+      }
+      for (let k = j; k >= i; k--) {
+        const r = run[k] as { theta: number; t: number };
+        fanPoints.push({ x: eye.x + Math.cos(r.theta) * farR, y: eye.y + Math.sin(r.theta) * farR });
+      }
+      out.push(fanPoints);
       i = j;
     }
     run = [];

@@ -57,18 +57,26 @@ function hullPoints(polygon: Polygon, pieces: readonly Polygon[]): Vec2[] {
   return out;
 }
 
+/** Hidden polygons with their boxes (same order). */
+export interface BoxedPolygons {
+  readonly polygons: readonly Polygon[];
+  readonly boxes: readonly Box[];
+}
+
+const boxed = (polygons: readonly Polygon[]): BoxedPolygons => ({ polygons, boxes: polygons.map(boxOf) });
+
 /** Per kind, screen outline, eye x and eye y: its hidden polygons in the square round the eye. */
 const byEye = {
-  solid: new PerEyeCache<readonly Polygon[]>(),
-  screen: new PerEyeCache<readonly Polygon[]>(),
+  solid: new PerEyeCache<BoxedPolygons>(),
+  screen: new PerEyeCache<BoxedPolygons>(),
 };
 
 /**
  * hiddenIn for the square round the eye (remembered per outline object and eye), or for `window`
- * itself when the window reaches outside that square. The polygons may reach outside `window`:
- * cut them to it (`cutToWindow`).
+ * itself when the window reaches outside that square, with each polygon's box (every target of
+ * the eye tests them against its own box). The polygons may reach outside `window`: cut them to it.
  */
-export function eyeHidden(eye: Vec2, polygon: Polygon, kind: ShadowKind, window: Box): readonly Polygon[] {
+export function eyeHiddenBoxed(eye: Vec2, polygon: Polygon, kind: ShadowKind, window: Box): BoxedPolygons {
   const wide: Box = { minX: eye.x - REACH, minY: eye.y - REACH, maxX: eye.x + REACH, maxY: eye.y + REACH };
   if (
     window.minX < wide.minX ||
@@ -76,6 +84,10 @@ export function eyeHidden(eye: Vec2, polygon: Polygon, kind: ShadowKind, window:
     window.maxX > wide.maxX ||
     window.maxY > wide.maxY
   )
-    return hiddenIn(eye, polygon, kind, window);
-  return byEye[kind].get(polygon, eye, () => hiddenIn(eye, polygon, kind, wide));
+    return boxed(hiddenIn(eye, polygon, kind, window));
+  return byEye[kind].get(polygon, eye, () => boxed(hiddenIn(eye, polygon, kind, wide)));
 }
+
+/** eyeHiddenBoxed's polygons alone. */
+export const eyeHidden = (eye: Vec2, polygon: Polygon, kind: ShadowKind, window: Box): readonly Polygon[] =>
+  eyeHiddenBoxed(eye, polygon, kind, window).polygons;

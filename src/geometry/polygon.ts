@@ -20,8 +20,15 @@ export function containsPoint(poly: Polygon, p: Vec2): boolean {
 }
 
 export function signedArea(poly: Polygon): number {
+  // Edge by edge as edges(poly) gives them, written out (no pair per edge: clipping asks it of
+  // every convex zone it cuts to).
   let sum = 0;
-  for (const [a, b] of edges(poly)) sum += cross(a, b);
+  const n = poly.length;
+  for (let i = 0; i < n; i++) {
+    const a = poly[i] as Vec2;
+    const b = poly[(i + 1) % n] as Vec2;
+    sum += a.x * b.y - a.y * b.x;
+  }
   return sum / 2;
 }
 

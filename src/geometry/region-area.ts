@@ -1,4 +1,5 @@
 import type { Polygon } from './polygon.ts';
+import { sortAscending } from './sort-numbers.ts';
 
 /**
  * Areas of boolean combinations of two regions (each a union of simple polygons, in any
@@ -42,9 +43,24 @@ let CUT_SET = new Uint8Array(0);
 /** The slab's cuts in order up the slab (indices into the CUT_ arrays). */
 let ORDER = new Int32Array(0);
 let edgeCount = 0;
-/** Slab boundaries (a plain array: sorted with the same comparator as always, ties kept in order). */
-const xs: number[] = [];
-const ascending = (p: number, q: number): number => p - q;
+/**
+ * Slab boundaries, XS[0 … xsCount): sorted ascending by a stable sort (`sortAscending`), the order
+ * `Array.prototype.sort((p, q) => p - q)` gave them (−0 and 0 tie and keep their order).
+ */
+// Room for far more boundaries than any sweep of a table makes (512 kB once): growing it is a
+// path no sweep has taken, and taking it for the first time in the middle of a large sweep
+// threw the optimised sweep away (a cold server held its event loop ~50 ms on it).
+let XS = new Float64Array(1 << 16);
+let xsCount = 0;
+
+function pushX(x: number): void {
+  if (xsCount === XS.length) {
+    const b = new Float64Array(2 * XS.length);
+    b.set(XS);
+    XS = b;
+  }
+  XS[xsCount++] = x;
+}
 
 function grown<T extends Float64Array | Int8Array | Uint8Array | Int32Array>(
   a: T,
@@ -160,12 +176,13 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
   let live = 0;
   for (let e = 0; e < edgeCount; e++)
     if ((X1[e] as number) > minX && (X0[e] as number) < maxX) LIVE[live++] = e;
-  xs.length = 0;
-  xs.push(minX, maxX);
+  xsCount = 0;
+  pushX(minX);
+  pushX(maxX);
   for (let i = 0; i < live; i++) {
     const e = LIVE[i] as number;
-    if ((X0[e] as number) > minX) xs.push(X0[e] as number);
-    if ((X1[e] as number) < maxX) xs.push(X1[e] as number);
+    if ((X0[e] as number) > minX) pushX(X0[e] as number);
+    if ((X1[e] as number) < maxX) pushX(X1[e] as number);
   }
   for (let i = 0; i < live; i++) {
     const ea = LIVE[i] as number;
@@ -180,15 +197,15 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
       )
         continue;
       const x = crossingX(ea, eb);
-      if (x > minX && x < maxX) xs.push(x);
+      if (x > minX && x < maxX) pushX(x);
     }
   }
-  xs.sort(ascending);
+  sortAscending(XS, xsCount);
   const difference = op === 'difference';
   const intersection = op === 'intersection';
-  for (let k = 0; k + 1 < xs.length; k++) {
-    const xl = xs[k] as number;
-    const xr = xs[k + 1] as number;
+  for (let k = 0; k + 1 < xsCount; k++) {
+    const xl = XS[k] as number;
+    const xr = XS[k + 1] as number;
     if (!(xr > xl)) continue;
     const xm = (xl + xr) / 2;
     let m = 0;

@@ -1,9 +1,9 @@
 import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
 import { booleanPieces } from './region-area.ts';
-import { eyeHidden } from './eye-shadow.ts';
-import { boxOf, type Box } from './box.ts';
+import { eyeHiddenBoxed } from './eye-shadow.ts';
+import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers, unionCovers } from './convex-cover.ts';
+import { convexCovers, convexPolygonCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -54,7 +54,33 @@ export const sightScreen = (
 export interface Hidden {
   readonly screen: SightScreen;
   readonly polygons: readonly Polygon[];
+  /**
+   * Each polygon's box and convexity (same order), when the builder worked them out
+   * (`hiddenRegions` does): every probe of the sight tests the same polygons.
+   */
+  readonly facts?: readonly PolygonFacts[];
 }
+
+export interface PolygonFacts {
+  readonly box: Box;
+  /** isConvex of the polygon. */
+  readonly convex: boolean;
+}
+
+const factsOf = (p: Polygon, box: Box = boxOf(p)): PolygonFacts => ({ box, convex: isConvex(p) });
+
+/**
+ * A box that misses another by more than this (mm) on some axis still misses it after a polygon
+ * inside it is clipped: the clipped corners are interpolated along its edges, a few ulps at most
+ * outside it. So the clipping can be skipped.
+ */
+const MISS_MM = 1e-6;
+
+const apart = (a: Box, b: Box): boolean =>
+  a.maxX < b.minX - MISS_MM ||
+  b.maxX < a.minX - MISS_MM ||
+  a.maxY < b.minY - MISS_MM ||
+  b.maxY < a.minY - MISS_MM;
 
 export interface VisibleRegion {
   /**
@@ -82,7 +108,7 @@ const overlaps = (a: Box, b: Box): boolean =>
  * Sutherland–Hodgman, so the booleans that follow see a few short outlines instead of shadows
  * running across the table; concave ones (a wood's depth shadow) are passed whole.
  */
-export function cutToBox(polys: readonly Polygon[], b: Box): Polygon[] {
+export function cutToBox(polys: readonly Polygon[], b: Box, facts?: readonly PolygonFacts[]): Polygon[] {
   const m = 1;
   const rect: Polygon = [
     { x: b.minX - m, y: b.minY - m },
@@ -91,9 +117,11 @@ export function cutToBox(polys: readonly Polygon[], b: Box): Polygon[] {
     { x: b.minX - m, y: b.maxY + m },
   ];
   const out: Polygon[] = [];
-  for (const p of polys) {
-    if (!overlaps(boxOf(p), b)) continue;
-    if (!isConvex(p)) out.push(p);
+  for (let i = 0; i < polys.length; i++) {
+    const p = polys[i] as Polygon;
+    const f = facts?.[i];
+    if (!overlaps(f ? f.box : boxOf(p), b)) continue;
+    if (!(f ? f.convex : isConvex(p))) out.push(p);
     else {
       const c = clipToConvex(p, rect);
       if (c.length >= 3) out.push(c);
@@ -134,25 +162,47 @@ export function hiddenRegions(
 ): { hidden: Hidden[]; blind?: SightScreen } {
   const hidden: Hidden[] = [];
   let rect: Polygon | undefined;
+  const eyeBox: Box = { minX: eye.x, minY: eye.y, maxX: eye.x, maxY: eye.y };
   for (const s of screens) {
     if (!overlaps(s.box, window)) continue;
-    const inside = containsPoint(s.polygon, eye);
+    // An eye outside the screen's box (by more than rounding) is not inside it.
+    const inside = !apart(s.box, eyeBox) && containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
     const reaching: Polygon[] = [];
+    const facts: PolygonFacts[] = [];
     if (s.kind === 'area') {
-      if (overlaps(s.box, near)) reaching.push(s.polygon);
+      if (overlaps(s.box, near)) {
+        reaching.push(s.polygon);
+        facts.push(factsOf(s.polygon, s.box));
+      }
     } else if (s.kind === 'wood') {
-      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window))
-        if (p.length >= 3 && overlaps(boxOf(p), near)) reaching.push(p);
+      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window)) {
+        if (p.length < 3) continue;
+        const box = boxOf(p);
+        if (overlaps(box, near)) {
+          reaching.push(p);
+          facts.push(factsOf(p, box));
+        }
+      }
     } else if (!inside) {
-      rect ??= windowRect(window);
-      for (const p of eyeHidden(eye, s.polygon, s.kind, window)) {
+      const shadows = eyeHiddenBoxed(eye, s.polygon, s.kind, window);
+      for (let i = 0; i < shadows.polygons.length; i++) {
+        // Most of an eye's shadows miss this target whole: not cut to the window (their cut
+        // part would miss it too; three in four cuts were thrown away).
+        if (apart(shadows.boxes[i] as Box, near)) continue;
+        const p = shadows.polygons[i] as Polygon;
+        rect ??= windowRect(window);
         // A concave solid's own outline is kept whole; every other hidden polygon is convex.
         const cut = p === s.polygon ? p : clipToConvex(p, rect);
-        if (cut.length >= 3 && overlaps(boxOf(cut), near)) reaching.push(cut);
+        if (cut.length < 3) continue;
+        const box = boxOf(cut);
+        if (overlaps(box, near)) {
+          reaching.push(cut);
+          facts.push(factsOf(cut, box));
+        }
       }
     }
-    if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching });
+    if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching, facts });
   }
   return { hidden };
 }
@@ -175,10 +225,10 @@ export function visibleGiven(
   targetArea = regionArea(target),
   apart = piecesApart(target),
 ): VisibleRegion {
-  const tb = boxOf(target.flat());
+  const tb = boxOfAll(target);
   // Only the polygons that reach the target's box go to the (costly) booleans.
   const cutting = hidden
-    .map((h) => ({ ...h, polygons: cutToBox(h.polygons, tb) }))
+    .map((h) => ({ screen: h.screen, polygons: cutToBox(h.polygons, tb, h.facts) }))
     .filter((h) => h.polygons.length > 0);
   if (cutting.length === 0 || targetArea === 0) {
     const polygons = target.map((p) => [...p]);
@@ -190,7 +240,8 @@ export function visibleGiven(
       ...(polygons.length ? { nearest: pointToPolygonSet(eye, polygons).onB } : {}),
     };
   }
-  const all = cutting.flatMap((h) => h.polygons);
+  const all: Polygon[] = [];
+  for (const h of cutting) for (const p of h.polygons) all.push(p);
   // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
   const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
   const seen =
@@ -239,10 +290,49 @@ export function seenShareGiven(
   // Most probes of a hidden target stay inside one hider's convex shadow: tried on the whole
   // polygons before any is cut to the target's box (the cut part holds the target when the whole
   // does, the target being inside that box; the same up to rounding at the boundary).
-  for (const h of hidden) for (const p of h.polygons) if (convexCovers(p, target)) return 0;
-  const tb = boxOf(target.flat());
+  for (const h of hidden)
+    for (let i = 0; i < h.polygons.length; i++) {
+      const f = h.facts?.[i];
+      const p = h.polygons[i] as Polygon;
+      if (f ? f.convex && convexPolygonCovers(p, target) : convexCovers(p, target)) return 0;
+    }
+  return shareNotWhollyCovered(target, hidden, targetArea, apart);
+}
+
+/**
+ * seenShareGiven of the target moved by (dx, dy) (each vertex q at q.x + dx, q.y + dy): the
+ * moved copy is built only when no whole hidden polygon holds it (two in three probes end there).
+ */
+export function seenShareGivenMoved(
+  target: readonly Polygon[],
+  dx: number,
+  dy: number,
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+): number {
+  if (targetArea === 0) return 0;
+  for (const h of hidden)
+    for (let i = 0; i < h.polygons.length; i++) {
+      const f = h.facts?.[i];
+      const p = h.polygons[i] as Polygon;
+      const convex = f ? f.convex : p.length >= 3 && isConvex(p);
+      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return 0;
+    }
+  const at = target.map((p) => p.map((q) => ({ x: q.x + dx, y: q.y + dy })));
+  return shareNotWhollyCovered(at, hidden, targetArea, apart);
+}
+
+/** seenShareGiven once no whole hidden polygon holds the target. */
+function shareNotWhollyCovered(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+): number {
+  const tb = boxOfAll(target);
   const cutting: Polygon[] = [];
-  for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb));
+  for (const h of hidden) cutting.push(...cutToBox(h.polygons, tb, h.facts));
   if (cutting.length === 0) return 1;
   if (cutting.some((p) => convexCovers(p, target)) || unionCovers(cutting, target)) return 0;
   const seen =
@@ -258,7 +348,7 @@ export function visibleRegion(
   target: readonly Polygon[],
   screens: readonly SightScreen[],
 ): VisibleRegion {
-  const tb = boxOf(target.flat());
+  const tb = boxOfAll(target);
   const { hidden, blind } = hiddenRegions(eye, screens, sightWindow(eye, tb, 1), tb);
   if (blind)
     return {

@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { regionArea, regionDifferenceArea } from '../../src/geometry/boolean.ts';
 import { convexCovers, unionCovers } from '../../src/geometry/convex-cover.ts';
-import { convexHull } from '../../src/geometry/hull.ts';
+import { boxOf } from '../../src/geometry/box.ts';
+import { convexHull, isConvex } from '../../src/geometry/hull.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
-import { sightScreen, seenShareGiven, visibleGiven } from '../../src/geometry/visible-region.ts';
+import { piecesApart } from '../../src/geometry/target-pieces.ts';
+import {
+  sightScreen,
+  seenShareGiven,
+  seenShareGivenMoved,
+  visibleGiven,
+} from '../../src/geometry/visible-region.ts';
 
 /** A rectangle of bases (a unit's body): `n` squares side by side at (x, y), turned `a` radians. */
 function bases(x: number, y: number, n: number, a: number): Polygon[] {
@@ -135,5 +142,49 @@ describe('convexCovers: one convex polygon holding a whole target', () => {
     const halfB: Polygon = halfA.map((p) => ({ x: p.x + 6, y: p.y }));
     expect(unionCovers([halfA, halfB], [base])).toBe(true);
     expect(unionCovers([halfA, halfB.map((p) => ({ x: p.x + 0.01, y: p.y }))], [base])).toBe(false);
+  });
+});
+
+describe('seenShareGivenMoved: a probe without the moved copy when a whole hidden polygon holds it', () => {
+  it('equals seenShareGiven of the moved copy (Object.is) on 5,000 random probes, with and without the polygons’ facts', () => {
+    const r = rng(29);
+    let zero = 0;
+    let partial = 0;
+    for (let i = 0; i < 5000; i++) {
+      const hidden = Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) => {
+        const polygons: Polygon[] = [
+          convexHull(Array.from({ length: 3 + Math.floor(r() * 6) }, () => ({ x: r() * 100, y: r() * 100 }))),
+        ];
+        // Now and then a concave one (an L), which no whole-polygon test may take.
+        if (k === 2)
+          polygons.push([
+            { x: 20, y: 20 },
+            { x: 80, y: 20 },
+            { x: 80, y: 40 },
+            { x: 40, y: 40 },
+            { x: 40, y: 80 },
+            { x: 20, y: 80 },
+          ]);
+        const screen = sightScreen(`h${k}`, `h${k}`, polygons[0] as Polygon, 'solid');
+        return i % 2 === 0
+          ? { screen, polygons }
+          : { screen, polygons, facts: polygons.map((p) => ({ box: boxOf(p), convex: isConvex(p) })) };
+      });
+      const target = bases(20 + r() * 50, 20 + r() * 50, 1 + Math.floor(r() * 4), r() * 7);
+      const a = r() * 7;
+      const off = (r() - 0.5) * 20;
+      const dx = Math.cos(a) * off;
+      const dy = Math.sin(a) * off;
+      const copy = target.map((p) => p.map((q) => ({ x: q.x + dx, y: q.y + dy })));
+      const area = regionArea(target);
+      const apart = piecesApart(target);
+      const want = seenShareGiven(copy, hidden, area, apart);
+      const got = seenShareGivenMoved(target, dx, dy, hidden, area, apart);
+      expect(Object.is(got, want), `case ${i}: ${got} against ${want}`).toBe(true);
+      if (want === 0) zero++;
+      else if (want < 1) partial++;
+    }
+    expect(zero).toBeGreaterThan(500);
+    expect(partial).toBeGreaterThan(500);
   });
 });

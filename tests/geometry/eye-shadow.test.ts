@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { intersectionArea, regionArea } from '../../src/geometry/boolean.ts';
 import { boxOf, growBox } from '../../src/geometry/box.ts';
+import { clipToConvex } from '../../src/geometry/convex-clip.ts';
 import { closestPointOnSegment } from '../../src/geometry/distance.ts';
+import { isConvex } from '../../src/geometry/hull.ts';
 import { eyeHidden, hiddenIn, type ShadowKind } from '../../src/geometry/eye-shadow.ts';
 import { containsPoint, type Polygon } from '../../src/geometry/polygon.ts';
 import { segmentInsidePolygon } from '../../src/geometry/segment-clip.ts';
@@ -119,5 +121,69 @@ describe('shadows built once per eye (eyeHidden) and cut to each window', () => 
     const [hull] = eyeHidden(eye, poly, 'solid', sightWindow(eye, boxOf(poly), 60));
     // The back corner (563.7, 460.3) lies inside the shadow, not on the hull.
     expect((hull ?? []).some((q) => Math.hypot(q.x - 563.68, q.y - 460.29) < 0.01)).toBe(false);
+  });
+});
+
+describe('hiddenRegions skipping shadows whose box misses the target', () => {
+  it('keeps exactly the polygons cutting every shadow to the window keeps (Object.is), on 3,000 random sights', () => {
+    const r = rng(83);
+    let kept = 0;
+    let skippedSome = 0;
+    for (let k = 0; k < 3000; k++) {
+      const eye = { x: r() * 1500, y: r() * 1500 };
+      const screens = Array.from({ length: 2 + Math.floor(r() * 6) }, (_, i) => {
+        const poly = i % 4 === 3 ? ell(r) : rect(r);
+        return sightScreen(`s${i}`, `s${i}`, poly, i % 3 === 2 ? 'screen' : 'solid');
+      });
+      if (screens.some((s) => containsPoint(s.polygon, eye))) continue;
+      const target = rect(r);
+      const near = growBox(boxOf(target), 50);
+      const window = sightWindow(eye, near, 1);
+      const found = hiddenRegions(eye, screens, window, near);
+      // Truth: every shadow cut to the window, kept when its cut part's box meets the near box.
+      const rectPoly: Polygon = [
+        { x: window.minX, y: window.minY },
+        { x: window.maxX, y: window.minY },
+        { x: window.maxX, y: window.maxY },
+        { x: window.minX, y: window.maxY },
+      ];
+      const overlaps = (a: ReturnType<typeof boxOf>, b: ReturnType<typeof boxOf>) =>
+        a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+      const meets = (b: ReturnType<typeof boxOf>) => overlaps(b, near);
+      const truth = screens.flatMap((s) => {
+        if (!overlaps(s.box, window)) return [];
+        const shadows = eyeHidden(eye, s.polygon, s.kind as ShadowKind, window);
+        const polygons = shadows
+          .map((p) => (p === s.polygon ? p : clipToConvex(p, rectPoly)))
+          .filter((c) => c.length >= 3 && meets(boxOf(c)));
+        if (shadows.length > polygons.length) skippedSome++;
+        return polygons.length > 0 ? [{ id: s.id, polygons }] : [];
+      });
+      expect(
+        found.hidden.map((h) => h.screen.id),
+        `case ${k}`,
+      ).toEqual(truth.map((t) => t.id));
+      found.hidden.forEach((h, i) => {
+        const want = truth[i]?.polygons ?? [];
+        expect(h.polygons.length, `case ${k}`).toBe(want.length);
+        h.polygons.forEach((p, j) =>
+          p.forEach((q, n) =>
+            expect(
+              Object.is(q.x, want[j]?.[n]?.x) &&
+                Object.is(q.y, want[j]?.[n]?.y) &&
+                p.length === want[j]?.length,
+              `case ${k}`,
+            ).toBe(true),
+          ),
+        );
+        h.facts?.forEach((f, j) => {
+          expect(f.box).toEqual(boxOf(h.polygons[j] as Polygon));
+          expect(f.convex).toBe(isConvex(h.polygons[j] as Polygon));
+        });
+        kept += h.polygons.length;
+      });
+    }
+    expect(kept).toBeGreaterThan(1000);
+    expect(skippedSome).toBeGreaterThan(1000);
   });
 });

@@ -18,6 +18,7 @@ import type { TerrainPiece } from '../../table/terrain.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { seenShare, type SeenShare } from '../engine/sight-share.ts';
 import { tableCached } from '../engine/pair-cache.ts';
+import { tableBefore } from '../engine/table-lineage.ts';
 import { BP, inches, mmOf, type BpContext } from './context.ts';
 
 type UnitBlocker = Blocker & { readonly unitId: string; readonly side: string };
@@ -44,22 +45,81 @@ const caches = new WeakMap<TableState, SightCache>();
 /** Where the last sight line found its first blocker (filled by firstStretchInside). */
 const stretch: MutableInterval = { t0: 0, t1: 0 };
 
+/** Whether two polygons have the very same corners (Object.is, so −0 and 0 differ). */
+function samePolygon(a: Polygon, b: Polygon): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i] as Vec2;
+    const q = b[i] as Vec2;
+    if (!Object.is(p.x, q.x) || !Object.is(p.y, q.y)) return false;
+  }
+  return true;
+}
+
+/** Whether a unit's sight outlines would be built from the very same numbers as another's. */
+function sameOutlines(u: TableUnit, old: TableUnit): boolean {
+  if (
+    u.id !== old.id ||
+    u.name !== old.name ||
+    u.side !== old.side ||
+    u.formationInUse !== old.formationInUse
+  )
+    return false;
+  if (u.formationInUse === 'skirmish') return samePolygon(facedBoxPolygon(u.box), facedBoxPolygon(old.box));
+  if (u.bases.length !== old.bases.length) return false;
+  return u.bases.every((b, i) => {
+    const o = old.bases[i] as TableUnit['bases'][number];
+    return Object.is(b.sigmaMm, o.sigmaMm) && samePolygon(b.polygon, o.polygon);
+  });
+}
+
+/** Whether a terrain piece would give the very same blocker as another. */
+const samePiece = (t: TerrainPiece, old: TerrainPiece): boolean =>
+  t.id === old.id &&
+  t.label === old.label &&
+  t.kind === old.kind &&
+  t.blocksSight === old.blocksSight &&
+  samePolygon(t.polygon ?? [], old.polygon ?? []);
+
 function cacheFor(state: TableState): SightCache {
   let c = caches.get(state);
   if (c) return c;
-  const pieceBlocker = (t: TerrainPiece) => ({
-    piece: t,
-    blocker: makeBlocker(t.id, t.label, t.polygon ?? []),
-  });
+  // After an update (table-lineage.ts), the unchanged units' and terrain's blockers are the table
+  // before's very objects (the same numbers): their shadows, kept per outline object and eye,
+  // are found again instead of built anew for every eye.
+  const previousState = tableBefore(state);
+  const previous = previousState && caches.get(previousState);
+  const oldUnits = new Map(previousState?.units.map((u) => [u.id, u]));
+  const oldBlockers = new Map<string, UnitBlocker[]>();
+  for (const b of previous?.unitBlockers ?? [])
+    oldBlockers.set(b.unitId, [...(oldBlockers.get(b.unitId) ?? []), b]);
+  const oldPieces = new Map(
+    [...(previous?.solid ?? []), ...(previous?.woods ?? []), ...(previous?.hills ?? [])].map((e) => [
+      e.piece.id,
+      e,
+    ]),
+  );
+  const pieceBlocker = (t: TerrainPiece) => {
+    const old = oldPieces.get(t.id);
+    return {
+      piece: t,
+      blocker: old && samePiece(t, old.piece) ? old.blocker : makeBlocker(t.id, t.label, t.polygon ?? []),
+    };
+  };
   const areas = state.terrain.filter((t) => t.polygon && t.kind !== 'obstacle' && t.kind !== 'road');
   // Skirmishers block as a body (no seeing between the spread-out models).
-  const unitBlockers: UnitBlocker[] = state.units.flatMap((u) =>
-    (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : closedRanks(u.bases)).map((poly) => ({
-      ...makeBlocker(u.id, u.name, poly),
-      unitId: u.id,
-      side: u.side,
-    })),
-  );
+  const unitBlockers: UnitBlocker[] = state.units.flatMap((u) => {
+    const old = oldUnits.get(u.id);
+    const kept = old && sameOutlines(u, old) ? oldBlockers.get(u.id) : undefined;
+    if (kept) return kept;
+    return (u.formationInUse === 'skirmish' ? [facedBoxPolygon(u.box)] : closedRanks(u.bases)).map(
+      (poly) => ({
+        ...makeBlocker(u.id, u.name, poly),
+        unitId: u.id,
+        side: u.side,
+      }),
+    );
+  });
   const solid = areas.filter((t) => t.blocksSight && t.kind !== 'wood').map(pieceBlocker);
   const hills = areas.filter((t) => t.kind === 'hill').map(pieceBlocker);
   c = {

@@ -11,7 +11,7 @@ import {
   type Quantity,
   type ThresholdPolicy,
 } from './threshold.ts';
-import { verdict, type OptionValue, type Verdict, type VerdictInit } from './verdict.ts';
+import { verdictOf, type OptionValue, type Verdict, type VerdictInit } from './verdict.ts';
 
 /** What identifies a ruleset to its own files: its id, unit, options and borderline band. */
 export interface RulesetCore<O extends Record<string, OptionValue>> {
@@ -96,7 +96,7 @@ export function rulesKit<O extends Record<string, OptionValue>>(core: RulesetCor
       list.push({ given: options, policy, ctx });
       return ctx;
     },
-    verdict: (init) => verdict({ ...init, ruleset: core.id }),
+    verdict: (init) => verdictOf(init, core.id),
     lengthVerdict: (ctx, init, m, comparison, limit) =>
       lengthVerdict({ ruleset: core.id, unit: core.unit, policy: ctx.policy }, init, m, comparison, limit),
     thresholdVerdict: (ctx, init, q, comparison, limit) =>

@@ -68,11 +68,13 @@ export function thresholdVerdict(
       : []),
     ...rest,
   ];
-  return verdict({
+  // verdict({ ...init, ruleset, answer, … }) written as one object: the same keys in the same
+  // order and the same values, one copy of `init` instead of two (every check is built here).
+  return {
     ...init,
     ruleset: judgeOf.ruleset,
     answer: j.answer,
-    lean: j.lean,
+    lean: j.lean ?? (j.answer === 'no' ? 'no' : 'yes'),
     value: q.value,
     limit,
     margin: j.margin,
@@ -81,7 +83,10 @@ export function thresholdVerdict(
     moveMm: j.moveMm,
     bandMm: j.bandMm,
     reasons,
-  });
+    options: init.options ?? {},
+    facts: init.facts ?? {},
+    checks: init.checks ?? [],
+  };
 }
 
 /** A verdict for one measured length against a limit stated in the ruleset's unit. */

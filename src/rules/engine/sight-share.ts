@@ -1,11 +1,11 @@
 import { regionArea } from '../../geometry/boolean.ts';
-import { boxOf, growBox } from '../../geometry/box.ts';
+import { boxOfAll, growBox } from '../../geometry/box.ts';
 import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
-  seenShareGiven,
+  seenShareGivenMoved,
   sightWindow,
   visibleGiven,
   type Hidden,
@@ -62,7 +62,7 @@ const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
  */
 export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => number): SeenShare {
   const { eye, target } = inputs;
-  const tb = boxOf(target.flat());
+  const tb = boxOfAll(target);
   const targetArea = areaOf(target);
   const cx = (tb.minX + tb.maxX) / 2;
   const cy = (tb.minY + tb.maxY) / 2;
@@ -165,8 +165,7 @@ function seenFrom(
     let v = memo[k].get(offsetMm);
     if (v === undefined) {
       const d = dirs[k];
-      const at = moved(target, { x: d.x * offsetMm, y: d.y * offsetMm });
-      v = seenShareGiven(at, hidden, targetArea, apart) * 100;
+      v = seenShareGivenMoved(target, d.x * offsetMm, d.y * offsetMm, hidden, targetArea, apart) * 100;
       memo[k].set(offsetMm, v);
     }
     return v;

@@ -93,8 +93,17 @@ export interface VerdictInit {
 }
 
 export function verdict(init: VerdictInit): Verdict {
+  return verdictOf(init, init.ruleset);
+}
+
+/**
+ * verdict({ ...init, ruleset }) with one copy of `init` instead of two (the same keys in the same
+ * order, the same values): every check of every pair is built through it.
+ */
+export function verdictOf(init: Omit<VerdictInit, 'ruleset'>, ruleset: string): Verdict {
   return {
     ...init,
+    ruleset,
     lean: init.lean ?? (init.answer === 'no' ? 'no' : 'yes'),
     reasons: init.reasons ?? [],
     options: init.options ?? {},
