@@ -11,7 +11,8 @@ import type { StillAverage } from './still-average.ts';
  * taking it is a pass over every pixel that changes nothing (10–18 ms at 1080p, on every
  * whole-frame search of a camera searched whole frame after frame). It is skipped, and the sums
  * are started again on the next frame instead, which leaves the average exactly as taking the
- * mean would have (tests/vision/still-mean.test.ts compares the two, frame by frame).
+ * mean would have (tests/vision/still-mean.test.ts compares the two, frame by frame). Such a frame
+ * is not even added: the sums it would start are spent by its own search.
  */
 export class StillMean {
   /** Whether the sums were spent (or never started): the next frame starts them again. */
@@ -29,8 +30,11 @@ export class StillMean {
     full: boolean,
   ): void {
     const restart = changed === null || this.spent;
-    this.average.add(grey, restart ? null : changed);
-    if (full && !restart) this.average.takeMean(grey);
     this.spent = full;
+    // A whole-frame search of a frame that starts the sums spends them at once: the next frame
+    // starts them again, so adding this one would be a pass over every pixel for nothing.
+    if (full && restart) return;
+    this.average.add(grey, restart ? null : changed);
+    if (full) this.average.takeMean(grey);
   }
 }
