@@ -9,17 +9,7 @@ export interface Box {
 }
 
 export function boxOf(points: readonly Vec2[]): Box {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const p of points) {
-    if (p.x < minX) minX = p.x;
-    if (p.y < minY) minY = p.y;
-    if (p.x > maxX) maxX = p.x;
-    if (p.y > maxY) maxY = p.y;
-  }
-  return { minX, minY, maxX, maxY };
+  return boxOfAll([points]);
 }
 
 /** boxOf of every point of the polygons (no flattened copy: probes ask it of every moved target). */

@@ -3,7 +3,7 @@ import { booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers, convexPolygonCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
+import { convexCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
 import { depthShadow } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -286,17 +286,30 @@ export function seenShareGiven(
   targetArea = regionArea(target),
   apart = piecesApart(target),
 ): number {
-  if (targetArea === 0) return 0;
-  // Most probes of a hidden target stay inside one hider's convex shadow: tried on the whole
-  // polygons before any is cut to the target's box (the cut part holds the target when the whole
-  // does, the target being inside that box; the same up to rounding at the boundary).
+  if (targetArea === 0 || heldByWholeHider(target, 0, 0, hidden)) return 0;
+  return shareNotWhollyCovered(target, hidden, targetArea, apart);
+}
+
+/**
+ * Whether one whole hidden polygon, convex, holds the target moved by (dx, dy). Most probes of a
+ * hidden target stay inside one hider's convex shadow: tried on the whole polygons before any is
+ * cut to the target's box (the cut part holds the target when the whole does, the target being
+ * inside that box; the same up to rounding at the boundary).
+ */
+function heldByWholeHider(
+  target: readonly Polygon[],
+  dx: number,
+  dy: number,
+  hidden: readonly Hidden[],
+): boolean {
   for (const h of hidden)
     for (let i = 0; i < h.polygons.length; i++) {
       const f = h.facts?.[i];
       const p = h.polygons[i] as Polygon;
-      if (f ? f.convex && convexPolygonCovers(p, target) : convexCovers(p, target)) return 0;
+      const convex = f ? f.convex : p.length >= 3 && isConvex(p);
+      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return true;
     }
-  return shareNotWhollyCovered(target, hidden, targetArea, apart);
+  return false;
 }
 
 /**
@@ -311,14 +324,7 @@ export function seenShareGivenMoved(
   targetArea: number,
   apart: boolean,
 ): number {
-  if (targetArea === 0) return 0;
-  for (const h of hidden)
-    for (let i = 0; i < h.polygons.length; i++) {
-      const f = h.facts?.[i];
-      const p = h.polygons[i] as Polygon;
-      const convex = f ? f.convex : p.length >= 3 && isConvex(p);
-      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return 0;
-    }
+  if (targetArea === 0 || heldByWholeHider(target, dx, dy, hidden)) return 0;
   const at = target.map((p) => p.map((q) => ({ x: q.x + dx, y: q.y + dy })));
   return shareNotWhollyCovered(at, hidden, targetArea, apart);
 }

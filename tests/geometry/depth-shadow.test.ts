@@ -12,25 +12,34 @@ import { turnedRect } from './turned.ts';
 /** A turned rectangle `w` × `h` at (cx, cy). */
 const rect = turnedRect;
 
+/**
+ * Case k of a test: a wood (every third an L, else a turned rectangle), an eye (every tenth inside
+ * the wood) and a depth of sight into it (every fourth none), drawn from `r` in that order.
+ */
+function woodCase(r: () => number, k: number): { wood: Polygon; eye: Vec2; depth: number } {
+  const wood: Polygon =
+    k % 3 === 2
+      ? [
+          { x: 600, y: 600 },
+          { x: 900, y: 600 },
+          { x: 900, y: 700 },
+          { x: 700, y: 700 },
+          { x: 700, y: 900 },
+          { x: 600, y: 900 },
+        ]
+      : rect(750, 750, 150 + r() * 250, 100 + r() * 200, r() * Math.PI);
+  const eye = k % 10 === 9 ? { x: 740, y: 760 } : { x: r() * 1500, y: r() * 1500 };
+  const depth = 25.4 * (k % 4 === 0 ? 0 : 1 + r() * 2);
+  return { wood, eye, depth };
+}
+
 describe('depth shadows from rays kept per eye and outline', () => {
   it('hide of every target what rays traced to each window’s own reach hide (areas within 1e-9 of the target)', () => {
     const r = rng(53);
     let cut = 0;
     for (let k = 0; k < 60; k++) {
       // A wood (convex or an L), one eye, many windows round targets on every side of it.
-      const wood: Polygon =
-        k % 3 === 2
-          ? [
-              { x: 600, y: 600 },
-              { x: 900, y: 600 },
-              { x: 900, y: 700 },
-              { x: 700, y: 700 },
-              { x: 700, y: 900 },
-              { x: 600, y: 900 },
-            ]
-          : rect(750, 750, 150 + r() * 250, 100 + r() * 200, r() * Math.PI);
-      const eye = k % 10 === 9 ? { x: 740, y: 760 } : { x: r() * 1500, y: r() * 1500 };
-      const depth = 25.4 * (k % 4 === 0 ? 0 : 1 + r() * 2);
+      const { wood, eye, depth } = woodCase(r, k);
       for (let n = 0; n < 25; n++) {
         const target = [rect(r() * 1500, r() * 1500, 40 + r() * 120, 40, r() * Math.PI)];
         if (containsPoint(wood, eye) && n > 3) break;
@@ -171,19 +180,7 @@ describe('depth shadows from fans kept per eye', () => {
     const r = rng(59);
     let fans = 0;
     for (let k = 0; k < 30; k++) {
-      const wood: Polygon =
-        k % 3 === 2
-          ? [
-              { x: 600, y: 600 },
-              { x: 900, y: 600 },
-              { x: 900, y: 700 },
-              { x: 700, y: 700 },
-              { x: 700, y: 900 },
-              { x: 600, y: 900 },
-            ]
-          : rect(750, 750, 150 + r() * 250, 100 + r() * 200, r() * Math.PI);
-      const eye = k % 10 === 9 ? { x: 740, y: 760 } : { x: r() * 1500, y: r() * 1500 };
-      const depth = 25.4 * (k % 4 === 0 ? 0 : 1 + r() * 2);
+      const { wood, eye, depth } = woodCase(r, k);
       for (let n = 0; n < 20; n++) {
         const target = [rect(r() * 1500, r() * 1500, 40 + r() * 120, 40, r() * Math.PI)];
         const window = sightWindow(eye, growBox(boxOf(target.flat()), 50), 1);
