@@ -42,6 +42,7 @@ export const DEFAULT_FINDER: FinderOptions = {
   rivalCheckBelowEvidence: 60,
   blurredEvidenceFrom: 0.6,
   blurredEvidenceSpan: 0.15,
+  blurredFitMargin: 1.5,
 };
 
 /** A reference sheet teaches the blur as this many small tags (blur-estimate.ts). */

@@ -43,6 +43,17 @@ export interface FirmnessOptions {
   readonly blurredEvidenceFrom: number;
   /** …five times more per this much more blur over cell size. */
   readonly blurredEvidenceSpan: number;
+  /**
+   * …unless, on a small tag, the runner-up code in play fitted at its best leaves at least this
+   * much more residual than the reading's own code fitted at its best (relative: (rival − own) /
+   * own; rival-check.ts). The fit takes the quad's misplacement out, which is what overstates a
+   * blurred reading's evidence. Tuning scenes (1080p 15–20 mm and 720p 25 mm under blur σ 1.4,
+   * tilt 15–25°, seeds 1721–1734; readings at σ/cell over 0.6 with 12 nats or more): readings of
+   * another code than the tag's reached 0.95 at most (352), correct readings a median of 1.96
+   * (2,452). At 1.5, seeds 1751–1754 found 171 → 189 and 113 → 130 of 216 20 mm tags (tilt 15°,
+   * 25°) and 9 → 33 and 18 → 36 of 216 15 mm tags, none false.
+   */
+  readonly blurredFitMargin: number;
 }
 
 /**
@@ -53,7 +64,7 @@ export interface FirmnessOptions {
  */
 export class FirmReadings {
   private readonly rivals: RivalCheck;
-  private readonly rivalVerdicts = new WeakMap<TemplateReading, boolean>();
+  private readonly margins = new WeakMap<TemplateReading, Map<number, number | null>>();
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -69,11 +80,14 @@ export class FirmReadings {
     edgeFitted: (corners: Corners) => Corners,
   ): boolean {
     if (
-      r.evidence < this.evidenceNeeded(r, decoder.blurSigmaPx) ||
+      r.evidence < this.options.firmEvidence ||
       r.plausibility < this.options.minPlausibility ||
       r.contrast < this.options.minContrast
     )
       return false;
+    // Short of what its blur asks, a reading may still stand on its code fitted at its best.
+    const shortForBlur = r.evidence < this.evidenceNeeded(r, decoder.blurSigmaPx);
+    if (shortForBlur && !this.mayStandOnFit(r)) return false;
     // A printed marker has paper all round and cells its code explains. A die showing four or five
     // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).
     if (r.fit < this.options.minDarkSurroundFit) {
@@ -90,16 +104,43 @@ export class FirmReadings {
       r.contrast,
     );
     if (share !== null && share < this.options.minDataContrastShare) return false;
+    if (shortForBlur) {
+      const margin = this.fittedMargin(r, r.rivalCodeId, grey, decoder, edgeFitted);
+      return margin !== null && margin >= this.options.blurredFitMargin;
+    }
     // A close call between two codes in play on a small tag: each code fitted at its best decides.
     if (
       r.evidence >= this.options.rivalCheckBelowEvidence ||
       quadSide(r.corners) / (this.codes.bitsPerSide + 2) >= this.options.alignBelowCellPx
     )
       return true;
-    let holds = this.rivalVerdicts.get(r);
-    if (holds === undefined)
-      this.rivalVerdicts.set(r, (holds = this.rivals.holds(grey, r, decoder, edgeFitted)));
-    return holds;
+    const margin = this.fittedMargin(r, r.runnerUpId, grey, decoder, edgeFitted);
+    return margin === null || margin >= 0;
+  }
+
+  /** A blurred small tag's reading may be judged by its own code's fit against its rival code's. */
+  private mayStandOnFit(r: TemplateReading): boolean {
+    return (
+      r.rivalCodeId >= 0 &&
+      r.rivalCodeId !== r.id &&
+      quadSide(r.corners) / (this.codes.bitsPerSide + 2) < this.options.alignBelowCellPx
+    );
+  }
+
+  /** A rival code's fitted margin (rival-check.ts), asked once per reading and rival. */
+  private fittedMargin(
+    r: TemplateReading,
+    rivalId: number,
+    grey: GreyImage,
+    decoder: TemplateDecoderOptions,
+    edgeFitted: (corners: Corners) => Corners,
+  ): number | null {
+    let byRival = this.margins.get(r);
+    if (!byRival) this.margins.set(r, (byRival = new Map()));
+    if (byRival.has(rivalId)) return byRival.get(rivalId) ?? null;
+    const margin = this.rivals.fittedMargin(grey, r, rivalId, decoder, edgeFitted);
+    byRival.set(rivalId, margin);
+    return margin;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Pixel } from '../camera/projection.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import type { GreyImage } from './image.ts';
+import { quadSide } from './candidates.ts';
 import { CodeFit } from './code-fit.ts';
 import { readQuad, type TemplateDecoderOptions, type TemplateReading } from './template-decoder.ts';
 
@@ -34,25 +35,44 @@ export class RivalCheck {
     decoder: TemplateDecoderOptions,
     edgeFitted: (corners: Corners) => Corners,
   ): boolean {
-    if (reading.runnerUpId < 0 || reading.runnerUpId === reading.id) return true;
-    const start = edgeFitted(reading.corners);
-    // The rival's own reading of the quad gives its corners in its marker order.
-    const rival = readQuad(grey, start, this.bookOf(reading.runnerUpId), decoder);
-    if (!rival) return true;
-    const mine = this.fit(grey, start, reading.id, decoder.blurSigmaPx);
-    const theirs = this.fit(grey, rival.corners, rival.id, decoder.blurSigmaPx);
-    if (theirs === null) return true;
-    // Our code could not be fitted at all: the rival wins if, fitted, it explains the pixels
-    // better than our code did where the quad was found.
-    if (mine === null) return theirs >= reading.residualSigma * reading.residualSigma;
-    return mine <= theirs;
+    const margin = this.fittedMargin(grey, reading, reading.runnerUpId, decoder, edgeFitted);
+    return margin === null || margin >= 0;
   }
 
-  /** Mean squared residual of the code fitted with its corners free to move a pixel. */
+  /**
+   * How much worse another code in play (`rivalId`) explains the pixels than the reading's own
+   * code, each fitted at its best: (rival's mean squared residual − ours) / ours. Null when
+   * there is no such rival or either fit fails; −Infinity when only the rival fits better than our
+   * reading did where the quad was found.
+   */
+  fittedMargin(
+    grey: GreyImage,
+    reading: Pick<TemplateReading, 'id' | 'corners' | 'residualSigma'>,
+    rivalId: number,
+    decoder: TemplateDecoderOptions,
+    edgeFitted: (corners: Corners) => Corners,
+  ): number | null {
+    if (rivalId < 0 || rivalId === reading.id) return null;
+    const start = edgeFitted(reading.corners);
+    // The rival's own reading of the quad gives its corners in its marker order.
+    const rival = readQuad(grey, start, this.bookOf(rivalId), decoder);
+    if (!rival) return null;
+    const mine = this.fit(grey, start, reading.id, decoder.blurSigmaPx);
+    const theirs = this.fit(grey, rival.corners, rival.id, decoder.blurSigmaPx);
+    if (theirs === null) return null;
+    // Our code could not be fitted at all: the rival wins if, fitted, it explains the pixels
+    // better than our code did where the quad was found.
+    if (mine === null) return theirs >= reading.residualSigma * reading.residualSigma ? null : -Infinity;
+    return (theirs - mine) / Math.max(mine, 1e-9);
+  }
+
+  /** Mean squared residual of the code fitted at its best (corners free within the tag's side). */
   private fit(grey: GreyImage, corners: Corners, id: number, blurSigmaPx: number): number | null {
     const aligned = this.codeFit.fit(grey, corners, id, {
       blurSigmaPx,
-      maxShiftPx: Math.max(1.5, this.codeFit.cellPx(corners)),
+      // Under blur a quad found from its surround can sit cells off; a corner moved further
+      // than the tag's side has left the tag.
+      maxShiftPx: Math.max(1.5, quadSide(corners)),
       coarse: true,
     });
     return aligned && aligned.pixels > 0 ? aligned.sse / aligned.pixels : null;

@@ -50,6 +50,8 @@ export interface TemplateReading {
   readonly evidence: number;
   /** The alternative in play that came closest: a code id, or -1 for a blank pattern. */
   readonly runnerUpId: number;
+  /** The other code in play that came closest, blanks aside (-1: none). */
+  readonly rivalCodeId: number;
   /**
    * Log-likelihood ratio of the best code in play over the best code *not* in play. Negative when
    * some other code of the dictionary explains the picture better: a marker that is not part of
@@ -300,6 +302,7 @@ export function readQuad(
     }
   }
   if (best < 0) return null;
+  const rivalCodeId = runnerUpId;
   // Blank patterns compete with the codes in play.
   const blanks = Uint16Array.from({ length: nBits }, (_, k) => k);
   const blankSse = Math.min(residual(m, blanks, 0, 0, nBits).sse, residual(m, blanks, 0, nBits, nBits).sse);
@@ -335,6 +338,7 @@ export function readQuad(
     corners: [corners[(4 - r) % 4]!, corners[(5 - r) % 4]!, corners[(6 - r) % 4]!, corners[(7 - r) % 4]!],
     evidence: (runnerSse - bestFit.sse) / twoVar,
     runnerUpId,
+    rivalCodeId,
     plausibility: (foreignSse - bestFit.sse) / twoVar,
     foreign: foreignView
       ? {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pixel } from '../../src/camera/projection.ts';
 import { dictionaryCodes } from '../../src/vision/code-book.ts';
 import type { GreyImage } from '../../src/vision/image.ts';
+import { DEFAULT_FINDER } from '../../src/vision/finder-types.ts';
 import { RivalCheck } from '../../src/vision/rival-check.ts';
 import { DEFAULT_TEMPLATE_DECODER } from '../../src/vision/template-decoder.ts';
 
@@ -11,12 +12,12 @@ import { DEFAULT_TEMPLATE_DECODER } from '../../src/vision/template-decoder.ts';
  * supersampled, Gaussian blur σ 1.4 px, seeded noise σ 3. A reading that names another code in
  * play must lose to the code drawn; a reading of the drawn code must hold.
  */
-const CELL = 2.4;
+const CELL_PX = 2.4;
 const ORIGIN = 12.3; // the tag's outer corner, px (pixel centres at integers)
 const SIZE = 48;
 const BLUR = 1.4;
 
-async function drawTag(id: number): Promise<GreyImage> {
+async function drawTag(id: number, CELL = CELL_PX): Promise<GreyImage> {
   const codes = await dictionaryCodes('aruco_mip_36h12');
   const bits = codes.bits(id);
   const n = codes.bitsPerSide;
@@ -63,8 +64,7 @@ async function drawTag(id: number): Promise<GreyImage> {
   return { data, width: SIZE, height: SIZE };
 }
 
-const side = 8 * CELL;
-const at = (du: number, dv: number): [Pixel, Pixel, Pixel, Pixel] => [
+const at = (du: number, dv: number, side = 8 * CELL_PX): [Pixel, Pixel, Pixel, Pixel] => [
   { u: ORIGIN - 0.5 + du, v: ORIGIN - 0.5 + dv },
   { u: ORIGIN - 0.5 + side + du, v: ORIGIN - 0.5 + dv },
   { u: ORIGIN - 0.5 + side + du, v: ORIGIN - 0.5 + side + dv },
@@ -106,5 +106,38 @@ describe('rival check', () => {
     const codes = await dictionaryCodes('aruco_mip_36h12');
     const grey = await drawTag(42);
     expect(new RivalCheck(codes).holds(grey, claim(32, -1, at(0, 0)), decoder, asFound)).toBe(true);
+  });
+
+  // Cells of 1.9 px under σ 1.4 (σ/cell 0.74, where a reading's own evidence is overstated).
+  // Where the quad is right, the drawn code, fitted at its best, leaves less residual than every
+  // rival that fits; with the quad up to two pixels off (as one inferred from a sticker can be),
+  // no rival's reading reaches the margin that makes a blurred reading firm.
+  it('measures the fitted margin of the drawn code over rivals on a small blurred tag', async () => {
+    const codes = await dictionaryCodes('aruco_mip_36h12');
+    const cell = 1.9;
+    const grey = await drawTag(42, cell);
+    const check = new RivalCheck(codes);
+    const rivals = [32, 7, 19, 5, 58, 22];
+    const tagSide = 8 * cell;
+    let compared = 0;
+    for (const rival of rivals) {
+      const mine = check.fittedMargin(grey, claim(42, rival, at(0, 0, tagSide)), rival, decoder, asFound);
+      const theirs = check.fittedMargin(grey, claim(rival, 42, at(0, 0, tagSide)), 42, decoder, asFound);
+      expect(theirs).not.toBeNull();
+      expect(theirs!).toBeLessThan(0);
+      if (mine === null) continue;
+      expect(mine).toBeGreaterThan(0.5);
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(4);
+    for (const [du, dv] of [
+      [1.5, -1.2],
+      [-2, 0.5],
+    ] as const)
+      for (const rival of rivals) {
+        const margin = check.fittedMargin(grey, claim(rival, 42, at(du, dv, tagSide)), 42, decoder, asFound);
+        expect(margin ?? -Infinity).toBeLessThan(DEFAULT_FINDER.blurredFitMargin);
+      }
+    expect(check.fittedMargin(grey, claim(42, -1, at(0, 0, tagSide)), -1, decoder, asFound)).toBeNull();
   });
 });
