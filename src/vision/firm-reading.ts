@@ -154,9 +154,20 @@ export class FirmReadings {
    */
   private evidenceNeeded(r: TemplateReading, blurSigmaPx: number): number {
     const cellPx = quadSide(r.corners) / (this.codes.bitsPerSide + 2);
-    const over = blurSigmaPx / cellPx - this.options.blurredEvidenceFrom;
-    return over > 0
-      ? this.options.firmEvidence * Math.pow(5, over / this.options.blurredEvidenceSpan)
-      : this.options.firmEvidence;
+    return this.options.firmEvidence * blurOverstatement(blurSigmaPx, cellPx, this.options);
   }
+}
+
+/**
+ * How many times a likelihood ratio between two fits of a small tag is overstated under blur wide
+ * against its cells (see evidenceNeeded): 1 up to `blurredEvidenceFrom` of σ/cell, then five
+ * times more per `blurredEvidenceSpan`.
+ */
+export function blurOverstatement(
+  blurSigmaPx: number,
+  cellPx: number,
+  options: Pick<FirmnessOptions, 'blurredEvidenceFrom' | 'blurredEvidenceSpan'>,
+): number {
+  const over = blurSigmaPx / cellPx - options.blurredEvidenceFrom;
+  return over > 0 ? Math.pow(5, over / options.blurredEvidenceSpan) : 1;
 }

@@ -17,8 +17,8 @@ import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { readAligned } from './aligned-reread.ts';
 import { CodeFit, codePattern } from './code-fit.ts';
-import { fitOnTable } from './table-fit.ts';
-import { FirmReadings } from './firm-reading.ts';
+import { DEFAULT_TABLE_FIT, fitOnTable } from './table-fit.ts';
+import { blurOverstatement, FirmReadings } from './firm-reading.ts';
 import {
   DEFAULT_FINDER,
   SHEET_BLUR_WEIGHT,
@@ -299,13 +299,18 @@ export class MarkerFinder {
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
     // Tags with cells of three pixels or more are measured well by their edges (corner-measure.ts).
     if (!priors || !markerClass || this.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx) return m;
+    const blurSigmaPx = this.decoderOptions.blurSigmaPx;
+    // Under blur wide against the cells the free fit's residual advantage is overstated as a
+    // reading's evidence is (firm-reading.ts): a free quad then grows a tenth past the tag.
+    const overstated = blurOverstatement(blurSigmaPx, this.codeFit.cellPx(m.corners), this.options);
     const corners = fitOnTable(
       grey,
       m.corners,
       codePattern(this.codes, m.id),
       this.codes.bitsPerSide + 2,
       { camera: priors.camera, pose: priors.pose, ...markerClass },
-      this.decoderOptions.blurSigmaPx,
+      blurSigmaPx,
+      { ...DEFAULT_TABLE_FIT, maxChi2: DEFAULT_TABLE_FIT.maxChi2 * overstated },
     );
     return corners ? { ...m, corners } : m;
   }
