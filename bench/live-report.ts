@@ -101,7 +101,7 @@ function nativeLines(r: LiveReport): string[] {
     );
   };
   for (const [name, t] of r.native) row(`${name}: live, as the server detected them`, t);
-  if (r.wholeFrame) row('1080p whole-frame search (this process, warm pipeline)', r.wholeFrame.frames);
+  if (r.wholeFrame) row('1080p whole-frame search (this process, after a warm-up pass)', r.wholeFrame.frames);
   return out;
 }
 

@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       for (const p of phases) native.set(p.spec.name, await nativeOnPictures(opened, p.pictures));
       wholeFrame = await wholeFrameTimes(
         opened,
-        frames.still.slice(0, 9).map((s) => s.jpeg),
+        frames.still.map((s) => s.jpeg),
         frames.profile,
         frames.scenario,
       );
