@@ -12,14 +12,48 @@ import { blurOverstatement } from '../../src/vision/firm-reading.ts';
 import { DEFAULT_FINDER } from '../../src/vision/finder-types.ts';
 import { DEFAULT_TABLE_FIT, fitOnTable, type TableSquare } from '../../src/vision/table-fit.ts';
 
+/** A bench scene of one tag size at 1080p, rendered with the renderer's truth. */
+interface Scene {
+  readonly scenario: Scenario;
+  readonly camera: SynthCamera;
+}
+
+async function sceneOf(o: {
+  markerMm: number;
+  seed: number;
+  tiltDeg: number;
+  noiseSigma: number;
+  blurSigma?: number;
+}): Promise<{ scene: Scene; frame: SynthFrame; grey: GreyImage; codes: DictionaryCodes }> {
+  const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: o.markerMm, seed: o.seed });
+  const camera = frameTable(scenario.table, { resolution: '1080p', tiltDeg: o.tiltDeg });
+  const frame = await renderScene(scenario, camera, {
+    seed: o.seed,
+    noiseSigma: o.noiseSigma,
+    ...(o.blurSigma === undefined ? {} : { blurSigma: o.blurSigma }),
+  });
+  const grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
+  return { scene: { scenario, camera }, frame, grey, codes: await dictionaryCodes('aruco_mip_36h12') };
+}
+
+/** The printed square of marker `id` (its size times `scale`) on the scene's table, as the camera sees it. */
+function squareIn({ scenario, camera }: Scene, id: number, scale: number): TableSquare {
+  const spec = scenario.units.flatMap((u) => u.bases).find((b) => b.marker.id === id)!.marker;
+  return {
+    camera: syntheticCameraProfile(camera),
+    pose: truePose(camera),
+    sizeMm: spec.sizeMm * scale,
+    heightMm: spec.heightMm,
+  };
+}
+
 /**
  * Small tags measured as squares on the table: against the renderer's true corners, on a noisy
  * 1080p picture of 15 mm tags seen 20° off vertical, the table's three parameters leave the
  * corners closer to the truth than a free quad's eight; and a square of the wrong size is refused.
  */
 describe('table fit of 15 mm tags at 1080p, tilt 20°, noise σ 5', () => {
-  let scenario: Scenario;
-  let camera: SynthCamera;
+  let scene: Scene;
   let frame: SynthFrame;
   let grey: GreyImage;
   let codes: DictionaryCodes;
@@ -27,22 +61,10 @@ describe('table fit of 15 mm tags at 1080p, tilt 20°, noise σ 5', () => {
   const blurSigmaPx = 0.5;
 
   beforeAll(async () => {
-    scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 15, seed: 43 });
-    camera = frameTable(scenario.table, { resolution: '1080p', tiltDeg: 20 });
-    frame = await renderScene(scenario, camera, { seed: 43, noiseSigma: 5 });
-    grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
-    codes = await dictionaryCodes('aruco_mip_36h12');
+    ({ scene, frame, grey, codes } = await sceneOf({ markerMm: 15, seed: 43, tiltDeg: 20, noiseSigma: 5 }));
   });
 
-  const squareOf = (id: number, scale = 1): TableSquare => {
-    const spec = scenario.units.flatMap((u) => u.bases).find((b) => b.marker.id === id)!.marker;
-    return {
-      camera: syntheticCameraProfile(camera),
-      pose: truePose(camera),
-      sizeMm: spec.sizeMm * scale,
-      heightMm: spec.heightMm,
-    };
-  };
+  const squareOf = (id: number, scale = 1) => squareIn(scene, id, scale);
 
   /** Each tag's free fit (its code fitted to the picture from its true corners), as the finder measures it. */
   const freeFits = () =>
@@ -101,8 +123,7 @@ describe('table fit of 15 mm tags at 1080p, tilt 20°, noise σ 5', () => {
  * measured as if on the table.
  */
 describe('table fit of 20 mm tags at 1080p under lens blur σ 1.4', () => {
-  let scenario: Scenario;
-  let camera: SynthCamera;
+  let scene: Scene;
   let frame: SynthFrame;
   let grey: GreyImage;
   let codes: DictionaryCodes;
@@ -110,22 +131,16 @@ describe('table fit of 20 mm tags at 1080p under lens blur σ 1.4', () => {
   const blurSigmaPx = 1.3;
 
   beforeAll(async () => {
-    scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 20, seed: 47 });
-    camera = frameTable(scenario.table, { resolution: '1080p', tiltDeg: 15 });
-    frame = await renderScene(scenario, camera, { seed: 47, noiseSigma: 3, blurSigma: 1.4 });
-    grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
-    codes = await dictionaryCodes('aruco_mip_36h12');
+    ({ scene, frame, grey, codes } = await sceneOf({
+      markerMm: 20,
+      seed: 47,
+      tiltDeg: 15,
+      noiseSigma: 3,
+      blurSigma: 1.4,
+    }));
   });
 
-  const squareOf = (id: number, scale = 1): TableSquare => {
-    const spec = scenario.units.flatMap((u) => u.bases).find((b) => b.marker.id === id)!.marker;
-    return {
-      camera: syntheticCameraProfile(camera),
-      pose: truePose(camera),
-      sizeMm: spec.sizeMm * scale,
-      heightMm: spec.heightMm,
-    };
-  };
+  const squareOf = (id: number, scale = 1) => squareIn(scene, id, scale);
 
   const fitted = (scale: number) =>
     frame.truth.bases.flatMap((base) => {
