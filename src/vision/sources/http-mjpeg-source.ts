@@ -19,6 +19,16 @@ export interface HttpMjpegSourceOptions {
 }
 
 const MAX_JPEG_BYTES = 32 * 1024 * 1024;
+/**
+ * At most one picture a second is given from behind the newest, to catch up after one slow
+ * pipeline run (a whole-frame search on a still table takes a little over two camera frames); a
+ * pipeline slower than the camera for longer gets the newest picture, as before.
+ */
+const CATCH_UP_EVERY_MS = 1000;
+/** A picture kept to catch up with is given only while it is at most this many camera frames old… */
+const CATCH_UP_MAX_FRAMES_BEHIND = 2.5;
+/** …or this many ms (a timer on a busy machine is late by tens of ms). */
+const CATCH_UP_MAX_MS_BEHIND = 100;
 /** Frames in a row that do not decode before the connection is dropped as a dead camera. */
 const MAX_UNDECODABLE = 10;
 
@@ -33,9 +43,10 @@ function openStream(url: string, onResponse: (res: IncomingMessage) => void): Cl
 /**
  * An HTTP MJPEG camera (multipart/x-mixed-replace) read directly, without ffmpeg: the stream is
  * read as fast as the camera sends (so nothing waits in the socket queues and every picture is
- * recent), split into its JPEG parts, and only the newest part is kept; it is decoded with sharp
- * when `next()` asks, so a frame the pipeline never takes costs a copy, not a decode. Parts
- * replaced unread are counted in `dropped`. The JPEG goes with the frame (re-sent as is).
+ * recent), split into its JPEG parts, and only the newest part is kept (and the one before it,
+ * to catch up after a slow pipeline run, at most once a second); it is decoded with sharp when
+ * `next()` asks, so a frame the pipeline never takes costs a copy, not a decode. Parts replaced
+ * unread are counted in `dropped`. The JPEG goes with the frame (re-sent as is).
  *
  * Failures reject the waiting and next `next()` with the reason (cannot connect, an HTTP error,
  * not a multipart stream, the stream ended, no picture for `stallMs`, frames that do not decode);
@@ -49,7 +60,12 @@ export class HttpMjpegSource implements FrameSource {
   /** How many times the stream was opened. */
   connects = 0;
   private request: ClientRequest | null = null;
-  private newest: { jpeg: Buffer; at: number } | null = null;
+  /** Parts not yet decoded, oldest first: the newest, and the one before it while catching up is allowed. */
+  private parts: Array<{ jpeg: Buffer; at: number }> = [];
+  private lastCatchUpAt = -Infinity;
+  /** Mean time between the camera's parts (ms), for how old a picture to catch up with may be. */
+  private partIntervalMs = 33;
+  private lastPartAt: number | null = null;
   private waiting: Waiter[] = [];
   private decoding = false;
   private death: SourceError | null = null;
@@ -95,10 +111,10 @@ export class HttpMjpegSource implements FrameSource {
     if (this.prepareTimer) clearTimeout(this.prepareTimer);
     const start = () => {
       this.prepareTimer = null;
-      if (this.closed || this.decoding || this.prepared || !this.newest) return;
-      const part = this.newest;
-      this.newest = null;
-      this.partsSincePrepared = 0;
+      if (this.closed || this.decoding || this.prepared) return;
+      const part = this.takePart();
+      if (!part) return;
+      this.partsSincePrepared = this.parts.length;
       void this.decode(part.jpeg, part.at);
     };
     const wait = freeAt - this.decodeMs - Date.now();
@@ -110,7 +126,7 @@ export class HttpMjpegSource implements FrameSource {
     if (this.closed) return;
     this.closed = true;
     this.hangUp();
-    this.newest = null;
+    this.parts = [];
     this.prepared = null;
     if (this.prepareTimer) clearTimeout(this.prepareTimer);
     this.prepareTimer = null;
@@ -124,8 +140,10 @@ export class HttpMjpegSource implements FrameSource {
     if (ready) {
       this.prepared = null;
       // At most one camera frame behind: given at once (decoding the newer part would make the
-      // pipeline wait a decode for a picture one frame newer).
-      if (this.partsSincePrepared <= 1) {
+      // pipeline wait a decode for a picture one frame newer). Two behind, when catching up.
+      const catchingUp = this.partsSincePrepared === 2 && this.mayCatchUpWith(ready.capturedAt);
+      if (this.partsSincePrepared <= 1 || catchingUp) {
+        if (catchingUp) this.lastCatchUpAt = Date.now();
         this.waiting.shift()!.resolve(ready);
         return;
       }
@@ -133,9 +151,8 @@ export class HttpMjpegSource implements FrameSource {
       this.dropped++;
       this.pixels.give(ready.image.data);
     }
-    const part = this.newest;
+    const part = this.takePart();
     if (part) {
-      this.newest = null;
       void this.decode(part.jpeg, part.at);
       return;
     }
@@ -251,10 +268,41 @@ export class HttpMjpegSource implements FrameSource {
 
   private onPart(jpeg: Buffer): void {
     this.armStall();
-    if (this.newest) this.dropped++;
-    this.newest = { jpeg, at: Date.now() };
+    const now = Date.now();
+    if (this.lastPartAt !== null)
+      this.partIntervalMs = 0.8 * this.partIntervalMs + 0.2 * (now - this.lastPartAt);
+    this.lastPartAt = now;
+    this.parts.push({ jpeg, at: now });
     this.partsSincePrepared++;
+    const keep = this.mayCatchUpWith(now) ? 2 : 1;
+    while (this.parts.length > keep) {
+      this.parts.shift();
+      this.dropped++;
+    }
     this.pump();
+  }
+
+  /**
+   * The part to decode next: the oldest kept while it may be caught up with (the newest stays for
+   * the next turn), else the newest, the older ones counted as dropped.
+   */
+  private takePart(): { jpeg: Buffer; at: number } | null {
+    while (this.parts.length > 1 && !this.mayCatchUpWith(this.parts[0]!.at)) {
+      this.parts.shift();
+      this.dropped++;
+    }
+    const part = this.parts.shift() ?? null;
+    if (part && this.parts.length > 0) this.lastCatchUpAt = Date.now();
+    return part;
+  }
+
+  /** A picture taken at `at` may be given from behind the newest (see CATCH_UP_EVERY_MS). */
+  private mayCatchUpWith(at: number): boolean {
+    const now = Date.now();
+    return (
+      now - this.lastCatchUpAt >= CATCH_UP_EVERY_MS &&
+      now - at <= Math.max(CATCH_UP_MAX_MS_BEHIND, CATCH_UP_MAX_FRAMES_BEHIND * this.partIntervalMs)
+    );
   }
 
   /** The connection is lost: the next waiter hears why (after the newest JPEG, if any). */

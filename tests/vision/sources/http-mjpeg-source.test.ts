@@ -87,6 +87,9 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     expect(first.image).toMatchObject({ width: 64, height: 48, channels: 3 });
     while (sent < jpegs.length) await sleep(20);
     await sleep(50);
+    // The part before the newest is kept to catch up with (once a second), then the newest.
+    const behind = await source.next();
+    expect(Buffer.from(behind.jpeg!).equals(jpegs[jpegs.length - 2]!)).toBe(true);
     const last = await source.next();
     // The newest part, decoded: the same pixels sharp gives for the JPEG the camera sent last.
     expect(Buffer.from(last.jpeg!).equals(jpegs[jpegs.length - 1]!)).toBe(true);
@@ -95,13 +98,13 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
       .toBuffer();
     expect(Buffer.from(last.image.data).equals(expected)).toBe(true);
     expect(source.dropped).toBeGreaterThan(5);
-    expect(source.dropped).toBeLessThanOrEqual(jpegs.length - 2);
-    expect(last.sequence).toBe(1); // two frames decoded in all
+    expect(source.dropped).toBeLessThanOrEqual(jpegs.length - 3);
+    expect(last.sequence).toBe(2); // three frames decoded in all
     expect(source.connects).toBe(1);
     await source.close();
   });
 
-  it('decodes ahead for a pipeline about to be free, and gives that picture unless two newer ones came', async () => {
+  it('decodes ahead for a pipeline about to be free, and gives that picture unless two newer ones came since', async () => {
     const jpegs = await Promise.all([30, 120, 210].map((l) => jpegOf(l)));
     let camera: ServerResponse | null = null;
     const url = await serve((res) => {
@@ -123,22 +126,59 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     expect(second.capturedAt).toBeLessThan(asked - 100);
     expect(Buffer.from(second.jpeg!).equals(jpegs[1]!)).toBe(true);
     expect(source.dropped).toBe(0);
-    // Prepared again, then two pictures come after it: the newest is given, the prepared one dropped.
+    // Prepared again, then two pictures come after it: the prepared one, too old to catch up with
+    // (over 100 ms and 2.5 camera frames), is dropped; the two newer are given in turn.
     camera!.write(part('cam', jpegs[0]!, true));
     await sleep(60);
     source.prepare(Date.now());
     await sleep(150);
     camera!.write(part('cam', jpegs[2]!, true));
     await sleep(40);
-    camera!.write(part('cam', jpegs[2]!, true));
-    await sleep(60);
+    camera!.write(part('cam', jpegs[1]!, true));
+    await sleep(20);
     const third = await source.next();
     expect(Buffer.from(third.jpeg!).equals(jpegs[2]!)).toBe(true);
     const expected = await sharp(jpegs[2]!).raw().toBuffer();
     expect(Buffer.from(third.image.data).equals(expected)).toBe(true);
     // The prepared picture, decoded before anybody asked, was sequence 2.
     expect(third.sequence).toBe(3);
-    expect(source.dropped).toBe(2); // the first of the two newer parts, and the prepared picture
+    expect(source.dropped).toBe(1);
+    const fourth = await source.next();
+    expect(Buffer.from(fourth.jpeg!).equals(jpegs[1]!)).toBe(true);
+    expect(source.dropped).toBe(1);
+    await source.close();
+  });
+
+  it('catches up with the picture before the newest after one slow turn, at most once a second', async () => {
+    const jpegs = await Promise.all([10, 60, 110, 160, 210].map((l) => jpegOf(l)));
+    let camera: ServerResponse | null = null;
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
+      camera = res;
+      res.write(part('cam', jpegs[0]!, true));
+    });
+    const source = new HttpMjpegSource({ url, width: 64, height: 48 });
+    await source.next();
+    // A turn two camera frames long: both pictures that came meanwhile are given, in order.
+    camera!.write(part('cam', jpegs[1]!, true));
+    await sleep(20);
+    camera!.write(part('cam', jpegs[2]!, true));
+    await sleep(10);
+    const caughtUp = [await source.next(), await source.next()];
+    expect(
+      caughtUp.map((f) =>
+        Buffer.from(f.jpeg!).equals(jpegs[1]!) ? 1 : Buffer.from(f.jpeg!).equals(jpegs[2]!) ? 2 : -1,
+      ),
+    ).toEqual([1, 2]);
+    expect(source.dropped).toBe(0);
+    // Another slow turn within the second: the newest only, the one before it dropped.
+    camera!.write(part('cam', jpegs[3]!, true));
+    await sleep(20);
+    camera!.write(part('cam', jpegs[4]!, true));
+    await sleep(10);
+    const newest = await source.next();
+    expect(Buffer.from(newest.jpeg!).equals(jpegs[4]!)).toBe(true);
+    expect(source.dropped).toBe(1);
     await source.close();
   });
 
