@@ -17,7 +17,7 @@ import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { readAligned } from './aligned-reread.ts';
 import { CodeFit, codePattern } from './code-fit.ts';
-import { DEFAULT_TABLE_FIT, fitFrameOnTable, fitOnTable } from './table-fit.ts';
+import { DEFAULT_TABLE_FIT, fitOnTable } from './table-fit.ts';
 import { blurOverstatement, FirmReadings } from './firm-reading.ts';
 import {
   DEFAULT_FINDER,
@@ -183,35 +183,9 @@ export class MarkerFinder {
       if (this.coveredBy(found, quad)) continue;
       for (const interpretation of priors.interpret(quad)) {
         const stage = interpretation.kind === 'surround' ? 'surround' : 'reread';
-        let attempt = this.read(input.grey, interpretation.quad, interpretation.markerClass, stage);
-        let firm = !!attempt && this.isFirm(attempt.reading, input.grey);
-        // A quad inferred from a sticker is only roughly where the tag is: the tag's frame, fitted
-        // on the table, places it for a second reading, when the rough reading already shows a
-        // printed marker's contrast (on tuning scenes every second reading that became firm
-        // started at 41 grey levels or more; a blank card or base top read 0–3).
-        if (
-          !firm &&
-          attempt &&
-          attempt.reading.contrast >= this.options.minContrast &&
-          interpretation.kind === 'surround'
-        ) {
-          const framed = this.framedOnTable(
-            input.grey,
-            interpretation.quad,
-            interpretation.markerClass,
-            priors,
-          );
-          const again = framed
-            ? this.readPlaced(input.grey, framed, interpretation.markerClass, stage)
-            : null;
-          const againFirm = !!again && this.isFirm(again.reading, input.grey);
-          if (again && (againFirm || !attempt || again.reading.evidence > attempt.reading.evidence)) {
-            attempt = again;
-            firm = againFirm;
-          }
-        }
+        const attempt = this.read(input.grey, interpretation.quad, interpretation.markerClass, stage);
         if (!attempt) continue;
-        if (firm) accept(this.toFound(attempt));
+        if (this.isFirm(attempt.reading, input.grey)) accept(this.toFound(attempt));
         else if (attempt.reading.evidence >= this.options.tentativeEvidence) tentative.push(attempt);
         else unsure.push({ quad: interpretation.quad, markerClass: interpretation.markerClass });
       }
@@ -317,40 +291,6 @@ export class MarkerFinder {
       markers,
       unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),
     };
-  }
-
-  /**
-   * Reads a quad already placed (fitted), as it is: no edge refining or aligned re-read (read()),
-   * which would cost several times the reading. A firm reading's corners are measured.
-   */
-  private readPlaced(
-    grey: GreyImage,
-    quad: Quad,
-    markerClass: MarkerClass,
-    stage: FindingStage,
-  ): Attempt | null {
-    const reading = readQuad(grey, quad, this.bookOf(markerClass), this.decoderOptions);
-    if (!reading) return null;
-    const corners = this.isFirm(reading, grey)
-      ? this.measuringCorners(grey, reading.id, reading.corners)
-      : null;
-    return { reading: corners ? { ...reading, corners } : reading, markerClass, stage };
-  }
-
-  /** The tag's frame fitted on the table from a rough quad (table-fit.ts), or null. */
-  private framedOnTable(
-    grey: GreyImage,
-    quad: Quad,
-    markerClass: MarkerClass,
-    priors: FindingPriors,
-  ): Quad | null {
-    return fitFrameOnTable(
-      grey,
-      quad,
-      this.codes.bitsPerSide + 2,
-      { camera: priors.camera, pose: priors.pose, ...markerClass },
-      this.decoderOptions.blurSigmaPx,
-    );
   }
 
   /** A base's tag measured as a square on the table (table-fit.ts), when the table explains it. */
