@@ -43,6 +43,23 @@ async function serve(handler: (res: ServerResponse) => void): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/video`;
 }
 
+/** A camera that sends its first picture at once and each next one when the test says. */
+async function steppedCamera(first: Buffer): Promise<{ url: string; camera: () => ServerResponse }> {
+  let response: ServerResponse | null = null;
+  const url = await serve((res) => {
+    res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
+    response = res;
+    res.write(part('cam', first, true));
+  });
+  return {
+    url,
+    camera: () => {
+      if (!response) throw new Error('the source has not connected yet');
+      return response;
+    },
+  };
+}
+
 describe('multipart splitting', () => {
   it('reads the boundary of a Content-Type, with or without quotes and a leading "--"', () => {
     expect(multipartBoundary('multipart/x-mixed-replace; boundary=frame')).toBe('frame');
@@ -106,16 +123,11 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
 
   it('decodes ahead for a pipeline about to be free, and gives that picture unless two newer ones came since', async () => {
     const jpegs = await Promise.all([30, 120, 210].map((l) => jpegOf(l)));
-    let camera: ServerResponse | null = null;
-    const url = await serve((res) => {
-      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
-      camera = res;
-      res.write(part('cam', jpegs[0]!, true));
-    });
+    const { url, camera } = await steppedCamera(jpegs[0]!);
     const source = new HttpMjpegSource({ url, width: 64, height: 48 });
     const first = await source.next();
     expect(first.sequence).toBe(0);
-    camera!.write(part('cam', jpegs[1]!, true));
+    camera().write(part('cam', jpegs[1]!, true));
     await sleep(60);
     // Free "now": decoded at once, before anybody asks.
     source.prepare(Date.now());
@@ -128,13 +140,13 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     expect(source.dropped).toBe(0);
     // Prepared again, then two pictures come after it: the prepared one, too old to catch up with
     // (over 100 ms and 2.5 camera frames), is dropped; the two newer are given in turn.
-    camera!.write(part('cam', jpegs[0]!, true));
+    camera().write(part('cam', jpegs[0]!, true));
     await sleep(60);
     source.prepare(Date.now());
     await sleep(150);
-    camera!.write(part('cam', jpegs[2]!, true));
+    camera().write(part('cam', jpegs[2]!, true));
     await sleep(40);
-    camera!.write(part('cam', jpegs[1]!, true));
+    camera().write(part('cam', jpegs[1]!, true));
     await sleep(20);
     const third = await source.next();
     expect(Buffer.from(third.jpeg!).equals(jpegs[2]!)).toBe(true);
@@ -151,18 +163,13 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
 
   it('catches up with the picture before the newest after one slow turn, at most once a second', async () => {
     const jpegs = await Promise.all([10, 60, 110, 160, 210].map((l) => jpegOf(l)));
-    let camera: ServerResponse | null = null;
-    const url = await serve((res) => {
-      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=cam' });
-      camera = res;
-      res.write(part('cam', jpegs[0]!, true));
-    });
+    const { url, camera } = await steppedCamera(jpegs[0]!);
     const source = new HttpMjpegSource({ url, width: 64, height: 48 });
     await source.next();
     // A turn two camera frames long: both pictures that came meanwhile are given, in order.
-    camera!.write(part('cam', jpegs[1]!, true));
+    camera().write(part('cam', jpegs[1]!, true));
     await sleep(20);
-    camera!.write(part('cam', jpegs[2]!, true));
+    camera().write(part('cam', jpegs[2]!, true));
     await sleep(10);
     const caughtUp = [await source.next(), await source.next()];
     expect(
@@ -172,9 +179,9 @@ describe('HttpMjpegSource (an MJPEG camera without ffmpeg)', () => {
     ).toEqual([1, 2]);
     expect(source.dropped).toBe(0);
     // Another slow turn within the second: the newest only, the one before it dropped.
-    camera!.write(part('cam', jpegs[3]!, true));
+    camera().write(part('cam', jpegs[3]!, true));
     await sleep(20);
-    camera!.write(part('cam', jpegs[4]!, true));
+    camera().write(part('cam', jpegs[4]!, true));
     await sleep(10);
     const newest = await source.next();
     expect(Buffer.from(newest.jpeg!).equals(jpegs[4]!)).toBe(true);
