@@ -5,7 +5,7 @@ import type { GreyImage } from './image.ts';
 import { dataContrastShare } from './data-contrast.ts';
 import { codePattern } from './code-fit.ts';
 import { quietZoneLightness } from './quiet-zone.ts';
-import { RivalCheck } from './rival-check.ts';
+import { RivalCheck, rivalHolds } from './rival-check.ts';
 import type { TemplateDecoderOptions, TemplateReading } from './template-decoder.ts';
 
 type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
@@ -109,22 +109,19 @@ export class FirmReadings {
       return margin !== null && margin >= this.options.blurredFitMargin;
     }
     // A close call between two codes in play on a small tag: each code fitted at its best decides.
-    if (
-      r.evidence >= this.options.rivalCheckBelowEvidence ||
-      quadSide(r.corners) / (this.codes.bitsPerSide + 2) >= this.options.alignBelowCellPx
-    )
+    if (r.evidence >= this.options.rivalCheckBelowEvidence || this.cellPx(r) >= this.options.alignBelowCellPx)
       return true;
-    const margin = this.fittedMargin(r, r.runnerUpId, grey, decoder, edgeFitted);
-    return margin === null || margin >= 0;
+    return rivalHolds(this.fittedMargin(r, r.runnerUpId, grey, decoder, edgeFitted));
+  }
+
+  /** Width of one cell of a reading's quad, px. */
+  private cellPx(r: TemplateReading): number {
+    return quadSide(r.corners) / (this.codes.bitsPerSide + 2);
   }
 
   /** A blurred small tag's reading may be judged by its own code's fit against its rival code's. */
   private mayStandOnFit(r: TemplateReading): boolean {
-    return (
-      r.rivalCodeId >= 0 &&
-      r.rivalCodeId !== r.id &&
-      quadSide(r.corners) / (this.codes.bitsPerSide + 2) < this.options.alignBelowCellPx
-    );
+    return r.rivalCodeId >= 0 && r.rivalCodeId !== r.id && this.cellPx(r) < this.options.alignBelowCellPx;
   }
 
   /** A rival code's fitted margin (rival-check.ts), asked once per reading and rival. */
@@ -153,8 +150,7 @@ export class FirmReadings {
    * 0.78) and as 55 (32 nats, 0.74); with this, 0 false and 92 of 216 found instead of 107.
    */
   private evidenceNeeded(r: TemplateReading, blurSigmaPx: number): number {
-    const cellPx = quadSide(r.corners) / (this.codes.bitsPerSide + 2);
-    return this.options.firmEvidence * blurOverstatement(blurSigmaPx, cellPx, this.options);
+    return this.options.firmEvidence * blurOverstatement(blurSigmaPx, this.cellPx(r), this.options);
   }
 }
 

@@ -35,8 +35,7 @@ export class RivalCheck {
     decoder: TemplateDecoderOptions,
     edgeFitted: (corners: Corners) => Corners,
   ): boolean {
-    const margin = this.fittedMargin(grey, reading, reading.runnerUpId, decoder, edgeFitted);
-    return margin === null || margin >= 0;
+    return rivalHolds(this.fittedMargin(grey, reading, reading.runnerUpId, decoder, edgeFitted));
   }
 
   /**
@@ -83,4 +82,9 @@ export class RivalCheck {
     if (!book) this.books.set(id, (book = codeBook(this.codes, [id])));
     return book;
   }
+}
+
+/** A reading holds against its runner-up unless the runner-up, both fitted, fits better (null: nothing to say). */
+export function rivalHolds(fittedMargin: number | null): boolean {
+  return fittedMargin === null || fittedMargin >= 0;
 }
