@@ -114,6 +114,23 @@ export class FirmReadings {
     return rivalHolds(this.fittedMargin(r, r.runnerUpId, grey, decoder, edgeFitted));
   }
 
+  /**
+   * Whether a reading of a quad placed by fitting the tag's frame (its code unknown) stands on its
+   * code fitted at its best against the best other code in play: the placement is what a fit can
+   * get wrong, so the margin asked is the blurred readings' (`blurredFitMargin`).
+   */
+  standsWhenPlaced(
+    r: TemplateReading,
+    grey: GreyImage,
+    decoder: TemplateDecoderOptions,
+    edgeFitted: (corners: Corners) => Corners,
+  ): boolean {
+    if (this.cellPx(r) >= this.options.alignBelowCellPx || r.rivalCodeId < 0 || r.rivalCodeId === r.id)
+      return true;
+    const margin = this.fittedMargin(r, r.rivalCodeId, grey, decoder, edgeFitted);
+    return margin !== null && margin >= this.options.blurredFitMargin;
+  }
+
   /** Width of one cell of a reading's quad, px. */
   private cellPx(r: TemplateReading): number {
     return quadSide(r.corners) / (this.codes.bitsPerSide + 2);

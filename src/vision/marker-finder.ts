@@ -1,24 +1,16 @@
 import type { Pixel } from '../camera/projection.ts';
-import {
-  quadCentre,
-  quadDistance,
-  quadShape,
-  quadSide,
-  quadsOverlap,
-  type FindingStage,
-  type Quad,
-} from './candidates.ts';
+import { quadCentre, quadDistance, quadShape, quadSide, quadsOverlap, type Quad } from './candidates.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
-import { edgeFitted, edgeFittedOrNull, measuringCorners } from './corner-measure.ts';
+import { edgeFitted } from './corner-measure.ts';
 import { rereadSheets } from './sheet-reread.ts';
 import { BlurEstimate } from './blur-estimate.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
-import { readAligned } from './aligned-reread.ts';
-import { CodeFit, codePattern } from './code-fit.ts';
+import { codePattern } from './code-fit.ts';
 import { DEFAULT_TABLE_FIT, fitOnTable } from './table-fit.ts';
-import { blurOverstatement, FirmReadings } from './firm-reading.ts';
+import { blurOverstatement } from './firm-reading.ts';
+import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
   SHEET_BLUR_WEIGHT,
@@ -34,12 +26,7 @@ import { StillMarkers } from './still-markers.ts';
 import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
 import type { RoiSearch } from './roi-search.ts';
-import {
-  DEFAULT_TEMPLATE_DECODER,
-  readQuad,
-  type TemplateDecoderOptions,
-  type TemplateReading,
-} from './template-decoder.ts';
+import { readQuad } from './template-decoder.ts';
 
 /**
  * The search for markers, given what the table already knows (ARCHITECTURE §3: "finding is a
@@ -50,7 +37,9 @@ import {
  *    every large tag, at no extra cost;
  * 2. every other quad is explained by the scenario (finding-priors.ts) or dropped: it must
  *    back-project to a declared marker's size, or to the white sticker around one; what remains
- *    is read by maximum likelihood over the ids of that size (template-decoder.ts);
+ *    is read by maximum likelihood over the ids of that size (template-decoder.ts); a tag found
+ *    only through its sticker is read again where its frame, fitted on the table, places it
+ *    (quad-reader.ts);
  *    (2b. with a learned tag reader, small quads the decoder left unsure are read by the network;
  *    learned-stage.ts, docs/learned-reader.md);
  * 3. bases the tracker knows and that were not found yet are read where their marker should be;
@@ -61,32 +50,17 @@ import {
  * square, and never where a declared marker was found.
  */
 
-interface Attempt {
-  readonly reading: TemplateReading;
-  readonly markerClass: MarkerClass;
-  readonly stage: FindingStage;
-}
-
 export class MarkerFinder {
-  /**
-   * Code books by their ids (a book depends on nothing else). Keyed by content, not by the
-   * MarkerClass object: the priors, and their classes, are new every frame.
-   */
-  private readonly books = new Map<string, CodeBook>();
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
   private readonly still = new StillMarkers<FoundMarker>();
   /** The camera's blur, learned from markers read (blur-estimate.ts). */
   private readonly blur = new BlurEstimate();
-  private decoderOptions: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
   private currentGrey: GreyImage | null = null;
-  /** The table's priors in the frame being searched (null until the table pose is known). */
-  private currentPriors: FindingPriors | null = null;
-  /** Corners fitted to a code (measuring small tags, reading unsure ones again). */
-  private readonly codeFit: CodeFit;
+  /** Reads quads, judges readings and measures firm ones; holds the frame's blur and priors. */
+  private readonly reader: QuadReader;
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
-  private readonly firmness: FirmReadings;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -96,8 +70,7 @@ export class MarkerFinder {
     readonly options: FinderOptions = DEFAULT_FINDER,
     private readonly learned: LearnedTagReader | null = null,
   ) {
-    this.firmness = new FirmReadings(codes, options);
-    this.codeFit = new CodeFit(codes);
+    this.reader = new QuadReader(codes, referenceIds, options);
   }
 
   /**
@@ -111,9 +84,9 @@ export class MarkerFinder {
   ): FinderResult {
     this.evidence.nextFrame();
     this.currentGrey = input.grey;
-    this.currentPriors = null;
+    this.reader.priors = null;
     this.blurSamplesThisFrame = 0;
-    this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
+    this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
     const cells = this.codes.bitsPerSide + 2;
     const found = new Map<number, FoundMarker>();
     const unknown: FoundMarker[] = [];
@@ -132,7 +105,7 @@ export class MarkerFinder {
       if (this.coveredBy(found, quad)) {
         used.add(quad);
       } else if (this.referenceIds.has(id) || this.declaredIds.has(id)) {
-        const corners = this.measuringCorners(input.grey, id, quad);
+        const corners = this.reader.measuringCorners(input.grey, id, quad);
         accept({ id, corners, stage: 'opencv', evidence: Infinity });
         if (this.referenceIds.has(id)) this.learnBlurFromReference(input.grey, id, corners);
         used.add(quad);
@@ -150,7 +123,7 @@ export class MarkerFinder {
     if (input.moreReferences && [...this.referenceIds].some((id) => !found.has(id)))
       for (const { id, quad } of input.moreReferences())
         if (!found.has(id) && !this.coveredBy(found, quad)) {
-          const corners = this.measuringCorners(input.grey, id, quad);
+          const corners = this.reader.measuringCorners(input.grey, id, quad);
           accept({ id, corners, stage: 'opencv', evidence: Infinity });
           this.learnBlurFromReference(input.grey, id, corners);
         }
@@ -161,11 +134,11 @@ export class MarkerFinder {
         this.learnBlurFromReference(input.grey, id, corners);
       }
     // The sheets may just have taught the blur (learnBlurFromReference): read the tags with it.
-    this.decoderOptions = { ...this.decoderOptions, blurSigmaPx: this.blur.sigmaPx };
+    this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;
-    this.currentPriors = priors;
+    this.reader.priors = priors;
     // A declared id read exactly must also have a declared marker's size and shape there.
     for (const m of [...found.values()])
       if (m.stage === 'opencv' && this.declaredIds.has(m.id) && !this.fitsDeclared(priors, m.corners))
@@ -182,10 +155,15 @@ export class MarkerFinder {
       // Nested quads (the tag, its sticker, the base) are one marker: read it once.
       if (this.coveredBy(found, quad)) continue;
       for (const interpretation of priors.interpret(quad)) {
-        const stage = interpretation.kind === 'surround' ? 'surround' : 'reread';
-        const attempt = this.read(input.grey, interpretation.quad, interpretation.markerClass, stage);
+        const { attempt, firm } =
+          interpretation.kind === 'surround'
+            ? this.reader.readFromSticker(input.grey, interpretation.quad, interpretation.markerClass)
+            : this.withFirmness(
+                this.reader.read(input.grey, interpretation.quad, interpretation.markerClass, 'reread'),
+                input.grey,
+              );
         if (!attempt) continue;
-        if (this.isFirm(attempt.reading, input.grey)) accept(this.toFound(attempt));
+        if (firm) accept(this.toFound(attempt));
         else if (attempt.reading.evidence >= this.options.tentativeEvidence) tentative.push(attempt);
         else unsure.push({ quad: interpretation.quad, markerClass: interpretation.markerClass });
       }
@@ -197,11 +175,11 @@ export class MarkerFinder {
         ...tentative.map((t) => ({ quad: t.reading.corners, markerClass: t.markerClass })),
         ...unsure,
       ].filter((u) => !this.coveredBy(found, u.quad));
-      for (const r of readUnsureQuads(this.learned, input.grey, quads, (c) => this.bookOf(c)))
+      for (const r of readUnsureQuads(this.learned, input.grey, quads, (c) => this.reader.bookOf(c)))
         if (!found.has(r.id) && !this.coveredBy(found, r.corners))
           accept({
             id: r.id,
-            corners: this.measuringCorners(input.grey, r.id, r.corners),
+            corners: this.reader.measuringCorners(input.grey, r.id, r.corners),
             stage: 'learned',
             // Log-odds of the calibrated probability, in nats like the decoder's evidence.
             evidence: Math.log(r.confidence / Math.max(1e-12, 1 - r.confidence)),
@@ -214,8 +192,8 @@ export class MarkerFinder {
       if (found.has(id) || this.coveredBy(found, quad)) continue;
       const markerClass = priors.classes.find((c) => c.ids.includes(id));
       if (!markerClass) continue;
-      const attempt = this.read(input.grey, quad, markerClass, 'tracked');
-      if (attempt && this.isFirm(attempt.reading, input.grey) && attempt.reading.id === id)
+      const attempt = this.reader.read(input.grey, quad, markerClass, 'tracked');
+      if (attempt && this.reader.isFirm(attempt.reading, input.grey) && attempt.reading.id === id)
         accept(this.toFound(attempt));
       else missing.push({ id, quad, markerClass });
     }
@@ -235,9 +213,9 @@ export class MarkerFinder {
         for (const quad of quadsPerRegion[i]!) {
           for (const interpretation of priors.interpret(quad)) {
             if (interpretation.markerClass !== region.markerClass) continue;
-            const attempt = this.read(input.grey, interpretation.quad, region.markerClass, 'roi');
+            const attempt = this.reader.read(input.grey, interpretation.quad, region.markerClass, 'roi');
             if (!attempt) continue;
-            if (this.isFirm(attempt.reading, input.grey)) accept(this.toFound(attempt));
+            if (this.reader.isFirm(attempt.reading, input.grey)) accept(this.toFound(attempt));
             else if (attempt.reading.evidence >= this.options.tentativeEvidence) stillUnsure.push(attempt);
           }
         }
@@ -257,10 +235,10 @@ export class MarkerFinder {
       const reading = readQuad(
         averaged.image,
         averaged.quad,
-        this.bookOf(place.markerClass),
-        this.decoderOptions,
+        this.reader.bookOf(place.markerClass),
+        this.reader.decoder,
       );
-      if (!reading || !this.isFirm(reading, averaged.image)) continue;
+      if (!reading || !this.reader.isFirm(reading, averaged.image)) continue;
       const corners = reading.corners.map((c) => ({
         u: c.u + averaged.origin.u,
         v: c.v + averaged.origin.v,
@@ -295,14 +273,15 @@ export class MarkerFinder {
 
   /** A base's tag measured as a square on the table (table-fit.ts), when the table explains it. */
   private onTable(grey: GreyImage, m: FoundMarker): FoundMarker {
-    const priors = this.currentPriors;
+    const priors = this.reader.priors;
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
     // Tags with cells of three pixels or more are measured well by their edges (corner-measure.ts).
-    if (!priors || !markerClass || this.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx) return m;
-    const blurSigmaPx = this.decoderOptions.blurSigmaPx;
+    if (!priors || !markerClass || this.reader.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx)
+      return m;
+    const blurSigmaPx = this.reader.decoder.blurSigmaPx;
     // Under blur wide against the cells the free fit's residual advantage is overstated as a
     // reading's evidence is (firm-reading.ts): a free quad then grows a tenth past the tag.
-    const overstated = blurOverstatement(blurSigmaPx, this.codeFit.cellPx(m.corners), this.options);
+    const overstated = blurOverstatement(blurSigmaPx, this.reader.codeFit.cellPx(m.corners), this.options);
     const corners = fitOnTable(
       grey,
       m.corners,
@@ -313,12 +292,6 @@ export class MarkerFinder {
       { ...DEFAULT_TABLE_FIT, maxChi2: DEFAULT_TABLE_FIT.maxChi2 * overstated },
     );
     return corners ? { ...m, corners } : m;
-  }
-
-  private isFirm(r: TemplateReading, grey: GreyImage): boolean {
-    return this.firmness.isFirm(r, grey, this.decoderOptions, (q) =>
-      edgeFitted(grey, q, this.codes.bitsPerSide + 2),
-    );
   }
 
   private toFound(a: Attempt): FoundMarker {
@@ -332,8 +305,8 @@ export class MarkerFinder {
     if (this.blurSamplesThisFrame >= BLUR_SAMPLES_PER_FRAME || quadSide(a.reading.corners) / cells > 4)
       return;
     if (!this.currentGrey) return;
-    const book = this.bookOf(a.markerClass);
-    if (this.blur.observeCode(this.currentGrey, a.reading.corners, book, a.reading.id, this.decoderOptions))
+    const book = this.reader.bookOf(a.markerClass);
+    if (this.blur.observeCode(this.currentGrey, a.reading.corners, book, a.reading.id, this.reader.decoder))
       this.blurSamplesThisFrame++;
   }
 
@@ -347,7 +320,7 @@ export class MarkerFinder {
   private learnBlurFromReference(grey: GreyImage, id: number, corners: Quad): void {
     if (this.blur.sampleCount >= this.blur.options.minSamples) return;
     this.referenceBook ??= codeBook(this.codes, this.referenceIds);
-    this.blur.observeCode(grey, corners, this.referenceBook, id, this.decoderOptions, SHEET_BLUR_WEIGHT);
+    this.blur.observeCode(grey, corners, this.referenceBook, id, this.reader.decoder, SHEET_BLUR_WEIGHT);
   }
 
   private rereadSheets(input: FinderInput, found: Map<number, FoundMarker>, used: Set<Quad>) {
@@ -362,8 +335,8 @@ export class MarkerFinder {
       cells: this.codes.bitsPerSide + 2,
       isCovered: (quad) => this.coveredBy(found, quad),
       readFirm: (quad) => {
-        const a = this.read(input.grey, quad, sheets, 'reread');
-        return a && !found.has(a.reading.id) && this.isFirm(a.reading, input.grey) ? a.reading : null;
+        const a = this.reader.read(input.grey, quad, sheets, 'reread');
+        return a && !found.has(a.reading.id) && this.reader.isFirm(a.reading, input.grey) ? a.reading : null;
       },
     });
   }
@@ -373,65 +346,8 @@ export class MarkerFinder {
     return this.blur.sigmaPx;
   }
 
-  /**
-   * Reads a quad as it is; when that is not firm, edge-refined as well (the better reading
-   * wins). A firm reading's corners are edge-refined for measuring.
-   */
-  private read(grey: GreyImage, quad: Quad, markerClass: MarkerClass, stage: FindingStage): Attempt | null {
-    const book = this.bookOf(markerClass);
-    const cells = book.bitsPerSide + 2;
-    const raw = readQuad(grey, quad, book, this.decoderOptions);
-    if (raw && this.isFirm(raw, grey))
-      return {
-        reading: { ...raw, corners: this.measuringCorners(grey, raw.id, raw.corners) },
-        markerClass,
-        stage,
-      };
-    const refined = edgeFittedOrNull(grey, quad, cells);
-    const again = refined ? readQuad(grey, refined, book, this.decoderOptions) : null;
-    const best = again && (!raw || again.evidence > raw.evidence) ? again : raw;
-    if (!best) return null;
-    const aligned =
-      this.codeFit.cellPx(best.corners) < this.options.alignBelowCellPx &&
-      best.evidence >= this.options.tentativeEvidence &&
-      !this.isFirm(best, grey)
-        ? readAligned(best, {
-            grey,
-            book,
-            markerClass,
-            codeFit: this.codeFit,
-            decoder: this.decoderOptions,
-            priors: this.currentPriors,
-            isFirm: (r) => this.isFirm(r, grey),
-          })
-        : null;
-    const reading = aligned ?? best;
-    // A firm reading is measured as one firm at first sight is (above): not by the corners it was read at.
-    if (this.isFirm(reading, grey))
-      return {
-        reading: { ...reading, corners: this.measuringCorners(grey, reading.id, reading.corners) },
-        markerClass,
-        stage,
-      };
-    return { reading, markerClass, stage };
-  }
-
-  /** Corners for measuring a marker whose id is known (corner-measure.ts). */
-  private measuringCorners(grey: GreyImage, id: number, corners: Quad): Quad {
-    return measuringCorners(grey, id, corners, {
-      codeFit: this.codeFit,
-      cells: this.codes.bitsPerSide + 2,
-      alignBelowCellPx: this.options.alignBelowCellPx,
-      blurSigmaPx: this.decoderOptions.blurSigmaPx,
-      isReference: this.referenceIds.has(id),
-    });
-  }
-
-  private bookOf(markerClass: MarkerClass): CodeBook {
-    const key = markerClass.ids.join(',');
-    let book = this.books.get(key);
-    if (!book) this.books.set(key, (book = codeBook(this.codes, markerClass.ids)));
-    return book;
+  private withFirmness(attempt: Attempt | null, grey: GreyImage): { attempt: Attempt | null; firm: boolean } {
+    return { attempt, firm: !!attempt && this.reader.isFirm(attempt.reading, grey) };
   }
 
   private fitsDeclared(priors: FindingPriors, quad: Quad): boolean {

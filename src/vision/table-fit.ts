@@ -128,3 +128,42 @@ export function fitOnTable(
     if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
   return fit.corners;
 }
+
+/**
+ * A tag's frame placed on the table without knowing its code: the printed square (black border,
+ * white quiet zone) with its data cells a uniform grey, fitted by its three table parameters from
+ * a rough quad (one inferred from the sticker round the tag). Null when the fit fails or moves a
+ * corner more than half the tag's side.
+ */
+export function fitFrameOnTable(
+  grey: GreyImage,
+  corners: Quad,
+  cells: number,
+  square: TableSquare,
+  blurSigmaPx: number,
+): Quad | null {
+  const start = startOf(corners, square);
+  if (!start) return null;
+  const fit = alignWithModel(grey, corners, framePattern(cells), cells, squareModel(square), start, {
+    ...DEFAULT_ALIGN,
+    blurSigmaPx,
+  });
+  if (!fit) return null;
+  const most = 0.5 * quadSide(corners);
+  for (let k = 0; k < 4; k++)
+    if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
+  return fit.corners;
+}
+
+const framePatterns = new Map<number, Float64Array>();
+
+/** The whiteness of a tag with an unknown code: border black, data cells half white. */
+function framePattern(cells: number): Float64Array {
+  let pattern = framePatterns.get(cells);
+  if (!pattern) {
+    pattern = new Float64Array(cells * cells);
+    for (let y = 1; y < cells - 1; y++) for (let x = 1; x < cells - 1; x++) pattern[y * cells + x] = 0.5;
+    framePatterns.set(cells, pattern);
+  }
+  return pattern;
+}

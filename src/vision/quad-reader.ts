@@ -1,0 +1,164 @@
+import type { FindingStage, Quad } from './candidates.ts';
+import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
+import { CodeFit } from './code-fit.ts';
+import { edgeFitted, edgeFittedOrNull, measuringCorners } from './corner-measure.ts';
+import { readAligned } from './aligned-reread.ts';
+import { FirmReadings } from './firm-reading.ts';
+import type { FinderOptions } from './finder-types.ts';
+import type { FindingPriors, MarkerClass } from './finding-priors.ts';
+import type { GreyImage } from './image.ts';
+import { fitFrameOnTable } from './table-fit.ts';
+import {
+  DEFAULT_TEMPLATE_DECODER,
+  readQuad,
+  type TemplateDecoderOptions,
+  type TemplateReading,
+} from './template-decoder.ts';
+
+/** One quad read over the ids of a marker class, by the stage that asked. */
+export interface Attempt {
+  readonly reading: TemplateReading;
+  readonly markerClass: MarkerClass;
+  readonly stage: FindingStage;
+}
+
+/**
+ * Reading one quad as a marker for the finder (marker-finder.ts): as found, edge-refined, fitted to
+ * its code, or placed on the table by its frame; whether a reading is firm (firm-reading.ts); and
+ * the corners a firm reading is measured by (corner-measure.ts). The finder sets the decoder's
+ * blur and the table's priors for each frame.
+ */
+export class QuadReader {
+  /** Code books by their ids, keyed by content (the priors' classes are new every frame). */
+  private readonly books = new Map<string, CodeBook>();
+  readonly codeFit: CodeFit;
+  private readonly firmness: FirmReadings;
+  decoder: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
+  /** The table's priors in the frame being read (null until the table pose is known). */
+  priors: FindingPriors | null = null;
+
+  constructor(
+    private readonly codes: DictionaryCodes,
+    private readonly referenceIds: ReadonlySet<number>,
+    private readonly options: FinderOptions,
+  ) {
+    this.firmness = new FirmReadings(codes, options);
+    this.codeFit = new CodeFit(codes);
+  }
+
+  private get cells(): number {
+    return this.codes.bitsPerSide + 2;
+  }
+
+  /**
+   * Reads a quad as it is; when that is not firm, edge-refined as well (the better reading
+   * wins), then fitted to its code. A firm reading's corners are the measuring ones.
+   */
+  read(grey: GreyImage, quad: Quad, markerClass: MarkerClass, stage: FindingStage): Attempt | null {
+    const book = this.bookOf(markerClass);
+    const raw = readQuad(grey, quad, book, this.decoder);
+    if (raw && this.isFirm(raw, grey)) return this.measured(grey, raw, markerClass, stage);
+    const refined = edgeFittedOrNull(grey, quad, this.cells);
+    const again = refined ? readQuad(grey, refined, book, this.decoder) : null;
+    const best = again && (!raw || again.evidence > raw.evidence) ? again : raw;
+    if (!best) return null;
+    const aligned =
+      this.codeFit.cellPx(best.corners) < this.options.alignBelowCellPx &&
+      best.evidence >= this.options.tentativeEvidence &&
+      !this.isFirm(best, grey)
+        ? readAligned(best, {
+            grey,
+            book,
+            markerClass,
+            codeFit: this.codeFit,
+            decoder: this.decoder,
+            priors: this.priors,
+            isFirm: (r) => this.isFirm(r, grey),
+          })
+        : null;
+    const reading = aligned ?? best;
+    // A firm reading is measured as one firm at first sight is (above): not by the corners it was read at.
+    if (this.isFirm(reading, grey)) return this.measured(grey, reading, markerClass, stage);
+    return { reading, markerClass, stage };
+  }
+
+  /**
+   * Reads a quad inferred from the white sticker round a tag (`read`), and, when that is not firm
+   * but shows a printed marker's contrast, again where the tag's frame fitted on the table places
+   * it (table-fit.ts): a sticker's quad is only roughly where the tag is. On tuning scenes every
+   * second reading that became firm started at 41 grey levels or more; a blank card or base top
+   * read 0–3. Returns the better attempt and whether it is firm.
+   */
+  readFromSticker(
+    grey: GreyImage,
+    quad: Quad,
+    markerClass: MarkerClass,
+  ): { attempt: Attempt | null; firm: boolean } {
+    const attempt = this.read(grey, quad, markerClass, 'surround');
+    const firm = !!attempt && this.isFirm(attempt.reading, grey);
+    if (firm || !attempt || attempt.reading.contrast < this.options.minContrast) return { attempt, firm };
+    const framed = this.framedOnTable(grey, quad, markerClass);
+    const again = framed ? readQuad(grey, framed, this.bookOf(markerClass), this.decoder) : null;
+    if (!again) return { attempt, firm };
+    // The placement is what a fit can get wrong: the code must also beat the best other code in
+    // play when both are fitted at their best.
+    const againFirm =
+      this.isFirm(again, grey) &&
+      this.firmness.standsWhenPlaced(again, grey, this.decoder, this.edgeFit(grey));
+    if (againFirm) return { attempt: this.measured(grey, again, markerClass, 'surround'), firm: true };
+    if (again.evidence > attempt.reading.evidence)
+      return { attempt: { reading: again, markerClass, stage: 'surround' }, firm: false };
+    return { attempt, firm };
+  }
+
+  isFirm(r: TemplateReading, grey: GreyImage): boolean {
+    return this.firmness.isFirm(r, grey, this.decoder, this.edgeFit(grey));
+  }
+
+  /** Corners for measuring a marker whose id is known (corner-measure.ts). */
+  measuringCorners(grey: GreyImage, id: number, corners: Quad): Quad {
+    return measuringCorners(grey, id, corners, {
+      codeFit: this.codeFit,
+      cells: this.cells,
+      alignBelowCellPx: this.options.alignBelowCellPx,
+      blurSigmaPx: this.decoder.blurSigmaPx,
+      isReference: this.referenceIds.has(id),
+    });
+  }
+
+  bookOf(markerClass: Pick<MarkerClass, 'ids'>): CodeBook {
+    const key = markerClass.ids.join(',');
+    let book = this.books.get(key);
+    if (!book) this.books.set(key, (book = codeBook(this.codes, markerClass.ids)));
+    return book;
+  }
+
+  private measured(
+    grey: GreyImage,
+    reading: TemplateReading,
+    markerClass: MarkerClass,
+    stage: FindingStage,
+  ): Attempt {
+    return {
+      reading: { ...reading, corners: this.measuringCorners(grey, reading.id, reading.corners) },
+      markerClass,
+      stage,
+    };
+  }
+
+  private edgeFit(grey: GreyImage): (corners: Quad) => Quad {
+    return (q) => edgeFitted(grey, q, this.cells);
+  }
+
+  /** The tag's frame fitted on the table from a rough quad (table-fit.ts), or null. */
+  private framedOnTable(grey: GreyImage, quad: Quad, markerClass: MarkerClass): Quad | null {
+    if (!this.priors) return null;
+    return fitFrameOnTable(
+      grey,
+      quad,
+      this.cells,
+      { camera: this.priors.camera, pose: this.priors.pose, ...markerClass },
+      this.decoder.blurSigmaPx,
+    );
+  }
+}
