@@ -15,6 +15,33 @@ import {
   type TemplateReading,
 } from './template-decoder.ts';
 
+/**
+ * Whether a sticker's rough reading is worth placing by the tag's frame (each placement costs a
+ * few milliseconds). It must show a printed marker's contrast and its code must explain a tenth
+ * of its pixels' variance: on tuning scenes (seeds 1781–1782, 720p 20–25 mm and 1080p 15–20 mm,
+ * every condition but glare and hands) the 254 rough readings that became firm once placed
+ * explained 0.12 or more, while 13 of 23 placements tried on clutter frames (cards, dice, rulers;
+ * seeds 1321–1327) were below 0.1. And the tag's cells must be a pixel or more along its shorter
+ * side: a code whose cells are under a pixel can be read from a grid placed a whole cell off (a
+ * 720p tag seen 25° off vertical at the table's far edge in a benchmark scene, cells 1.07 × 0.83 px, was placed 0.8 px
+ * low and located 3 mm from its base).
+ */
+function worthPlacing(r: TemplateReading, quad: Quad, cells: number, minContrast: number): boolean {
+  // On tuning scenes every placed reading that became firm started at 41 grey levels or more; a
+  // blank card or base top read 0–3.
+  if (r.contrast < minContrast || r.fit < MIN_PLACING_FIT) return false;
+  let shortest = Infinity;
+  for (let i = 0; i < 4; i++)
+    shortest = Math.min(
+      shortest,
+      Math.hypot(quad[(i + 1) % 4]!.u - quad[i]!.u, quad[(i + 1) % 4]!.v - quad[i]!.v),
+    );
+  return shortest / cells >= MIN_PLACED_CELL_PX;
+}
+
+const MIN_PLACING_FIT = 0.1;
+const MIN_PLACED_CELL_PX = 1;
+
 /** One quad read over the ids of a marker class, by the stage that asked. */
 export interface Attempt {
   readonly reading: TemplateReading;
@@ -84,10 +111,9 @@ export class QuadReader {
 
   /**
    * Reads a quad inferred from the white sticker round a tag (`read`), and, when that is not firm
-   * but shows a printed marker's contrast, again where the tag's frame fitted on the table places
-   * it (table-fit.ts): a sticker's quad is only roughly where the tag is. On tuning scenes every
-   * second reading that became firm started at 41 grey levels or more; a blank card or base top
-   * read 0–3. Returns the better attempt and whether it is firm.
+   * but looks like a printed tag (`worthPlacing`), again where the tag's frame fitted on the table
+   * places it (table-fit.ts): a sticker's quad is only roughly where the tag is. Returns the better
+   * attempt and whether it is firm.
    */
   readFromSticker(
     grey: GreyImage,
@@ -96,7 +122,8 @@ export class QuadReader {
   ): { attempt: Attempt | null; firm: boolean } {
     const attempt = this.read(grey, quad, markerClass, 'surround');
     const firm = !!attempt && this.isFirm(attempt.reading, grey);
-    if (firm || !attempt || attempt.reading.contrast < this.options.minContrast) return { attempt, firm };
+    if (firm || !attempt || !worthPlacing(attempt.reading, quad, this.cells, this.options.minContrast))
+      return { attempt, firm };
     const framed = this.framedOnTable(grey, quad, markerClass);
     const again = framed ? readQuad(grey, framed, this.bookOf(markerClass), this.decoder) : null;
     if (!again) return { attempt, firm };
