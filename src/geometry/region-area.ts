@@ -40,6 +40,25 @@ let CUT_L = new Float64Array(0);
 let CUT_R = new Float64Array(0);
 let CUT_W = new Int8Array(0);
 let CUT_SET = new Uint8Array(0);
+/**
+ * Where each live edge lies against A's height (B's edges only; 0 for A's): 0 across it, 1 wholly
+ * below it, 2 wholly above it (by more than any rounding of a cut). Below-edges only count in B's
+ * winding, above-edges not at all: every cut of theirs sorts before (after) every cut of A's.
+ */
+let SIDE = new Uint8Array(0);
+/** Each edge's last cut at a slab's right side and that side's x: the next slab's left cut. */
+let LAST_X = new Float64Array(0);
+let LAST_Y = new Float64Array(0);
+/**
+ * The edges that span each slab, in edge order, slab after slab (SPAN_AT[k] … SPAN_AT[k + 1]
+ * into SPANS): each edge is listed for the slabs between its ends, found by bisection in the
+ * sorted boundaries, instead of every edge being tested against every slab.
+ */
+let SPAN_AT = new Int32Array(1 << 16);
+let SPANS = new Int32Array(1 << 16);
+/** Each live edge's first slab and the slab after its last. */
+let FIRST_SLAB = new Int32Array(0);
+let END_SLAB = new Int32Array(0);
 /** The slab's cuts in order up the slab (indices into the CUT_ arrays). */
 let ORDER = new Int32Array(0);
 let edgeCount = 0;
@@ -91,6 +110,11 @@ function reserve(n: number): void {
   CUT_W = new Int8Array(c);
   CUT_SET = new Uint8Array(c);
   ORDER = new Int32Array(c);
+  SIDE = new Uint8Array(c);
+  LAST_X = new Float64Array(c);
+  LAST_Y = new Float64Array(c);
+  FIRST_SLAB = new Int32Array(c);
+  END_SLAB = new Int32Array(c);
   capacity = c;
 }
 
@@ -159,6 +183,63 @@ type Stretch = (xl: number, xr: number, lowL: number, lowR: number, highL: numbe
 /** Stretches thinner than this (mm) are rounding noise, far below anything a camera measures. */
 const SLIVER_MM = 1e-9;
 
+/** How far (relative to the coordinates) an edge of B must lie beyond A's height to be left out of the slabs' cuts. */
+const SIDE_MARGIN = 1e-9;
+
+/** First index k of the sorted boundaries with XS[k] ≥ x (`above`: > x). */
+function bisect(x: number, above: boolean): number {
+  let lo = 0;
+  let hi = xsCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = XS[mid] as number;
+    if (above ? v <= x : v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Lists, slab by slab, the live edges that span it (X0 ≤ xl and X1 ≥ xr, as XS is sorted: slabs
+ * k from the first boundary ≥ X0 to the one before the first boundary > X1), in edge order.
+ * Edges wholly above A are left out: they add nothing to any slab.
+ */
+function listSpans(live: number): void {
+  const slabs = xsCount - 1;
+  if (SPAN_AT.length < xsCount + 1) SPAN_AT = new Int32Array(2 * (xsCount + 1));
+  SPAN_AT.fill(0, 0, xsCount + 1);
+  let total = 0;
+  for (let i = 0; i < live; i++) {
+    const e = LIVE[i] as number;
+    let first = 0;
+    let end = 0;
+    if (SIDE[e] !== 2) {
+      first = bisect(X0[e] as number, false);
+      end = Math.min(slabs, bisect(X1[e] as number, true) - 1);
+    }
+    if (end < first) end = first;
+    FIRST_SLAB[e] = first;
+    END_SLAB[e] = end;
+    // Counted at k + 1 for now: the running sum below turns counts into starts.
+    for (let k = first; k < end; k++) SPAN_AT[k + 1] = (SPAN_AT[k + 1] as number) + 1;
+    total += end - first;
+  }
+  for (let k = 0; k < slabs; k++) SPAN_AT[k + 1] = (SPAN_AT[k + 1] as number) + (SPAN_AT[k] as number);
+  if (SPANS.length < total) SPANS = new Int32Array(2 * total);
+  // Fill in edge order; SPAN_AT[k] serves as the fill cursor of slab k and is put back after.
+  for (let i = 0; i < live; i++) {
+    const e = LIVE[i] as number;
+    const end = END_SLAB[e] as number;
+    for (let k = FIRST_SLAB[e] as number; k < end; k++) {
+      const at = SPAN_AT[k] as number;
+      SPANS[at] = e;
+      SPAN_AT[k] = at + 1;
+    }
+  }
+  for (let k = slabs; k > 0; k--) SPAN_AT[k] = SPAN_AT[k - 1] as number;
+  SPAN_AT[0] = 0;
+}
+
 /** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
 function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: Stretch): void {
   edgeCount = 0;
@@ -168,14 +249,26 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
   // Only A's x-range can hold area.
   let minX = Infinity;
   let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
   for (let e = 0; e < edgeCount; e++)
     if (SET[e] === 0) {
       if ((X0[e] as number) < minX) minX = X0[e] as number;
       if ((X1[e] as number) > maxX) maxX = X1[e] as number;
+      if ((YMIN[e] as number) < minY) minY = YMIN[e] as number;
+      if ((YMAX[e] as number) > maxY) maxY = YMAX[e] as number;
     }
+  // A cut of an edge is within a few ulps of the edge's y range; this is far more than that.
+  const apartY = SIDE_MARGIN * Math.max(1, Math.abs(minY), Math.abs(maxY));
+  const below = minY - apartY;
+  const above = maxY + apartY;
   let live = 0;
   for (let e = 0; e < edgeCount; e++)
-    if ((X1[e] as number) > minX && (X0[e] as number) < maxX) LIVE[live++] = e;
+    if ((X1[e] as number) > minX && (X0[e] as number) < maxX) {
+      LIVE[live++] = e;
+      SIDE[e] = SET[e] === 0 ? 0 : (YMAX[e] as number) < below ? 1 : (YMIN[e] as number) > above ? 2 : 0;
+      LAST_X[e] = NaN;
+    }
   xsCount = 0;
   pushX(minX);
   pushX(maxX);
@@ -201,6 +294,7 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
     }
   }
   sortAscending(XS, xsCount);
+  listSpans(live);
   const difference = op === 'difference';
   const intersection = op === 'intersection';
   for (let k = 0; k + 1 < xsCount; k++) {
@@ -208,13 +302,30 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
     const xr = XS[k + 1] as number;
     if (!(xr > xl)) continue;
     const xm = (xl + xr) / 2;
+    // The left side's cut is the slab before's right one when that side is the very same x
+    // (−0 and 0 apart): yAt of the same edge at the same x.
+    const xlZero = xl === 0;
+    const xlPositive = 1 / xl > 0;
     let m = 0;
-    for (let i = 0; i < live; i++) {
-      const e = LIVE[i] as number;
-      if ((X0[e] as number) <= xl && (X1[e] as number) >= xr) {
+    let wbBelow = 0;
+    const spansEnd = SPAN_AT[k + 1] as number;
+    for (let i = SPAN_AT[k] as number; i < spansEnd; i++) {
+      const e = SPANS[i] as number;
+      {
+        const side = SIDE[e] as number;
+        if (side !== 0) {
+          // Wholly below A: sorted first, it only steps B's winding; wholly above: sorted after
+          // A's last cut, where nothing is "in" any more.
+          if (side === 1) wbBelow += W[e] as number;
+          continue;
+        }
+        const lx = LAST_X[e] as number;
         CUT_MID[m] = yAt(e, xm);
-        CUT_L[m] = yAt(e, xl);
-        CUT_R[m] = yAt(e, xr);
+        CUT_L[m] = lx === xl && (!xlZero || 1 / lx > 0 === xlPositive) ? (LAST_Y[e] as number) : yAt(e, xl);
+        const yr = yAt(e, xr);
+        CUT_R[m] = yr;
+        LAST_X[e] = xr;
+        LAST_Y[e] = yr;
         CUT_W[m] = W[e] as number;
         CUT_SET[m] = SET[e] as number;
         m++;
@@ -234,7 +345,7 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
       ORDER[j + 1] = c;
     }
     let wa = 0;
-    let wb = 0;
+    let wb = wbBelow;
     let from = -1;
     for (let i = 0; i + 1 < m; i++) {
       const c = ORDER[i] as number;
