@@ -177,9 +177,6 @@ function crossingX(a: number, b: number): number {
   return lo + ((hi - lo) * dLo) / (dLo - dHi);
 }
 
-/** One stretch of the result inside a slab: a trapezoid with vertical sides at xl and xr. */
-type Stretch = (xl: number, xr: number, lowL: number, lowR: number, highL: number, highR: number) => void;
-
 /** Stretches thinner than this (mm) are rounding noise, far below anything a camera measures. */
 const SLIVER_MM = 1e-9;
 
@@ -241,10 +238,16 @@ function listSpans(live: number): void {
 }
 
 /** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
-function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: Stretch): void {
+function sweep(
+  a: readonly Polygon[],
+  b: readonly Polygon[],
+  op: AreaOp,
+  pieces: Polygon[] | undefined,
+): number {
   edgeCount = 0;
   collect(a, 0);
-  if (edgeCount === 0) return;
+  if (edgeCount === 0) return 0;
+  let area = 0;
   if (op !== 'union') collect(b, 1);
   // Only A's x-range can hold area.
   let minX = Infinity;
@@ -364,20 +367,23 @@ function sweep(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp, emit: S
         // Slivers are float noise where edges of A and B coincide (a shadow edge along the
         // target's side, a slab between two copies of one vertex): neither area nor a piece.
         const sliver = xr - xl < SLIVER_MM || (topL - lowL < SLIVER_MM && topR - lowR < SLIVER_MM);
-        if (!sliver) emit(xl, xr, lowL, lowR, topL, topR);
+        if (!sliver) {
+          // Each stretch is a trapezoid with vertical sides at xl and xr (summed here, in slab
+          // order: a callback per stretch boxed its six numbers and the running sum).
+          const pieceArea = ((topL - lowL + (topR - lowR)) * (xr - xl)) / 2;
+          area += pieceArea;
+          if (pieces && pieceArea > 0) pieces.push(trapezoid(xl, xr, lowL, lowR, topL, topR));
+        }
         from = -1;
       }
     }
   }
+  return area;
 }
 
 /** The area of A ∖ B, A ∩ B, or A (as a union of its polygons). */
 export function booleanArea(a: readonly Polygon[], b: readonly Polygon[], op: AreaOp): number {
-  let area = 0;
-  sweep(a, b, op, (xl, xr, lowL, lowR, highL, highR) => {
-    area += ((highL - lowL + (highR - lowR)) * (xr - xl)) / 2;
-  });
-  return area;
+  return sweep(a, b, op, undefined);
 }
 
 /**
@@ -391,32 +397,35 @@ export function booleanPieces(
   op: AreaOp,
 ): { pieces: Polygon[]; area: number } {
   const pieces: Polygon[] = [];
-  let area = 0;
-  sweep(a, b, op, (xl, xr, lowL, lowR, highL, highR) => {
-    const pieceArea = ((highL - lowL + (highR - lowR)) * (xr - xl)) / 2;
-    area += pieceArea;
-    if (!(pieceArea > 0)) return;
-    // A side of zero height makes it a triangle.
-    const piece: Polygon =
-      lowL === highL
-        ? [
-            { x: xl, y: lowL },
-            { x: xr, y: lowR },
-            { x: xr, y: highR },
-          ]
-        : lowR === highR
-          ? [
-              { x: xl, y: lowL },
-              { x: xr, y: lowR },
-              { x: xl, y: highL },
-            ]
-          : [
-              { x: xl, y: lowL },
-              { x: xr, y: lowR },
-              { x: xr, y: highR },
-              { x: xl, y: highL },
-            ];
-    pieces.push(piece);
-  });
+  const area = sweep(a, b, op, pieces);
   return { pieces, area };
+}
+
+/** A stretch of a slab as a polygon: a side of zero height makes it a triangle. */
+function trapezoid(
+  xl: number,
+  xr: number,
+  lowL: number,
+  lowR: number,
+  highL: number,
+  highR: number,
+): Polygon {
+  return lowL === highL
+    ? [
+        { x: xl, y: lowL },
+        { x: xr, y: lowR },
+        { x: xr, y: highR },
+      ]
+    : lowR === highR
+      ? [
+          { x: xl, y: lowL },
+          { x: xr, y: lowR },
+          { x: xl, y: highL },
+        ]
+      : [
+          { x: xl, y: lowL },
+          { x: xr, y: lowR },
+          { x: xr, y: highR },
+          { x: xl, y: highL },
+        ];
 }

@@ -168,20 +168,21 @@ export function hiddenRegions(
     // An eye outside the screen's box (by more than rounding) is not inside it.
     const inside = !apart(s.box, eyeBox) && containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
-    const reaching: Polygon[] = [];
-    const facts: PolygonFacts[] = [];
+    // Made when something reaches the target (most screens in a window hide nothing of it).
+    let reaching: Polygon[] | undefined;
+    let facts: PolygonFacts[] | undefined;
     if (s.kind === 'area') {
       if (overlaps(s.box, near)) {
-        reaching.push(s.polygon);
-        facts.push(factsOf(s.polygon, s.box));
+        reaching = [s.polygon];
+        facts = [factsOf(s.polygon, s.box)];
       }
     } else if (s.kind === 'wood') {
       for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window)) {
         if (p.length < 3) continue;
         const box = boxOf(p);
         if (overlaps(box, near)) {
-          reaching.push(p);
-          facts.push(factsOf(p, box));
+          (reaching ??= []).push(p);
+          (facts ??= []).push(factsOf(p, box));
         }
       }
     } else if (!inside) {
@@ -197,12 +198,12 @@ export function hiddenRegions(
         if (cut.length < 3) continue;
         const box = boxOf(cut);
         if (overlaps(box, near)) {
-          reaching.push(cut);
-          facts.push(factsOf(cut, box));
+          (reaching ??= []).push(cut);
+          (facts ??= []).push(factsOf(cut, box));
         }
       }
     }
-    if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching, facts });
+    if (reaching && facts) hidden.push({ screen: s, polygons: reaching, facts });
   }
   return { hidden };
 }
