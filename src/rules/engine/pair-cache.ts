@@ -1,4 +1,5 @@
 import { LookRecord, lookRecordActive, noteRecord, withLookRecord } from '../../geometry/look-record.ts';
+import type { Box } from '../../geometry/box.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { RulesContext } from './ruleset.ts';
@@ -19,6 +20,11 @@ import type { OptionValue } from './verdict.ts';
 interface Entry {
   readonly value: unknown;
   readonly look: LookRecord | undefined;
+  /** The look's outer bounds (NaN without a look): read with the entry, not from the record. */
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
   /** The units the result is about (it changes when either moves). */
   readonly units: readonly string[];
 }
@@ -44,6 +50,36 @@ export class PairCache {
   rebase(state: TableState, keep: (units: readonly string[], look: LookRecord | undefined) => boolean): void {
     if (state === this.boundTo) return;
     for (const [k, e] of this.entries) if (!keep(e.units, e.look)) this.entries.delete(k);
+    this.bind(state);
+  }
+
+  /**
+   * `rebase` for an update after the units `movedIds` moved: a result is kept when it has a look,
+   * is about none of them, and its look misses the moved boxes (their union `union` first, on
+   * the bounds kept with each entry; then `touched`, for looks whose bounds meet it). The same
+   * results as `rebase` with that rule written as its `keep`.
+   */
+  rebaseAfterMoves(
+    state: TableState,
+    movedIds: readonly string[],
+    union: Box,
+    touched: (look: LookRecord) => boolean,
+  ): void {
+    if (state === this.boundTo) return;
+    for (const [k, e] of this.entries) {
+      let keep = e.look !== undefined;
+      for (let i = 0; keep && i < e.units.length; i++)
+        for (let m = 0; m < movedIds.length; m++) if (e.units[i] === movedIds[m]) keep = false;
+      if (
+        keep &&
+        union.minX <= e.maxX &&
+        e.minX <= union.maxX &&
+        union.minY <= e.maxY &&
+        e.minY <= union.maxY
+      )
+        keep = !touched(e.look as LookRecord);
+      if (!keep) this.entries.delete(k);
+    }
     this.bind(state);
   }
 
@@ -83,7 +119,15 @@ export class PairCache {
       value = withLookRecord(look, compute);
       noteRecord(look);
     } else value = compute();
-    this.entries.set(key, { value, look, units });
+    this.entries.set(key, {
+      value,
+      look,
+      minX: look ? look.minX : NaN,
+      minY: look ? look.minY : NaN,
+      maxX: look ? look.maxX : NaN,
+      maxY: look ? look.maxY : NaN,
+      units,
+    });
     return value;
   }
 }
