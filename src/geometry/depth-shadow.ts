@@ -150,7 +150,7 @@ export function depthShadow(
   return shadowFrom(
     eye,
     reach,
-    thetas.map((theta) => ({ theta, t: depthAt(theta) })),
+    thetas.map((theta) => ray(theta, depthAt(theta))),
     depthAt,
   );
 }
@@ -178,8 +178,21 @@ function bearings(eye: Vec2, poly: Polygon, inside: boolean): number[] {
 /** One eye's rays over one outline: their bearings (ascending) and each one's stretches inside it. */
 interface Fan {
   readonly thetas: Float64Array;
+  /** Math.cos and Math.sin of each bearing: every window's fan points are built on them. */
+  readonly cos: Float64Array;
+  readonly sin: Float64Array;
   readonly stretches: readonly Float64Array[];
 }
+
+/** A ray of a fan: its bearing, where it is first hidden (t*), and the bearing's cos and sin. */
+interface Ray {
+  readonly theta: number;
+  readonly t: number;
+  readonly cos: number;
+  readonly sin: number;
+}
+
+const ray = (theta: number, t: number): Ray => ({ theta, t, cos: Math.cos(theta), sin: Math.sin(theta) });
 
 /** Per outline, per eye x, per eye y: the fan (every window of that eye asks the same bearings). */
 const fans = new PerEyeCache<Fan>();
@@ -187,7 +200,12 @@ const fans = new PerEyeCache<Fan>();
 function fanFor(eye: Vec2, poly: Polygon, rays: RayStretches): Fan {
   return fans.get(poly, eye, () => {
     const thetas = bearings(eye, poly, containsPoint(poly, eye));
-    return { thetas: Float64Array.from(thetas), stretches: thetas.map((theta) => rays.along(theta)) };
+    return {
+      thetas: Float64Array.from(thetas),
+      cos: Float64Array.from(thetas, (theta) => Math.cos(theta)),
+      sin: Float64Array.from(thetas, (theta) => Math.sin(theta)),
+      stretches: thetas.map((theta) => rays.along(theta)),
+    };
   });
 }
 
@@ -199,11 +217,13 @@ function fanShadow(
   reach: number,
   depthAt: (theta: number) => number,
 ): Polygon[] {
-  const rays: Array<{ theta: number; t: number }> = [];
+  const rays: Ray[] = [];
   for (let i = 0; i < fan.thetas.length; i++)
     rays.push({
       theta: fan.thetas[i] as number,
       t: depthReachIn(fan.stretches[i] as Float64Array, depthMm, reach),
+      cos: fan.cos[i] as number,
+      sin: fan.sin[i] as number,
     });
   return shadowFrom(eye, reach, rays, depthAt);
 }
@@ -216,13 +236,13 @@ function fanShadow(
 function shadowFrom(
   eye: Vec2,
   reach: number,
-  rays: ReadonlyArray<{ theta: number; t: number }>,
+  rays: readonly Ray[],
   depthAt: (theta: number) => number,
 ): Polygon[] {
   // Where hiding starts or stops between two rays: bisect for the bearing where t* reaches the window.
-  const refined: Array<{ theta: number; t: number }> = [];
+  const refined: Ray[] = [];
   for (let i = 0; i < rays.length; i++) {
-    const r = rays[i] as { theta: number; t: number };
+    const r = rays[i] as Ray;
     const prev = refined[refined.length - 1];
     if (prev && Number.isFinite(prev.t) !== Number.isFinite(r.t)) {
       let lo = prev.theta;
@@ -235,15 +255,14 @@ function shadowFrom(
       }
       const edge = hidLo ? lo : hi;
       const t = depthAt(edge);
-      if (Number.isFinite(t)) refined.push({ theta: edge, t });
-      else refined.push({ theta: edge, t: Infinity });
+      refined.push(ray(edge, Number.isFinite(t) ? t : Infinity));
     }
     refined.push(r);
   }
   // Runs of hidden rays become fans: near edge along t*, far edge just outside the window.
   const farR = reach / Math.cos(STEP / 2) + 1;
   const out: Polygon[] = [];
-  let run: Array<{ theta: number; t: number }> = [];
+  let run: Ray[] = [];
   const flush = () => {
     // Split long runs so every fan spans under 90° (each then a simple polygon).
     let i = 0;
@@ -258,12 +277,12 @@ function shadowFrom(
       // run's slice twice, without the slice and the copies.
       const fanPoints: Vec2[] = [];
       for (let k = i; k <= j; k++) {
-        const r = run[k] as { theta: number; t: number };
-        fanPoints.push({ x: eye.x + Math.cos(r.theta) * r.t, y: eye.y + Math.sin(r.theta) * r.t });
+        const r = run[k] as Ray;
+        fanPoints.push({ x: eye.x + r.cos * r.t, y: eye.y + r.sin * r.t });
       }
       for (let k = j; k >= i; k--) {
-        const r = run[k] as { theta: number; t: number };
-        fanPoints.push({ x: eye.x + Math.cos(r.theta) * farR, y: eye.y + Math.sin(r.theta) * farR });
+        const r = run[k] as Ray;
+        fanPoints.push({ x: eye.x + r.cos * farR, y: eye.y + r.sin * farR });
       }
       out.push(fanPoints);
       i = j;
