@@ -1,4 +1,5 @@
-import type { Box } from './box.ts';
+import { boxOf, type Box } from './box.ts';
+import { pointToPolygon } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
 import { PerEyeCache } from './per-eye-cache.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
@@ -153,6 +154,74 @@ export function depthShadow(
     thetas.map((theta) => ray(theta, depthAt(theta))),
     depthAt,
   );
+}
+
+/**
+ * depthShadow's pieces whose boxes meet `near` (the hidden polygons sight keeps for a target),
+ * with a wood whose shadow cannot reach `near` settled before its fans are built: every point of
+ * every piece lies on a kept ray (bearing between the fan's first and last), no nearer the eye
+ * than the wood (less a millimetre) and no farther than the fans' far edge, so inside the box of
+ * that annular sector; when the box (grown far beyond rounding) misses `near`, so does every
+ * piece's. Most windows that cross a wood look at targets outside its shadow.
+ */
+export function depthShadowNear(
+  eye: Vec2,
+  poly: Polygon,
+  depthMm: number,
+  window: Box,
+  near: Box,
+): Polygon[] {
+  const reach =
+    Math.max(
+      Math.hypot(window.minX - eye.x, window.minY - eye.y),
+      Math.hypot(window.maxX - eye.x, window.minY - eye.y),
+      Math.hypot(window.maxX - eye.x, window.maxY - eye.y),
+      Math.hypot(window.minX - eye.x, window.maxY - eye.y),
+    ) + 1;
+  if (reach <= RAY_MM && !containsPoint(poly, eye)) {
+    const fan = fanFor(eye, poly, raysFor(eye, poly));
+    const last = fan.thetas.length - 1;
+    if (last >= 0) {
+      const far = reach / Math.cos(STEP / 2) + 2;
+      const nearR = Math.max(0, pointToPolygon(eye, poly).distance - 1);
+      const b = sectorBox(eye, fan.thetas[0] as number, fan.thetas[last] as number, nearR, far);
+      const m = 1e-6 * (1 + far);
+      if (
+        b.maxX + m < near.minX ||
+        near.maxX < b.minX - m ||
+        b.maxY + m < near.minY ||
+        near.maxY < b.minY - m
+      )
+        return [];
+    }
+  }
+  return depthShadow(eye, poly, depthMm, window).filter((p) => p.length >= 3 && boxesMeet(boxOf(p), near));
+}
+
+const boxesMeet = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
+/** The box of the points at distance r0 … r1 from the eye on bearings θ0 … θ1 (θ1 − θ0 < 2π). */
+function sectorBox(eye: Vec2, t0: number, t1: number, r0: number, r1: number): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const add = (theta: number, r: number) => {
+    const x = eye.x + Math.cos(theta) * r;
+    const y = eye.y + Math.sin(theta) * r;
+    if (x < minX) minX = x;
+    if (y < minY) minY = y;
+    if (x > maxX) maxX = x;
+    if (y > maxY) maxY = y;
+  };
+  for (const r of [r0, r1]) {
+    add(t0, r);
+    add(t1, r);
+  }
+  // The bearings along the axes within the span, where the far arc bulges out.
+  for (let k = Math.ceil(t0 / (Math.PI / 2)); k * (Math.PI / 2) <= t1; k++) add(k * (Math.PI / 2), r1);
+  return { minX, minY, maxX, maxY };
 }
 
 /**

@@ -4,7 +4,7 @@ import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
 import { convexCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
-import { depthShadow } from './depth-shadow.ts';
+import { depthShadowNear } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
@@ -177,13 +177,9 @@ export function hiddenRegions(
         facts = [factsOf(s.polygon, s.box)];
       }
     } else if (s.kind === 'wood') {
-      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window)) {
-        if (p.length < 3) continue;
-        const box = boxOf(p);
-        if (overlaps(box, near)) {
-          (reaching ??= []).push(p);
-          (facts ??= []).push(factsOf(p, box));
-        }
+      for (const p of depthShadowNear(eye, s.polygon, s.depthMm ?? 0, window, near)) {
+        (reaching ??= []).push(p);
+        (facts ??= []).push(factsOf(p));
       }
     } else if (!inside) {
       const shadows = eyeHiddenBoxed(eye, s.polygon, s.kind, window);
