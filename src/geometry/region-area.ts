@@ -237,6 +237,99 @@ function listSpans(live: number): void {
   SPAN_AT[0] = 0;
 }
 
+/** Up to this many live edges every pair is tried; above, pairs are found by x order. */
+const PLAIN_CROSSINGS = 48;
+
+/** Pushes every proper crossing of two live edges inside A's x-range, pair by pair in edge order. */
+function crossingsInOrder(live: number, minX: number, maxX: number): void {
+  for (let i = 0; i < live; i++) {
+    const ea = LIVE[i] as number;
+    for (let j = i + 1; j < live; j++) {
+      const eb = LIVE[j] as number;
+      // Edges whose boxes do not overlap cannot cross (crossingX would say NaN).
+      if (
+        (YMAX[ea] as number) < (YMIN[eb] as number) ||
+        (YMAX[eb] as number) < (YMIN[ea] as number) ||
+        (X1[ea] as number) <= (X0[eb] as number) ||
+        (X1[eb] as number) <= (X0[ea] as number)
+      )
+        continue;
+      const x = crossingX(ea, eb);
+      if (x > minX && x < maxX) pushX(x);
+    }
+  }
+}
+
+/** Live edges ordered by their left end (BY_X), and merge sort scratch. */
+let BY_X = new Int32Array(256);
+let MERGE = new Int32Array(256);
+
+/**
+ * The same crossings as crossingsInOrder (each pair's crossingX with the lower edge first), found
+ * by walking the edges in order of their left ends: an edge meets in x only those whose left end
+ * is before its right end, so a wood's long fan does not try every pair. They are pushed in
+ * another order, which sorting the boundaries undoes (equal numbers are the same bits), except
+ * for 0 and −0: when a crossing is 0 it returns false, and the caller pushes them in edge order.
+ */
+function crossingsByX(live: number, minX: number, maxX: number): boolean {
+  if (BY_X.length < live) {
+    BY_X = new Int32Array(2 * live);
+    MERGE = new Int32Array(2 * live);
+  }
+  for (let i = 0; i < live; i++) BY_X[i] = LIVE[i] as number;
+  sortByLeftEnd(live);
+  for (let p = 0; p < live; p++) {
+    const e = BY_X[p] as number;
+    const right = X1[e] as number;
+    for (let q = p + 1; q < live; q++) {
+      const f = BY_X[q] as number;
+      if (!((X0[f] as number) < right)) break;
+      if ((YMAX[e] as number) < (YMIN[f] as number) || (YMAX[f] as number) < (YMIN[e] as number)) continue;
+      const x = e < f ? crossingX(e, f) : crossingX(f, e);
+      if (x > minX && x < maxX) {
+        if (x === 0) return false;
+        pushX(x);
+      }
+    }
+  }
+  return true;
+}
+
+/** BY_X[0 … n) by X0, ascending (bottom-up merge sort; ties in any order). */
+function sortByLeftEnd(n: number): void {
+  let from = BY_X;
+  let to = MERGE;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const a = from[i] as number;
+        const b = from[j] as number;
+        if ((X0[b] as number) < (X0[a] as number)) {
+          to[k++] = b;
+          j++;
+        } else {
+          to[k++] = a;
+          i++;
+        }
+      }
+      while (i < mid) to[k++] = from[i++] as number;
+      while (j < hi) to[k++] = from[j++] as number;
+    }
+    const t = from;
+    from = to;
+    to = t;
+  }
+  if (from !== BY_X) {
+    MERGE = BY_X;
+    BY_X = from;
+  }
+}
+
 /** Walks the slabs of A op B, reporting each maximal "in" stretch of each slab. */
 function sweep(
   a: readonly Polygon[],
@@ -280,21 +373,10 @@ function sweep(
     if ((X0[e] as number) > minX) pushX(X0[e] as number);
     if ((X1[e] as number) < maxX) pushX(X1[e] as number);
   }
-  for (let i = 0; i < live; i++) {
-    const ea = LIVE[i] as number;
-    for (let j = i + 1; j < live; j++) {
-      const eb = LIVE[j] as number;
-      // Edges whose boxes do not overlap cannot cross (crossingX would say NaN).
-      if (
-        (YMAX[ea] as number) < (YMIN[eb] as number) ||
-        (YMAX[eb] as number) < (YMIN[ea] as number) ||
-        (X1[ea] as number) <= (X0[eb] as number) ||
-        (X1[eb] as number) <= (X0[ea] as number)
-      )
-        continue;
-      const x = crossingX(ea, eb);
-      if (x > minX && x < maxX) pushX(x);
-    }
+  const beforeCrossings = xsCount;
+  if (live <= PLAIN_CROSSINGS || !crossingsByX(live, minX, maxX)) {
+    xsCount = beforeCrossings;
+    crossingsInOrder(live, minX, maxX);
   }
   sortAscending(XS, xsCount);
   listSpans(live);

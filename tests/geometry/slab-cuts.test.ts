@@ -60,7 +60,9 @@ function regions(seed: number): { a: Polygon[]; b: Polygon[] } {
       b.push(r() < 0.5 ? quad : [...quad].reverse());
     } else if (kind < 0.6) {
       // A long wood shadow: a comb of teeth reaching far above and below the target.
-      const teeth = 3 + Math.floor(r() * 8);
+      // Up to 160 teeth: a wood's fan has a ray every quarter degree (the sweep then finds
+      // crossings by x order instead of trying every pair).
+      const teeth = 3 + Math.floor(r() * (r() < 0.3 ? 160 : 8));
       const x0 = between(box.minX - 100, box.minX);
       const x1 = between(box.maxX, box.maxX + 100);
       const top = box.maxY + between(0, 400);
