@@ -3,7 +3,12 @@ import { booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
+import {
+  convexCovers,
+  convexPolygonCoversMoved,
+  convexPolygonCoversMovedIn,
+  unionCovers,
+} from './convex-cover.ts';
 import { depthShadowNear } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
@@ -304,7 +309,13 @@ function heldByWholeHider(
       const f = h.facts?.[i];
       const p = h.polygons[i] as Polygon;
       const convex = f ? f.convex : p.length >= 3 && isConvex(p);
-      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return true;
+      if (
+        convex &&
+        (f
+          ? convexPolygonCoversMovedIn(p, f.box, target, dx, dy)
+          : convexPolygonCoversMoved(p, target, dx, dy))
+      )
+        return true;
     }
   return false;
 }
