@@ -27,6 +27,20 @@ interface Entry {
   readonly maxY: number;
   /** The units the result is about (it changes when either moves). */
   readonly units: readonly string[];
+  /** The same units as small numbers (idKey), the first two in fields: what an update compares. */
+  readonly unit0: number;
+  readonly unit1: number;
+}
+
+/** Small numbers for unit ids (an update compares them with the moved units' for every entry). */
+const idKeys = new Map<string, number>();
+function idKey(id: string): number {
+  let k = idKeys.get(id);
+  if (k === undefined) {
+    k = idKeys.size;
+    idKeys.set(id, k);
+  }
+  return k;
 }
 
 export class PairCache {
@@ -66,10 +80,16 @@ export class PairCache {
     touched: (look: LookRecord) => boolean,
   ): void {
     if (state === this.boundTo) return;
+    const moved = movedIds.map(idKey);
     for (const [k, e] of this.entries) {
       let keep = e.look !== undefined;
-      for (let i = 0; keep && i < e.units.length; i++)
-        for (let m = 0; m < movedIds.length; m++) if (e.units[i] === movedIds[m]) keep = false;
+      for (let m = 0; keep && m < moved.length; m++) {
+        const u = moved[m] as number;
+        if (e.unit0 === u || e.unit1 === u) keep = false;
+      }
+      // Results about more than two units (none in Black Powder today) compare the rest by id.
+      for (let i = 2; keep && i < e.units.length; i++)
+        if (movedIds.includes(e.units[i] as string)) keep = false;
       if (
         keep &&
         union.minX <= e.maxX &&
@@ -127,6 +147,8 @@ export class PairCache {
       maxX: look ? look.maxX : NaN,
       maxY: look ? look.maxY : NaN,
       units,
+      unit0: units.length > 0 ? idKey(units[0] as string) : -1,
+      unit1: units.length > 1 ? idKey(units[1] as string) : -1,
     });
     return value;
   }

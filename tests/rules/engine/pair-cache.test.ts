@@ -93,7 +93,11 @@ describe('pair cache after moves (rebaseAfterMoves)', () => {
         const w = r() * 300;
         return {
           key: `k${k}`,
-          units: [ids[Math.floor(r() * ids.length)] as string, ids[Math.floor(r() * ids.length)] as string],
+          // One to three units (a result about a pair, or about more).
+          units: Array.from(
+            { length: 1 + Math.floor(r() * 3) },
+            () => ids[Math.floor(r() * ids.length)] as string,
+          ),
           kind: Math.floor(r() * 4),
           box: { minX: x, minY: y, maxX: x + w, maxY: y + r() * 300 },
           eye: { x: r() * 1500, y: r() * 1000 },
