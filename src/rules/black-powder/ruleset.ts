@@ -21,7 +21,8 @@ import { supportVerdict } from './support.ts';
 /** "Does A see B?": the share of B seen from A's leader (a gun's barrel), exact. */
 function seeVerdict(ctx: BpContext, a: TableUnit, b: TableUnit): Verdict {
   const eye = a.barrel?.tip ?? a.leader;
-  const view = seen(ctx, eye, eyeSigma(a), b, { exclude: new Set([a.id, b.id]) });
+  // The sight shoot or charge worked out for this pair, or one not kept: nothing asks it after see.
+  const view = seen(ctx, eye, eyeSigma(a), b, { exclude: new Set([a.id, b.id]), keep: false });
   const any = visibleCheck(ctx, view, `${poss(a.name)} ${a.barrel ? 'gun' : 'leader'}`, b);
   // { ...any, question, asked, between? }, copied without the spread (copyOf).
   const v = copyOf(any);

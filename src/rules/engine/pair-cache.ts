@@ -123,8 +123,12 @@ export class PairCache {
     return this.entries.size;
   }
 
-  /** The remembered result, or computes and keeps it (with its looks when a record is active). */
-  get<T>(key: string, units: readonly string[], compute: () => T): T {
+  /**
+   * The remembered result, or computes and keeps it (with its looks when a record is active).
+   * `keep` false: computed but not kept when not remembered (its looks noted where it runs, as
+   * keeping them and noting them after notes the same shapes).
+   */
+  get<T>(key: string, units: readonly string[], compute: () => T, keep = true): T {
     const e = this.entries.get(key);
     if (e) {
       this.hits++;
@@ -132,6 +136,7 @@ export class PairCache {
       return e.value as T;
     }
     this.misses++;
+    if (!keep) return compute();
     let look: LookRecord | undefined;
     let value: T;
     if (lookRecordActive()) {
@@ -206,7 +211,7 @@ export function pairCached<T, O extends Record<string, OptionValue>>(
  * the table's own units in `about`, the table, the context's options and policy) when a cache
  * bound to `ctx`'s table is active. `about` are the units whose moving changes the result without
  * showing in its looks (those it is about), and `also` ids of units the key names; the result is
- * dropped when any of them moves.
+ * dropped when any of them moves. `keep` false: reused when remembered, not kept when computed.
  */
 export function tableCached<T, O extends Record<string, OptionValue>>(
   ctx: RulesContext<O>,
@@ -214,9 +219,10 @@ export function tableCached<T, O extends Record<string, OptionValue>>(
   about: readonly TableUnit[],
   also: readonly string[],
   compute: () => T,
+  keep = true,
 ): T {
   const cache = active;
   if (!cache || cache.state !== ctx.state || !cache.holds(...about)) return compute();
   const ids = [...about.map((u) => u.id), ...also];
-  return cache.get(`${key}\u0000${ids.join('\u0000')}\u0000${signatureOf(ctx)}`, ids, compute);
+  return cache.get(`${key}\u0000${ids.join('\u0000')}\u0000${signatureOf(ctx)}`, ids, compute, keep);
 }

@@ -177,3 +177,51 @@ describe('LookBounds', () => {
     expect(meets).toBeGreaterThan(10000);
   });
 });
+
+describe('pair cache results computed without being kept (keep false)', () => {
+  it('give the same value and note the same looks as kept ones, and are not kept', () => {
+    const r = rng(31);
+    const state = buildTableState(randomScenario(4, 4));
+    let compared = 0;
+    for (let round = 0; round < 200; round++) {
+      const shapes = Array.from({ length: 1 + Math.floor(r() * 4) }, () => {
+        const x = r() * 1500;
+        const y = r() * 1000;
+        return {
+          kind: Math.floor(r() * 3),
+          box: { minX: x, minY: y, maxX: x + r() * 300, maxY: y + r() * 300 },
+          eye: { x: r() * 1500, y: r() * 1000 },
+        };
+      });
+      const compute = () => {
+        for (const sh of shapes)
+          if (sh.kind === 0) noteLooked(sh.box);
+          else if (sh.kind === 1) noteSegment(sh.eye, { x: sh.box.maxX, y: sh.box.maxY }, 10);
+          else noteSight(sh.eye, sh.box, sightWindow(sh.eye, sh.box, 1));
+        return round;
+      };
+      const kept = new PairCache();
+      const notKept = new PairCache();
+      kept.reset(state);
+      notKept.reset(state);
+      const a = new LookRecord();
+      const b = new LookRecord();
+      const va = withLookRecord(a, () => kept.get('k', ['u0', 'u1'], compute));
+      const vb = withLookRecord(b, () => notKept.get('k', ['u0', 'u1'], compute, false));
+      expect(vb).toBe(va);
+      expect([b.minX, b.minY, b.maxX, b.maxY]).toStrictEqual([a.minX, a.minY, a.maxX, a.maxY]);
+      for (let t = 0; t < 40; t++) {
+        const x = r() * 1600 - 50;
+        const y = r() * 1100 - 50;
+        const box = { minX: x, minY: y, maxX: x + r() * 100, maxY: y + r() * 100 };
+        expect(b.meets(box)).toBe(a.meets(box));
+        compared++;
+      }
+      expect(kept.size).toBe(1);
+      expect(notKept.size).toBe(0);
+      // A kept result is still reused when asked not to keep.
+      expect(kept.get('k', ['u0', 'u1'], () => -1, false)).toBe(round);
+    }
+    expect(compared).toBe(8000);
+  });
+});
