@@ -237,6 +237,9 @@ function listSpans(live: number): void {
   SPAN_AT[0] = 0;
 }
 
+/** Live edges × boundaries above which each slab's spanning edges are listed first (listSpans). */
+const LIST_SPANS_ABOVE = 2000;
+
 /** Up to this many live edges every pair is tried; above, pairs are found by x order. */
 const PLAIN_CROSSINGS = 48;
 
@@ -379,7 +382,9 @@ function sweep(
     crossingsInOrder(live, minX, maxX);
   }
   sortAscending(XS, xsCount);
-  listSpans(live);
+  // Small sweeps test every live edge at every slab; larger ones list each slab's edges first.
+  const listed = live * xsCount > LIST_SPANS_ABOVE;
+  if (listed) listSpans(live);
   const difference = op === 'difference';
   const intersection = op === 'intersection';
   for (let k = 0; k + 1 < xsCount; k++) {
@@ -393,10 +398,10 @@ function sweep(
     const xlPositive = 1 / xl > 0;
     let m = 0;
     let wbBelow = 0;
-    const spansEnd = SPAN_AT[k + 1] as number;
-    for (let i = SPAN_AT[k] as number; i < spansEnd; i++) {
-      const e = SPANS[i] as number;
-      {
+    const spansEnd = listed ? (SPAN_AT[k + 1] as number) : live;
+    for (let i = listed ? (SPAN_AT[k] as number) : 0; i < spansEnd; i++) {
+      const e = listed ? (SPANS[i] as number) : (LIVE[i] as number);
+      if (listed || ((X0[e] as number) <= xl && (X1[e] as number) >= xr)) {
         const side = SIDE[e] as number;
         if (side !== 0) {
           // Wholly below A: sorted first, it only steps B's winding; wholly above: sorted after
