@@ -1,6 +1,6 @@
 import { isConvex } from './hull.ts';
 import type { Vec2 } from './vec.ts';
-import { boxOf } from './box.ts';
+import { boxOf, type Box } from './box.ts';
 import { signedArea, type Polygon } from './polygon.ts';
 
 /**
@@ -51,6 +51,37 @@ export function convexPolygonCoversMoved(
       }
   }
   return true;
+}
+
+/**
+ * A vertex this far (mm) outside a convex cover's box is outside the cover by far more than any
+ * rounding of the side test, unless a corner of the cover is a needle under ~1e-12 rad.
+ */
+const OUTSIDE_BOX_MM = 1;
+
+/**
+ * convexPolygonCoversMoved, first settled by the cover's box (`coverBox`, its boxOf): a moved
+ * vertex more than OUTSIDE_BOX_MM beyond it cannot be held, and most covers a probe tries are
+ * nowhere near the target.
+ */
+export function convexPolygonCoversMovedIn(
+  cover: Polygon,
+  coverBox: Box,
+  polys: readonly Polygon[],
+  dx: number,
+  dy: number,
+): boolean {
+  const minX = coverBox.minX - OUTSIDE_BOX_MM;
+  const minY = coverBox.minY - OUTSIDE_BOX_MM;
+  const maxX = coverBox.maxX + OUTSIDE_BOX_MM;
+  const maxY = coverBox.maxY + OUTSIDE_BOX_MM;
+  for (const p of polys)
+    for (const q of p) {
+      const x = q.x + dx;
+      const y = q.y + dy;
+      if (x < minX || x > maxX || y < minY || y > maxY) return false;
+    }
+  return convexPolygonCoversMoved(cover, polys, dx, dy);
 }
 
 /** The part of a convex polygon on the left of a → b (right when `left` is false), Sutherland–Hodgman. */

@@ -1,4 +1,5 @@
-import type { Box } from './box.ts';
+import { boxOf, type Box } from './box.ts';
+import { pointToPolygon } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
 import { PerEyeCache } from './per-eye-cache.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
@@ -150,9 +151,77 @@ export function depthShadow(
   return shadowFrom(
     eye,
     reach,
-    thetas.map((theta) => ({ theta, t: depthAt(theta) })),
+    thetas.map((theta) => ray(theta, depthAt(theta))),
     depthAt,
   );
+}
+
+/**
+ * depthShadow's pieces whose boxes meet `near` (the hidden polygons sight keeps for a target),
+ * with a wood whose shadow cannot reach `near` settled before its fans are built: every point of
+ * every piece lies on a kept ray (bearing between the fan's first and last), no nearer the eye
+ * than the wood (less a millimetre) and no farther than the fans' far edge, so inside the box of
+ * that annular sector; when the box (grown far beyond rounding) misses `near`, so does every
+ * piece's. Most windows that cross a wood look at targets outside its shadow.
+ */
+export function depthShadowNear(
+  eye: Vec2,
+  poly: Polygon,
+  depthMm: number,
+  window: Box,
+  near: Box,
+): Polygon[] {
+  const reach =
+    Math.max(
+      Math.hypot(window.minX - eye.x, window.minY - eye.y),
+      Math.hypot(window.maxX - eye.x, window.minY - eye.y),
+      Math.hypot(window.maxX - eye.x, window.maxY - eye.y),
+      Math.hypot(window.minX - eye.x, window.maxY - eye.y),
+    ) + 1;
+  if (reach <= RAY_MM && !containsPoint(poly, eye)) {
+    const fan = fanFor(eye, poly, raysFor(eye, poly));
+    const last = fan.thetas.length - 1;
+    if (last >= 0) {
+      const far = reach / Math.cos(STEP / 2) + 2;
+      const nearR = Math.max(0, pointToPolygon(eye, poly).distance - 1);
+      const b = sectorBox(eye, fan.thetas[0] as number, fan.thetas[last] as number, nearR, far);
+      const m = 1e-6 * (1 + far);
+      if (
+        b.maxX + m < near.minX ||
+        near.maxX < b.minX - m ||
+        b.maxY + m < near.minY ||
+        near.maxY < b.minY - m
+      )
+        return [];
+    }
+  }
+  return depthShadow(eye, poly, depthMm, window).filter((p) => p.length >= 3 && boxesMeet(boxOf(p), near));
+}
+
+const boxesMeet = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
+/** The box of the points at distance r0 … r1 from the eye on bearings θ0 … θ1 (θ1 − θ0 < 2π). */
+function sectorBox(eye: Vec2, t0: number, t1: number, r0: number, r1: number): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const add = (theta: number, r: number) => {
+    const x = eye.x + Math.cos(theta) * r;
+    const y = eye.y + Math.sin(theta) * r;
+    if (x < minX) minX = x;
+    if (y < minY) minY = y;
+    if (x > maxX) maxX = x;
+    if (y > maxY) maxY = y;
+  };
+  for (const r of [r0, r1]) {
+    add(t0, r);
+    add(t1, r);
+  }
+  // The bearings along the axes within the span, where the far arc bulges out.
+  for (let k = Math.ceil(t0 / (Math.PI / 2)); k * (Math.PI / 2) <= t1; k++) add(k * (Math.PI / 2), r1);
+  return { minX, minY, maxX, maxY };
 }
 
 /**
@@ -178,8 +247,21 @@ function bearings(eye: Vec2, poly: Polygon, inside: boolean): number[] {
 /** One eye's rays over one outline: their bearings (ascending) and each one's stretches inside it. */
 interface Fan {
   readonly thetas: Float64Array;
+  /** Math.cos and Math.sin of each bearing: every window's fan points are built on them. */
+  readonly cos: Float64Array;
+  readonly sin: Float64Array;
   readonly stretches: readonly Float64Array[];
 }
+
+/** A ray of a fan: its bearing, where it is first hidden (t*), and the bearing's cos and sin. */
+interface Ray {
+  readonly theta: number;
+  readonly t: number;
+  readonly cos: number;
+  readonly sin: number;
+}
+
+const ray = (theta: number, t: number): Ray => ({ theta, t, cos: Math.cos(theta), sin: Math.sin(theta) });
 
 /** Per outline, per eye x, per eye y: the fan (every window of that eye asks the same bearings). */
 const fans = new PerEyeCache<Fan>();
@@ -187,7 +269,12 @@ const fans = new PerEyeCache<Fan>();
 function fanFor(eye: Vec2, poly: Polygon, rays: RayStretches): Fan {
   return fans.get(poly, eye, () => {
     const thetas = bearings(eye, poly, containsPoint(poly, eye));
-    return { thetas: Float64Array.from(thetas), stretches: thetas.map((theta) => rays.along(theta)) };
+    return {
+      thetas: Float64Array.from(thetas),
+      cos: Float64Array.from(thetas, (theta) => Math.cos(theta)),
+      sin: Float64Array.from(thetas, (theta) => Math.sin(theta)),
+      stretches: thetas.map((theta) => rays.along(theta)),
+    };
   });
 }
 
@@ -199,11 +286,13 @@ function fanShadow(
   reach: number,
   depthAt: (theta: number) => number,
 ): Polygon[] {
-  const rays: Array<{ theta: number; t: number }> = [];
+  const rays: Ray[] = [];
   for (let i = 0; i < fan.thetas.length; i++)
     rays.push({
       theta: fan.thetas[i] as number,
       t: depthReachIn(fan.stretches[i] as Float64Array, depthMm, reach),
+      cos: fan.cos[i] as number,
+      sin: fan.sin[i] as number,
     });
   return shadowFrom(eye, reach, rays, depthAt);
 }
@@ -216,13 +305,13 @@ function fanShadow(
 function shadowFrom(
   eye: Vec2,
   reach: number,
-  rays: ReadonlyArray<{ theta: number; t: number }>,
+  rays: readonly Ray[],
   depthAt: (theta: number) => number,
 ): Polygon[] {
   // Where hiding starts or stops between two rays: bisect for the bearing where t* reaches the window.
-  const refined: Array<{ theta: number; t: number }> = [];
+  const refined: Ray[] = [];
   for (let i = 0; i < rays.length; i++) {
-    const r = rays[i] as { theta: number; t: number };
+    const r = rays[i] as Ray;
     const prev = refined[refined.length - 1];
     if (prev && Number.isFinite(prev.t) !== Number.isFinite(r.t)) {
       let lo = prev.theta;
@@ -235,15 +324,14 @@ function shadowFrom(
       }
       const edge = hidLo ? lo : hi;
       const t = depthAt(edge);
-      if (Number.isFinite(t)) refined.push({ theta: edge, t });
-      else refined.push({ theta: edge, t: Infinity });
+      refined.push(ray(edge, Number.isFinite(t) ? t : Infinity));
     }
     refined.push(r);
   }
   // Runs of hidden rays become fans: near edge along t*, far edge just outside the window.
   const farR = reach / Math.cos(STEP / 2) + 1;
   const out: Polygon[] = [];
-  let run: Array<{ theta: number; t: number }> = [];
+  let run: Ray[] = [];
   const flush = () => {
     // Split long runs so every fan spans under 90° (each then a simple polygon).
     let i = 0;
@@ -258,12 +346,12 @@ function shadowFrom(
       // run's slice twice, without the slice and the copies.
       const fanPoints: Vec2[] = [];
       for (let k = i; k <= j; k++) {
-        const r = run[k] as { theta: number; t: number };
-        fanPoints.push({ x: eye.x + Math.cos(r.theta) * r.t, y: eye.y + Math.sin(r.theta) * r.t });
+        const r = run[k] as Ray;
+        fanPoints.push({ x: eye.x + r.cos * r.t, y: eye.y + r.sin * r.t });
       }
       for (let k = j; k >= i; k--) {
-        const r = run[k] as { theta: number; t: number };
-        fanPoints.push({ x: eye.x + Math.cos(r.theta) * farR, y: eye.y + Math.sin(r.theta) * farR });
+        const r = run[k] as Ray;
+        fanPoints.push({ x: eye.x + r.cos * farR, y: eye.y + r.sin * farR });
       }
       out.push(fanPoints);
       i = j;

@@ -99,6 +99,40 @@ export class LookRecord {
   }
 }
 
+/**
+ * The outer bounds of many records, one slot each, in one flat array: an update tests every kept
+ * pair's looks against the union of the moved units' boxes first, and most miss it; reading the
+ * bounds from here instead of from each record object (scattered in memory) made that test a
+ * tenth of an update.
+ */
+export class LookBounds {
+  private readonly bounds: Float64Array;
+
+  constructor(readonly size: number) {
+    this.bounds = new Float64Array(4 * size);
+  }
+
+  /** Slot k holds this record's bounds (nothing meets an empty slot). */
+  set(k: number, look: LookRecord | undefined): void {
+    const b = this.bounds;
+    b[4 * k] = look ? look.minX : NaN;
+    b[4 * k + 1] = look ? look.minY : NaN;
+    b[4 * k + 2] = look ? look.maxX : NaN;
+    b[4 * k + 3] = look ? look.maxY : NaN;
+  }
+
+  /** Whether the record in slot k has its bounds meet `box` (the first test of every look test). */
+  meets(k: number, box: Box): boolean {
+    const b = this.bounds;
+    return (
+      box.minX <= (b[4 * k + 2] as number) &&
+      (b[4 * k] as number) <= box.maxX &&
+      box.minY <= (b[4 * k + 3] as number) &&
+      (b[4 * k + 1] as number) <= box.maxY
+    );
+  }
+}
+
 function boxesMeet(b: Box, minX: number, minY: number, maxX: number, maxY: number, slack: number): boolean {
   return b.minX <= maxX + slack && minX - slack <= b.maxX && b.minY <= maxY + slack && minY - slack <= b.maxY;
 }

@@ -25,9 +25,19 @@ export function segmentInsidePolygon(a: Vec2, b: Vec2, poly: Polygon): SegmentIn
     const w = { x: p.x - a.x, y: p.y - a.y };
     const t = (w.x * e.y - w.y * e.x) / denom;
     const u = (w.x * d.y - w.y * d.x) / denom;
-    if (t > 0 && t < 1 && u >= 0 && u <= 1) ts.push(t);
+    if (t > 0 && t < 1 && u >= 0 && u <= 1) {
+      // Kept in order as they come (an insertion sort: the few crossings of a segment with one
+      // polygon; Array.prototype.sort copied them into a work array every call). No −0 or NaN
+      // can be among them, so the order is the one a stable sort by value gives.
+      let k = ts.length - 1;
+      ts.push(t);
+      while (k >= 0 && (ts[k] as number) > t) {
+        ts[k + 1] = ts[k] as number;
+        k--;
+      }
+      ts[k + 1] = t;
+    }
   }
-  ts.sort((x, y) => x - y);
   const out: SegmentInterval[] = [];
   for (let i = 0; i + 1 < ts.length; i++) {
     const t0 = ts[i] as number;

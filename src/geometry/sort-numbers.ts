@@ -7,6 +7,9 @@
  * a stable sort keeps their order, so the zeros' signs are put back as they came; NaN (never a
  * slab boundary) falls back to the comparator sort, which places it as it always did.
  */
+/** Lists up to this long are sorted by insertion. */
+const SHORT = 48;
+
 export function sortAscending(values: Float64Array, n: number): void {
   let zeros = 0;
   let negativeZero = false;
@@ -23,6 +26,20 @@ export function sortAscending(values: Float64Array, n: number): void {
       if (Object.is(v, -0)) negativeZero = true;
       else positiveZero = true;
     }
+  }
+  if (n <= SHORT) {
+    // A short list by insertion: stable (equal numbers, −0 and 0 among them, keep their order)
+    // and no call out to the native sort nor a subarray made for it (most sweeps' boundaries).
+    for (let i = 1; i < n; i++) {
+      const v = values[i] as number;
+      let j = i - 1;
+      while (j >= 0 && (values[j] as number) > v) {
+        values[j + 1] = values[j] as number;
+        j--;
+      }
+      values[j + 1] = v;
+    }
+    return;
   }
   // Both signs of zero: their order as they came (a stable sort ties them).
   let signs: boolean[] | undefined;

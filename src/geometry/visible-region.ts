@@ -3,8 +3,13 @@ import { booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
-import { convexCovers, convexPolygonCoversMoved, unionCovers } from './convex-cover.ts';
-import { depthShadow } from './depth-shadow.ts';
+import {
+  convexCovers,
+  convexPolygonCoversMoved,
+  convexPolygonCoversMovedIn,
+  unionCovers,
+} from './convex-cover.ts';
+import { depthShadowNear } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
@@ -168,21 +173,18 @@ export function hiddenRegions(
     // An eye outside the screen's box (by more than rounding) is not inside it.
     const inside = !apart(s.box, eyeBox) && containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
-    const reaching: Polygon[] = [];
-    const facts: PolygonFacts[] = [];
+    // Made when something reaches the target (most screens in a window hide nothing of it).
+    let reaching: Polygon[] | undefined;
+    let facts: PolygonFacts[] | undefined;
     if (s.kind === 'area') {
       if (overlaps(s.box, near)) {
-        reaching.push(s.polygon);
-        facts.push(factsOf(s.polygon, s.box));
+        reaching = [s.polygon];
+        facts = [factsOf(s.polygon, s.box)];
       }
     } else if (s.kind === 'wood') {
-      for (const p of depthShadow(eye, s.polygon, s.depthMm ?? 0, window)) {
-        if (p.length < 3) continue;
-        const box = boxOf(p);
-        if (overlaps(box, near)) {
-          reaching.push(p);
-          facts.push(factsOf(p, box));
-        }
+      for (const p of depthShadowNear(eye, s.polygon, s.depthMm ?? 0, window, near)) {
+        (reaching ??= []).push(p);
+        (facts ??= []).push(factsOf(p));
       }
     } else if (!inside) {
       const shadows = eyeHiddenBoxed(eye, s.polygon, s.kind, window);
@@ -197,12 +199,12 @@ export function hiddenRegions(
         if (cut.length < 3) continue;
         const box = boxOf(cut);
         if (overlaps(box, near)) {
-          reaching.push(cut);
-          facts.push(factsOf(cut, box));
+          (reaching ??= []).push(cut);
+          (facts ??= []).push(factsOf(cut, box));
         }
       }
     }
-    if (reaching.length > 0) hidden.push({ screen: s, polygons: reaching, facts });
+    if (reaching && facts) hidden.push({ screen: s, polygons: reaching, facts });
   }
   return { hidden };
 }
@@ -307,7 +309,13 @@ function heldByWholeHider(
       const f = h.facts?.[i];
       const p = h.polygons[i] as Polygon;
       const convex = f ? f.convex : p.length >= 3 && isConvex(p);
-      if (convex && convexPolygonCoversMoved(p, target, dx, dy)) return true;
+      if (
+        convex &&
+        (f
+          ? convexPolygonCoversMovedIn(p, f.box, target, dx, dy)
+          : convexPolygonCoversMoved(p, target, dx, dy))
+      )
+        return true;
     }
   return false;
 }

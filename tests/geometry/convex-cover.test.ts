@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { regionArea, regionDifferenceArea } from '../../src/geometry/boolean.ts';
-import { convexCovers, unionCovers } from '../../src/geometry/convex-cover.ts';
+import {
+  convexCovers,
+  convexPolygonCoversMoved,
+  convexPolygonCoversMovedIn,
+  unionCovers,
+} from '../../src/geometry/convex-cover.ts';
 import { boxOf } from '../../src/geometry/box.ts';
 import { convexHull, isConvex } from '../../src/geometry/hull.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
@@ -186,5 +191,66 @@ describe('seenShareGivenMoved: a probe without the moved copy when a whole hidde
     }
     expect(zero).toBeGreaterThan(500);
     expect(partial).toBeGreaterThan(500);
+  });
+});
+
+describe('convexPolygonCoversMovedIn: settled by the cover’s box first', () => {
+  it('answers as convexPolygonCoversMoved on 40,000 covers (hulls, thin wedges, axis-aligned cuts) and targets at their edges', () => {
+    const r = rng(43);
+    let held = 0;
+    let settledOutside = 0;
+    for (let i = 0; i < 40_000; i++) {
+      const kind = i % 3;
+      const cover: Polygon =
+        kind === 0
+          ? convexHull(
+              Array.from({ length: 3 + Math.floor(r() * 8) }, () => ({ x: r() * 100, y: r() * 100 })),
+            )
+          : kind === 1
+            ? // A shadow-like wedge from a point past a hider, thin or wide.
+              (() => {
+                const ax = r() * 50;
+                const ay = r() * 50;
+                const spread = r() < 0.5 ? 1e-3 + r() * 0.05 : r() * 0.8;
+                const a0 = r() * 2 * Math.PI;
+                const far = 100 + r() * 400;
+                return [
+                  { x: ax, y: ay },
+                  { x: ax + Math.cos(a0) * far, y: ay + Math.sin(a0) * far },
+                  { x: ax + Math.cos(a0 + spread) * far, y: ay + Math.sin(a0 + spread) * far },
+                ];
+              })()
+            : // A box, as clipping to a window leaves (edges along the axes).
+              (() => {
+                const x0 = Math.round(r() * 50);
+                const y0 = Math.round(r() * 50);
+                return [
+                  { x: x0, y: y0 },
+                  { x: x0 + 20 + Math.round(r() * 60), y: y0 },
+                  { x: x0 + 20 + Math.round(r() * 60), y: y0 + 20 + Math.round(r() * 60) },
+                  { x: x0, y: y0 + 20 + Math.round(r() * 60) },
+                ];
+              })();
+      if (cover.length < 3 || !isConvex(cover)) continue;
+      const box = boxOf(cover);
+      // Targets by the box's edges (inside, on, just out), or anywhere near.
+      const edge = r() < 0.5;
+      const tx = edge
+        ? (r() < 0.5 ? box.minX : box.maxX - 10) + (r() - 0.5) * 3
+        : box.minX + r() * (box.maxX - box.minX);
+      const ty = edge
+        ? (r() < 0.5 ? box.minY : box.maxY - 8) + (r() - 0.5) * 3
+        : box.minY + r() * (box.maxY - box.minY);
+      const target = bases(tx, ty, 1 + Math.floor(r() * 2), r() < 0.5 ? 0 : r() * 7);
+      const dx = r() < 0.3 ? 0 : (r() - 0.5) * 6;
+      const dy = r() < 0.3 ? 0 : (r() - 0.5) * 6;
+      const want = convexPolygonCoversMoved(cover, target, dx, dy);
+      expect(convexPolygonCoversMovedIn(cover, box, target, dx, dy), `case ${i}`).toBe(want);
+      if (want) held++;
+      else if (target.some((p) => p.some((q) => q.x + dx < box.minX - 1 || q.x + dx > box.maxX + 1)))
+        settledOutside++;
+    }
+    expect(held).toBeGreaterThan(2000);
+    expect(settledOutside).toBeGreaterThan(2000);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { intersectionArea, regionArea } from '../../src/geometry/boolean.ts';
 import { boxOf, growBox, type Box } from '../../src/geometry/box.ts';
-import { depthShadow } from '../../src/geometry/depth-shadow.ts';
+import { depthShadow, depthShadowNear } from '../../src/geometry/depth-shadow.ts';
 import { containsPoint, type Polygon } from '../../src/geometry/polygon.ts';
 import { segmentInsidePolygon } from '../../src/geometry/segment-clip.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
@@ -200,5 +200,40 @@ describe('depth shadows from fans kept per eye', () => {
       }
     }
     expect(fans).toBeGreaterThan(200);
+  });
+});
+
+describe('depth shadows of woods that cannot reach the target (depthShadowNear)', () => {
+  it('are point for point depthShadow’s pieces whose boxes meet the near box, over 60 woods and 40 targets each', () => {
+    const r = rng(61);
+    let reaching = 0;
+    let missing = 0;
+    const meets = (a: Box, b: Box) =>
+      a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+    for (let k = 0; k < 60; k++) {
+      const { wood, eye, depth } = woodCase(r, k);
+      for (let n = 0; n < 40; n++) {
+        const target = [rect(r() * 1500, r() * 1500, 40 + r() * 120, 40, r() * Math.PI)];
+        const near = growBox(boxOf(target.flat()), r() < 0.5 ? 50 : r() * 300);
+        const window = sightWindow(eye, near, 1);
+        const got = depthShadowNear(eye, wood, depth, window, near);
+        const all = depthShadow(eye, wood, depth, window);
+        const want = all.filter((p) => p.length >= 3 && meets(boxOf(p), near));
+        expect(got.length, `wood ${k}, target ${n}`).toBe(want.length);
+        got.forEach((p, i) => {
+          expect(p.length).toBe(want[i]?.length);
+          p.forEach((q, m) =>
+            expect(
+              Object.is(q.x, want[i]?.[m]?.x) && Object.is(q.y, want[i]?.[m]?.y),
+              `wood ${k}, target ${n}`,
+            ).toBe(true),
+          );
+        });
+        if (want.length > 0) reaching++;
+        else if (all.length > 0) missing++;
+      }
+    }
+    expect(reaching).toBeGreaterThan(300);
+    expect(missing).toBeGreaterThan(300);
   });
 });

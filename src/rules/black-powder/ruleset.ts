@@ -5,7 +5,7 @@ import { distanceVerdict } from '../engine/distance-verdict.ts';
 import { quarterQuantity, standerOf } from '../engine/quarter-call.ts';
 import { registerRuleset } from '../engine/registry.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
-import type { Verdict } from '../engine/verdict.ts';
+import { copyOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import { chargeVerdict } from './charge.ts';
 import { orderVerdict } from './command.ts';
@@ -21,14 +21,15 @@ import { supportVerdict } from './support.ts';
 /** "Does A see B?": the share of B seen from A's leader (a gun's barrel), exact. */
 function seeVerdict(ctx: BpContext, a: TableUnit, b: TableUnit): Verdict {
   const eye = a.barrel?.tip ?? a.leader;
-  const view = seen(ctx, eye, eyeSigma(a), b, { exclude: new Set([a.id, b.id]) });
+  // The sight shoot or charge worked out for this pair, or one not kept: nothing asks it after see.
+  const view = seen(ctx, eye, eyeSigma(a), b, { exclude: new Set([a.id, b.id]), keep: false });
   const any = visibleCheck(ctx, view, `${poss(a.name)} ${a.barrel ? 'gun' : 'leader'}`, b);
-  return {
-    ...any,
-    question: 'see',
-    asked: `does ${a.name} see ${b.name}?`,
-    ...(view.region.nearest ? { between: [eye, view.region.nearest] as const } : {}),
-  };
+  // { ...any, question, asked, between? }, copied without the spread (copyOf).
+  const v = copyOf(any);
+  v.question = 'see';
+  v.asked = `does ${a.name} see ${b.name}?`;
+  if (view.region.nearest) v.between = [eye, view.region.nearest] as const;
+  return v as unknown as Verdict;
 }
 
 /** Which quarter of `of` is `who` in: a unit's leader, or a commander's head. */

@@ -148,6 +148,12 @@ export interface SightOptions {
   readonly overSide?: string;
   /** Units never block (the caller handles them, e.g. artillery overhead fire). */
   readonly ignoreUnits?: boolean;
+  /**
+   * False: a sight not already in the pair cache is computed without being kept there (see asks
+   * last of the three questions, and nothing asks the same sight after it: kept, sights see alone
+   * computed were most of what an all-pairs run held, ~30 MB, copied by every young collection).
+   */
+  readonly keep?: boolean;
 }
 
 /**
@@ -299,6 +305,7 @@ export function seen(
     [target],
     excluded,
     () => seenAfresh(ctx, eye, eyeSigmaMm, target, opts, polygons),
+    opts.keep ?? true,
   );
 }
 

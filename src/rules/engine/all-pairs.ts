@@ -1,6 +1,6 @@
 import { boxOf, unionBox, type Box } from '../../geometry/box.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
-import { LookRecord, withLookRecord } from '../../geometry/look-record.ts';
+import { LookBounds, LookRecord, withLookRecord } from '../../geometry/look-record.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { PairCache, withPairCache } from './pair-cache.ts';
@@ -139,6 +139,8 @@ interface Answered {
   readonly answers: ReadonlyMap<PairKind, readonly (PairAnswer | undefined)[]>;
   /** Per kind, per pair: where its answer looked (undefined when not recorded). */
   readonly looks: ReadonlyMap<PairKind, readonly (LookRecord | undefined)[]> | undefined;
+  /** The same looks' outer bounds, flat (tested first by the next update). */
+  readonly bounds: ReadonlyMap<PairKind, LookBounds> | undefined;
   readonly tablePrint: string;
 }
 
@@ -205,19 +207,22 @@ export class AllPairs {
     // numbers), so every eye's shadows of them are found again.
     noteFollows(state, last.result.state);
     const union = unionBox(boxes);
-    const isMoved = new Set(moved);
-    const movedIds = new Set(moved.map((i) => state.units[i]?.id));
+    const isMoved = new Uint8Array(state.units.length);
+    for (const i of moved) isMoved[i] = 1;
+    const movedIds = moved.map((i) => (state.units[i] as TableUnit).id);
     // Pair results (a shooter's assessment of a target) stand under the same rule as answers.
-    this.pairCache.rebase(state, (ids, look) => {
-      if (look === undefined) return false;
-      for (const id of ids) if (movedIds.has(id)) return false;
-      return !touched(look, boxes, union);
-    });
+    this.pairCache.rebaseAfterMoves(state, movedIds, union, (look) => touched(look, boxes, union));
     const looks = last.looks;
+    const bounds = last.bounds;
+    const n = state.units.length;
     const result = this.answer(state, (kind, i, j) => {
-      if (isMoved.has(i) || isMoved.has(j)) return true;
-      const look = looks.get(kind)?.[i * state.units.length + j];
-      return !look || touched(look, boxes, union);
+      if (isMoved[i] === 1 || isMoved[j] === 1) return true;
+      const k = i * n + j;
+      const look = looks.get(kind)?.[k];
+      if (!look) return true;
+      // touched() starts with this very test, on the record's own bounds.
+      if (bounds && !bounds.get(kind)?.meets(k, union)) return false;
+      return touched(look, boxes, union);
     });
     return result;
   }
@@ -228,11 +233,13 @@ export class AllPairs {
     const last = this.last;
     const answers = new Map<PairKind, (PairAnswer | undefined)[]>();
     const looks = this.recordLooks ? new Map<PairKind, (LookRecord | undefined)[]>() : undefined;
+    const bounds = this.recordLooks ? new Map<PairKind, LookBounds>() : undefined;
     let asked = 0;
     withPairCache(this.pairCache, () => {
       for (const kind of this.kinds) {
         const row = new Array<PairAnswer | undefined>(n * n);
         const lookRow = new Array<LookRecord | undefined>(n * n);
+        const boundsRow = new LookBounds(n * n);
         const oldRow = last?.answers.get(kind);
         const oldLooks = last?.looks?.get(kind);
         for (let i = 0; i < n; i++)
@@ -242,6 +249,7 @@ export class AllPairs {
             if (oldRow && !ask(kind, i, j)) {
               row[k] = oldRow[k];
               lookRow[k] = oldLooks?.[k];
+              boundsRow.set(k, lookRow[k]);
               continue;
             }
             asked++;
@@ -251,10 +259,12 @@ export class AllPairs {
               const record = new LookRecord();
               row[k] = withLookRecord(record, question);
               lookRow[k] = record;
+              boundsRow.set(k, record);
             } else row[k] = question();
           }
         answers.set(kind, row);
         looks?.set(kind, lookRow);
+        bounds?.set(kind, boundsRow);
       }
     });
     const result = new PairVerdicts(state, this.kinds, answers);
@@ -262,6 +272,7 @@ export class AllPairs {
       result,
       answers,
       looks,
+      bounds,
       tablePrint: tablePrint(state),
     };
     this.lastAsked = asked;

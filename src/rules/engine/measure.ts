@@ -6,7 +6,7 @@ import { enemiesOf } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
 import { judge, type Comparison, type Quantity, type ThresholdPolicy } from './threshold.ts';
-import { verdict, type Verdict, type VerdictInit } from './verdict.ts';
+import { copyOf, verdict, type Verdict, type VerdictInit } from './verdict.ts';
 import { lengthWords, marginWords } from './words.ts';
 
 /**
@@ -68,25 +68,24 @@ export function thresholdVerdict(
       : []),
     ...rest,
   ];
-  // verdict({ ...init, ruleset, answer, … }) written as one object: the same keys in the same
-  // order and the same values, one copy of `init` instead of two (every check is built here).
-  return {
-    ...init,
-    ruleset: judgeOf.ruleset,
-    answer: j.answer,
-    lean: j.lean ?? (j.answer === 'no' ? 'no' : 'yes'),
-    value: q.value,
-    limit,
-    margin: j.margin,
-    epsilon: j.epsilon,
-    unit: q.unit,
-    moveMm: j.moveMm,
-    bandMm: j.bandMm,
-    reasons,
-    options: init.options ?? {},
-    facts: init.facts ?? {},
-    checks: init.checks ?? [],
-  };
+  // verdict({ ...init, ruleset, answer, … }): the same keys in the same order and the same
+  // values, one copy of `init` (copyOf: every check is built here).
+  const v = copyOf(init);
+  v.ruleset = judgeOf.ruleset;
+  v.answer = j.answer;
+  v.lean = j.lean ?? (j.answer === 'no' ? 'no' : 'yes');
+  v.value = q.value;
+  v.limit = limit;
+  v.margin = j.margin;
+  v.epsilon = j.epsilon;
+  v.unit = q.unit;
+  v.moveMm = j.moveMm;
+  v.bandMm = j.bandMm;
+  v.reasons = reasons;
+  v.options = init.options ?? {};
+  v.facts = init.facts ?? {};
+  v.checks = init.checks ?? [];
+  return v as unknown as Verdict;
 }
 
 /** A verdict for one measured length against a limit stated in the ruleset's unit. */
@@ -97,13 +96,13 @@ export function lengthVerdict(
   comparison: Comparison,
   limit: number,
 ): Verdict {
+  // { ...init, between, measured? } (copyOf: the same keys in the same order).
+  const withLine = copyOf(init);
+  withLine.between = [m.from, m.to];
+  if (m.fromName && m.toName) withLine.measured = { from: m.fromName, to: m.toName };
   return thresholdVerdict(
     judgeOf,
-    {
-      ...init,
-      between: [m.from, m.to],
-      ...(m.fromName && m.toName ? { measured: { from: m.fromName, to: m.toName } } : {}),
-    },
+    withLine as unknown as Omit<VerdictInit, Measurement>,
     lengthQuantity(m, judgeOf.unit),
     comparison,
     limit,

@@ -1,4 +1,5 @@
 import { LookRecord, lookRecordActive, noteRecord, withLookRecord } from '../../geometry/look-record.ts';
+import type { Box } from '../../geometry/box.ts';
 import type { TableState } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { RulesContext } from './ruleset.ts';
@@ -19,8 +20,27 @@ import type { OptionValue } from './verdict.ts';
 interface Entry {
   readonly value: unknown;
   readonly look: LookRecord | undefined;
+  /** The look's outer bounds (NaN without a look): read with the entry, not from the record. */
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
   /** The units the result is about (it changes when either moves). */
   readonly units: readonly string[];
+  /** The same units as small numbers (idKey), the first two in fields: what an update compares. */
+  readonly unit0: number;
+  readonly unit1: number;
+}
+
+/** Small numbers for unit ids (an update compares them with the moved units' for every entry). */
+const idKeys = new Map<string, number>();
+function idKey(id: string): number {
+  let k = idKeys.get(id);
+  if (k === undefined) {
+    k = idKeys.size;
+    idKeys.set(id, k);
+  }
+  return k;
 }
 
 export class PairCache {
@@ -47,6 +67,42 @@ export class PairCache {
     this.bind(state);
   }
 
+  /**
+   * `rebase` for an update after the units `movedIds` moved: a result is kept when it has a look,
+   * is about none of them, and its look misses the moved boxes (their union `union` first, on
+   * the bounds kept with each entry; then `touched`, for looks whose bounds meet it). The same
+   * results as `rebase` with that rule written as its `keep`.
+   */
+  rebaseAfterMoves(
+    state: TableState,
+    movedIds: readonly string[],
+    union: Box,
+    touched: (look: LookRecord) => boolean,
+  ): void {
+    if (state === this.boundTo) return;
+    const moved = movedIds.map(idKey);
+    for (const [k, e] of this.entries) {
+      let keep = e.look !== undefined;
+      for (let m = 0; keep && m < moved.length; m++) {
+        const u = moved[m] as number;
+        if (e.unit0 === u || e.unit1 === u) keep = false;
+      }
+      // Results about more than two units (none in Black Powder today) compare the rest by id.
+      for (let i = 2; keep && i < e.units.length; i++)
+        if (movedIds.includes(e.units[i] as string)) keep = false;
+      if (
+        keep &&
+        union.minX <= e.maxX &&
+        e.minX <= union.maxX &&
+        union.minY <= e.maxY &&
+        e.minY <= union.maxY
+      )
+        keep = !touched(e.look as LookRecord);
+      if (!keep) this.entries.delete(k);
+    }
+    this.bind(state);
+  }
+
   private bind(state: TableState): void {
     this.boundTo = state;
     this.members = new Set(state.units);
@@ -67,8 +123,12 @@ export class PairCache {
     return this.entries.size;
   }
 
-  /** The remembered result, or computes and keeps it (with its looks when a record is active). */
-  get<T>(key: string, units: readonly string[], compute: () => T): T {
+  /**
+   * The remembered result, or computes and keeps it (with its looks when a record is active).
+   * `keep` false: computed but not kept when not remembered (its looks noted where it runs, as
+   * keeping them and noting them after notes the same shapes).
+   */
+  get<T>(key: string, units: readonly string[], compute: () => T, keep = true): T {
     const e = this.entries.get(key);
     if (e) {
       this.hits++;
@@ -76,6 +136,7 @@ export class PairCache {
       return e.value as T;
     }
     this.misses++;
+    if (!keep) return compute();
     let look: LookRecord | undefined;
     let value: T;
     if (lookRecordActive()) {
@@ -83,7 +144,17 @@ export class PairCache {
       value = withLookRecord(look, compute);
       noteRecord(look);
     } else value = compute();
-    this.entries.set(key, { value, look, units });
+    this.entries.set(key, {
+      value,
+      look,
+      minX: look ? look.minX : NaN,
+      minY: look ? look.minY : NaN,
+      maxX: look ? look.maxX : NaN,
+      maxY: look ? look.maxY : NaN,
+      units,
+      unit0: units.length > 0 ? idKey(units[0] as string) : -1,
+      unit1: units.length > 1 ? idKey(units[1] as string) : -1,
+    });
     return value;
   }
 }
@@ -140,7 +211,7 @@ export function pairCached<T, O extends Record<string, OptionValue>>(
  * the table's own units in `about`, the table, the context's options and policy) when a cache
  * bound to `ctx`'s table is active. `about` are the units whose moving changes the result without
  * showing in its looks (those it is about), and `also` ids of units the key names; the result is
- * dropped when any of them moves.
+ * dropped when any of them moves. `keep` false: reused when remembered, not kept when computed.
  */
 export function tableCached<T, O extends Record<string, OptionValue>>(
   ctx: RulesContext<O>,
@@ -148,9 +219,10 @@ export function tableCached<T, O extends Record<string, OptionValue>>(
   about: readonly TableUnit[],
   also: readonly string[],
   compute: () => T,
+  keep = true,
 ): T {
   const cache = active;
   if (!cache || cache.state !== ctx.state || !cache.holds(...about)) return compute();
   const ids = [...about.map((u) => u.id), ...also];
-  return cache.get(`${key}\u0000${ids.join('\u0000')}\u0000${signatureOf(ctx)}`, ids, compute);
+  return cache.get(`${key}\u0000${ids.join('\u0000')}\u0000${signatureOf(ctx)}`, ids, compute, keep);
 }

@@ -69,13 +69,12 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const len = Math.hypot(cx - eye.x, cy - eye.y) || 1;
   const along = { x: (cx - eye.x) / len, y: (cy - eye.y) / len };
   const across = { x: -along.y, y: along.x };
+  // The farthest corner of the target's box (the same hypots and max as over a list of corners).
   const tFar = Math.max(
-    ...[
-      { x: tb.minX, y: tb.minY },
-      { x: tb.maxX, y: tb.minY },
-      { x: tb.maxX, y: tb.maxY },
-      { x: tb.minX, y: tb.maxY },
-    ].map((c) => Math.hypot(c.x - eye.x, c.y - eye.y)),
+    Math.hypot(tb.minX - eye.x, tb.minY - eye.y),
+    Math.hypot(tb.maxX - eye.x, tb.minY - eye.y),
+    Math.hypot(tb.maxX - eye.x, tb.maxY - eye.y),
+    Math.hypot(tb.minX - eye.x, tb.maxY - eye.y),
   );
   const build = (reach: number) => {
     const near = growBox(tb, reach);
@@ -97,7 +96,9 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   let reach = 50;
   const first = (): { hidden: Hidden[]; blind?: SightScreen; sigmaMm: number } => {
     const h = build(reach);
-    return { ...h, sigmaMm: sigmaOf(h.hidden) };
+    return h.blind
+      ? { hidden: h.hidden, blind: h.blind, sigmaMm: sigmaOf(h.hidden) }
+      : { hidden: h.hidden, sigmaMm: sigmaOf(h.hidden) };
   };
   let { hidden, blind, sigmaMm } = first();
   const need = 4 * bandFor(sigmaMm) + 1;
