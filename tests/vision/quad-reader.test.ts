@@ -11,17 +11,7 @@ import { FindingPriors } from '../../src/vision/finding-priors.ts';
 import type { GreyImage } from '../../src/vision/image.ts';
 import { QuadReader } from '../../src/vision/quad-reader.ts';
 import { DEFAULT_TEMPLATE_DECODER } from '../../src/vision/template-decoder.ts';
-
-/** A quad as one inferred from the sticker round a tag gives it: 1.4 px off and turned 4°. */
-function rough(q: Quad): Quad {
-  const turn = (4 * Math.PI) / 180;
-  const cu = q.reduce((a, c) => a + c.u, 0) / 4;
-  const cv = q.reduce((a, c) => a + c.v, 0) / 4;
-  return q.map((c) => ({
-    u: cu + 1.2 + (c.u - cu) * Math.cos(turn) - (c.v - cv) * Math.sin(turn),
-    v: cv - 0.8 + (c.u - cu) * Math.sin(turn) + (c.v - cv) * Math.cos(turn),
-  })) as unknown as Quad;
-}
+import { roughQuad as rough } from './rough-quad.ts';
 
 /**
  * Reading tags from a rough quad, against the renderer's truth: 15 mm tags at 1080p seen 20° off

@@ -7,6 +7,7 @@ import { quadDistance, quadSide, type Quad } from '../../src/vision/candidates.t
 import { codeBook, dictionaryCodes, type DictionaryCodes } from '../../src/vision/code-book.ts';
 import { codePattern } from '../../src/vision/code-fit.ts';
 import { DEFAULT_TEMPLATE_DECODER, readQuad } from '../../src/vision/template-decoder.ts';
+import { roughQuad } from './rough-quad.ts';
 import type { GreyImage } from '../../src/vision/image.ts';
 import { alignQuad, DEFAULT_ALIGN } from '../../src/vision/quad-align.ts';
 import { blurOverstatement } from '../../src/vision/firm-reading.ts';
@@ -113,15 +114,6 @@ describe('table fit of 15 mm tags at 1080p, tilt 20°, noise σ 5', () => {
   // and no code reads there; the tag's frame (its code unknown) fitted on the table puts it back
   // close enough to read half of them (27 of 54 from 1.4 px off and 4° turned), none wrongly.
   it('places a tag from a rough quad by its frame alone, code unknown', () => {
-    const turn = (4 * Math.PI) / 180;
-    const rough = (q: Quad): Quad => {
-      const cu = q.reduce((a, c) => a + c.u, 0) / 4;
-      const cv = q.reduce((a, c) => a + c.v, 0) / 4;
-      return q.map((c) => ({
-        u: cu + 1.2 + (c.u - cu) * Math.cos(turn) - (c.v - cv) * Math.sin(turn),
-        v: cv - 0.8 + (c.u - cu) * Math.sin(turn) + (c.v - cv) * Math.cos(turn),
-      })) as unknown as Quad;
-    };
     const book = codeBook(
       codes,
       frame.truth.bases.map((b) => b.markerId),
@@ -135,7 +127,7 @@ describe('table fit of 15 mm tags at 1080p, tilt 20°, noise σ 5', () => {
     let placedRead = 0;
     let placedWrong = 0;
     for (const base of frame.truth.bases) {
-      const start = rough(base.marker.cornersPx as Quad);
+      const start = roughQuad(base.marker.cornersPx as Quad);
       const placed = fitFrameOnTable(grey, start, 8, squareOf(base.markerId), blurSigmaPx);
       if (readsRight(start, base.markerId)) roughRead++;
       if (readsRight(placed, base.markerId)) placedRead++;
