@@ -37,12 +37,18 @@ export interface FindingPriorsOptions {
   readonly squareTolerance: number;
   /** A surround (sticker or base top) is at most this many times the marker's side. */
   readonly maxSurroundRatio: number;
+  /**
+   * The square tolerance for a surround: its quad, traced round a light base top through the
+   * sensor's noise, is less square than a tag's black border.
+   */
+  readonly surroundSquareTolerance: number;
 }
 
 export const DEFAULT_FINDING_PRIORS: FindingPriorsOptions = {
   sizeTolerance: 0.22,
   squareTolerance: 0.18,
   maxSurroundRatio: 2.2,
+  surroundSquareTolerance: 0.25,
 };
 
 /** Equal sizes and heights within this many millimetres share a class. */
@@ -86,11 +92,15 @@ export class FindingPriors {
       const onTable = this.backProject(quad, markerClass.heightMm);
       if (!onTable) continue;
       const shape = squareShape(onTable);
-      if (!shape || shape.skew > this.options.squareTolerance) continue;
+      if (!shape) continue;
       const ratio = shape.side / markerClass.sizeMm;
       if (Math.abs(ratio - 1) <= this.options.sizeTolerance) {
-        out.push({ kind: 'marker', quad, markerClass });
-      } else if (ratio > 1 + this.options.sizeTolerance && ratio <= this.options.maxSurroundRatio) {
+        if (shape.skew <= this.options.squareTolerance) out.push({ kind: 'marker', quad, markerClass });
+      } else if (
+        ratio > 1 + this.options.sizeTolerance &&
+        ratio <= this.options.maxSurroundRatio &&
+        shape.skew <= this.options.surroundSquareTolerance
+      ) {
         // A white sticker or base top centred on the tag: the tag is the middle of it, scaled.
         const inner = this.innerSquare(onTable, markerClass.sizeMm / shape.side, markerClass.heightMm);
         if (inner) out.push({ kind: 'surround', quad: inner, markerClass });
