@@ -38,11 +38,11 @@ export function measuringCorners(
 ): Quad {
   const edges = edgeFitted(grey, corners, c.cells);
   if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference) return edges;
-  const fitted = c.codeFit.fit(grey, edges, id, {
-    blurSigmaPx: c.blurSigmaPx,
-    maxShiftPx: measuringShiftPx(c.blurSigmaPx),
-    coarse: false,
-  });
+  const shift = measuringShiftPx(c.blurSigmaPx);
+  // A quad inferred from a sticker can be a few pixels off: a coarse pass first reaches further.
+  const fitted =
+    c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: shift, coarse: false }) ??
+    c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: 2 * shift, coarse: true });
   return fitted ? fitted.corners : edges;
 }
 

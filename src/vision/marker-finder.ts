@@ -9,7 +9,6 @@ import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { codePattern } from './code-fit.ts';
 import { DEFAULT_TABLE_FIT, fitOnTable } from './table-fit.ts';
-import { blurOverstatement } from './firm-reading.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
@@ -278,18 +277,14 @@ export class MarkerFinder {
     // Tags with cells of three pixels or more are measured well by their edges (corner-measure.ts).
     if (!priors || !markerClass || this.reader.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx)
       return m;
-    const blurSigmaPx = this.reader.decoder.blurSigmaPx;
-    // Under blur wide against the cells the free fit's residual advantage is overstated as a
-    // reading's evidence is (firm-reading.ts): a free quad then grows a tenth past the tag.
-    const overstated = blurOverstatement(blurSigmaPx, this.reader.codeFit.cellPx(m.corners), this.options);
     const corners = fitOnTable(
       grey,
       m.corners,
       codePattern(this.codes, m.id),
       this.codes.bitsPerSide + 2,
       { camera: priors.camera, pose: priors.pose, ...markerClass },
-      blurSigmaPx,
-      { ...DEFAULT_TABLE_FIT, maxChi2: DEFAULT_TABLE_FIT.maxChi2 * overstated },
+      this.reader.decoder.blurSigmaPx,
+      DEFAULT_TABLE_FIT,
     );
     return corners ? { ...m, corners } : m;
   }

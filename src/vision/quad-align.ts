@@ -1,7 +1,14 @@
 import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
-import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
+import {
+  gridToImage,
+  pixelsAround,
+  predictWhiteness,
+  type Grey,
+  type OuterWeights,
+  type PixelSet,
+} from './tag-footprint.ts';
 import { WorkArray } from './work-array.ts';
 
 /**
@@ -66,6 +73,8 @@ interface Fit {
   sse: number;
   a: number;
   b: number;
+  /** Level of what lies past the quiet zone, over black (0 when nothing past it is seen). */
+  c: number;
 }
 
 /** Least-squares a + b·w against the pixel values. */
@@ -86,10 +95,52 @@ export function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit
   }
   const varW = sww - (sw * sw) / n;
   const sst = sii - (si * si) / n;
-  if (varW <= 1e-12) return { sse: sst, a: si / n, b: 0 };
+  if (varW <= 1e-12) return { sse: sst, a: si / n, b: 0, c: 0 };
   const b = (swi - (sw * si) / n) / varW;
   const a = (si - b * sw) / n;
-  return { sse: Math.max(0, sst - b * (swi - (sw * si) / n)), a, b };
+  return { sse: Math.max(0, sst - b * (swi - (sw * si) / n)), a, b, c: 0 };
+}
+
+/**
+ * Least-squares a + b·w + c·o against the pixel values: o is each pixel's weight on what lies
+ * past the quiet zone (OuterWeights), at a level of its own. Two levels when no pixel sees it.
+ */
+export function fitThreeLevels(values: Float64Array, w: Float64Array, o: Float64Array, n: number): Fit {
+  let sw = 0;
+  let so = 0;
+  let si = 0;
+  let sww = 0;
+  let soo = 0;
+  let swo = 0;
+  let swi = 0;
+  let soi = 0;
+  let sii = 0;
+  for (let i = 0; i < n; i++) {
+    const x = w[i]!;
+    const z = o[i]!;
+    const y = values[i]!;
+    sw += x;
+    so += z;
+    si += y;
+    sww += x * x;
+    soo += z * z;
+    swo += x * z;
+    swi += x * y;
+    soi += z * y;
+    sii += y * y;
+  }
+  const varW = sww - (sw * sw) / n;
+  const varO = soo - (so * so) / n;
+  const covWO = swo - (sw * so) / n;
+  const det = varW * varO - covWO * covWO;
+  if (varO <= 1e-12 || det <= 1e-9 * varW * varO) return fitLevels(values, w, n);
+  const sst = sii - (si * si) / n;
+  const covW = swi - (sw * si) / n;
+  const covO = soi - (so * si) / n;
+  const b = (varO * covW - covWO * covO) / det;
+  const c = (varW * covO - covWO * covW) / det;
+  const a = (si - b * sw - c * so) / n;
+  return { sse: Math.max(0, sst - b * covW - c * covO), a, b, c };
 }
 
 function render(
@@ -99,11 +150,12 @@ function render(
   cells: number,
   blur: number,
   out: Float64Array,
+  outer: OuterWeights,
 ): boolean {
   const toImage = gridToImage(corners, cells);
   const toGrid = toImage && invert3(toImage);
   if (!toGrid) return false;
-  return predictWhiteness(pixels, toGrid, pattern, cells, blur, out);
+  return predictWhiteness(pixels, toGrid, pattern, cells, blur, out, null, outer);
 }
 
 function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
@@ -150,6 +202,9 @@ function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | n
 const work = {
   w: new WorkArray(Float64Array),
   wStep: new WorkArray(Float64Array),
+  o: new WorkArray(Float64Array),
+  oStep: new WorkArray(Float64Array),
+  oGradient: new WorkArray(Float64Array),
   jac: new WorkArray(Float64Array),
   gradient: new WorkArray(Float64Array),
   grid: new WorkArray(Float64Array),
@@ -209,13 +264,17 @@ function refine(
   const cornersOf = (p: Float64Array): Float64Array | null => (model ? model.corners(p) : p);
   const w = work.w.take(n);
   const wStep = work.wStep.take(n);
+  const o = work.o.take(n);
+  const oStep = work.oStep.take(n);
+  const oGradient = work.oGradient.take(2 * n);
   const jac = work.jac.take(n * k);
   const gradient = work.gradient.take(2 * n);
   const grid = work.grid.take(2 * n);
   let params = Float64Array.from(start);
   let at = cornersOf(params);
-  if (!at || !render(pixels, withParams(at), pattern, cells, blur, w)) return null;
-  let fit = fitLevels(pixels.values, w, n);
+  if (!at || !render(pixels, withParams(at), pattern, cells, blur, w, { weight: o, gradient: null }))
+    return null;
+  let fit = fitThreeLevels(pixels.values, w, o, n);
   let lambda = 1e-3;
   const eps = 0.01;
   for (let iter = 0; iter < maxIterations; iter++) {
@@ -226,7 +285,12 @@ function refine(
     const corners = withParams(at!);
     const toImage = gridToImage(corners, cells);
     const toGrid = toImage && invert3(toImage);
-    if (!toImage || !toGrid || !predictWhiteness(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }))
+    const outer = { weight: o, gradient: oGradient };
+    if (
+      !toImage ||
+      !toGrid ||
+      !predictWhiteness(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }, outer)
+    )
       return null;
     const moved: Mat3[] = [];
     for (let j = 0; j < 8; j++) {
@@ -252,8 +316,9 @@ function refine(
       const a12 = (i1 - gx * i7) / den;
       const a21 = (i3 - gy * i6) / den;
       const a22 = (i4 - gy * i7) / den;
-      const dwx = gradient[2 * i]!;
-      const dwy = gradient[2 * i + 1]!;
+      // The levels held: the rendering moves by b·∇w + c·∇o.
+      const dwx = fit.b * gradient[2 * i]! + fit.c * oGradient[2 * i]!;
+      const dwy = fit.b * gradient[2 * i + 1]! + fit.c * oGradient[2 * i + 1]!;
       for (let j = 0; j < 8; j++) {
         const h = moved[j]!;
         const z = h[6] * gx + h[7] * gy + h[8];
@@ -261,7 +326,7 @@ function refine(
         const dv = ((h[3] * gx + h[4] * gy + h[5]) / z - pv) / eps;
         const dgx = -(a11 * du + a12 * dv);
         const dgy = -(a21 * du + a22 * dv);
-        const d = fit.b * (dwx * dgx + dwy * dgy);
+        const d = dwx * dgx + dwy * dgy;
         if (chain) perCorner[j] = d;
         else jac[i * 8 + j] = d;
       }
@@ -276,7 +341,7 @@ function refine(
     const jtj = work.jtj.take(k * k);
     const jtr = work.jtr.take(k);
     for (let i = 0; i < n; i++) {
-      const r = pixels.values[i]! - fit.a - fit.b * w[i]!;
+      const r = pixels.values[i]! - fit.a - fit.b * w[i]! - fit.c * o[i]!;
       const row = i * k;
       for (let j = 0; j < k; j++) {
         const jj = jac[row + j]!;
@@ -297,11 +362,14 @@ function refine(
       }
       const next = Float64Array.from(params, (x, j) => x + step[j]!);
       const nextAt = cornersOf(next);
-      if (!nextAt || !render(pixels, withParams(nextAt), pattern, cells, blur, wStep)) {
+      if (
+        !nextAt ||
+        !render(pixels, withParams(nextAt), pattern, cells, blur, wStep, { weight: oStep, gradient: null })
+      ) {
         lambda *= 10;
         continue;
       }
-      const nextFit = fitLevels(pixels.values, wStep, n);
+      const nextFit = fitThreeLevels(pixels.values, wStep, oStep, n);
       if (nextFit.sse < fit.sse) {
         // How far the corners moved (px): the step itself when the parameters are the corners.
         const shift = model ? largestMove(at!, nextAt) : Math.max(...step.map(Math.abs));
@@ -309,6 +377,7 @@ function refine(
         at = nextAt;
         fit = nextFit;
         w.set(wStep);
+        o.set(oStep);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
         if (shift < 0.005) return { params, fit };
@@ -384,8 +453,15 @@ export function alignWithModel(
   const pixels = pixelsAround(grey, corners, cells, options.marginCells);
   if (!pixels || pixels.count < 16) return null;
   const given = work.wStep.take(pixels.count);
-  if (!render(pixels, corners, pattern, cells, options.blurSigmaPx, given)) return null;
-  const startSse = fitLevels(pixels.values, given, pixels.count).sse;
+  const givenOuter = work.oStep.take(pixels.count);
+  if (
+    !render(pixels, corners, pattern, cells, options.blurSigmaPx, given, {
+      weight: givenOuter,
+      gradient: null,
+    })
+  )
+    return null;
+  const startSse = fitThreeLevels(pixels.values, given, givenOuter, pixels.count).sse;
   const fine = refine(pixels, start, pattern, cells, options.blurSigmaPx, options.maxIterations, model);
   const at = fine && model.corners(fine.params);
   if (!fine || !at) return null;

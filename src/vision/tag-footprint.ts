@@ -145,6 +145,16 @@ export function cellWeight(g: number, h: number, c: number): number {
 const columnWeight = new Float64Array(2 * MAX_HALF_CELLS + 2);
 const columnSlope = new Float64Array(2 * MAX_HALF_CELLS + 2);
 
+/**
+ * Each pixel's weight on what lies past the one-cell quiet zone (a base top, the cloth), whose
+ * level a caller fits apart from the paper's, and with a gradient, its gradient in grid
+ * coordinates (two per pixel).
+ */
+export interface OuterWeights {
+  readonly weight: Float64Array;
+  readonly gradient: Float64Array | null;
+}
+
 /** Each pixel's whiteness gradient in grid coordinates and its grid position, two per pixel. */
 export interface WhitenessGradient {
   readonly gradient: Float64Array;
@@ -155,7 +165,9 @@ export interface WhitenessGradient {
  * Expected whiteness of every pixel for one complete pattern (`cells × cells`, row-major,
  * 1 = white; the border included), written into `out` — the aligner's inner loop. With
  * `withGradient`, also each pixel's ∂w/∂gx, ∂w/∂gy (the kernel's width held fixed) and its grid
- * position, what the aligner's analytic Jacobian needs. Returns false where the quad is degenerate.
+ * position, what the aligner's analytic Jacobian needs. With `outer`, what lies past the one-cell
+ * quiet zone is not counted as white but weighed apart (OuterWeights); without it, the paper is
+ * taken to reach everywhere. Returns false where the quad is degenerate.
  */
 export function predictWhiteness(
   pixels: PixelSet,
@@ -165,6 +177,7 @@ export function predictWhiteness(
   blurSigmaPx: number,
   out: Float64Array,
   withGradient: WhitenessGradient | null = null,
+  outer: OuterWeights | null = null,
 ): boolean {
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
   // kernelHalfWidth, with its constant factor taken out of the loop (same operations, same values).
@@ -189,14 +202,26 @@ export function predictWhiteness(
     let sum = 0;
     let dx = 0;
     let dy = 0;
+    let outerSum = 0;
+    let odx = 0;
+    let ody = 0;
     for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
       const oy = cellWeight(gy, half, cy);
       // d/dg of F(c + 1 − g) − F(c − g) is −pdf(c + 1 − g) + pdf(c − g).
       const doy = withGradient ? tentPdf(cy - gy, half) - tentPdf(cy + 1 - gy, half) : 0;
       const inside = cy >= 0 && cy < cells;
+      const rowPastQuiet = cy < -1 || cy > cells;
       for (let k = 0; k < columns; k++) {
         const cx = cx0 + k;
         const ox = columnWeight[k]!;
+        if (outer && (rowPastQuiet || cx < -1 || cx > cells)) {
+          outerSum += ox * oy;
+          if (withGradient) {
+            odx += columnSlope[k]! * oy;
+            ody += ox * doy;
+          }
+          continue;
+        }
         const value = inside && cx >= 0 && cx < cells ? pattern[cy * cells + cx]! : 1;
         sum += ox * oy * value;
         if (withGradient) {
@@ -206,6 +231,13 @@ export function predictWhiteness(
       }
     }
     out[i] = sum;
+    if (outer) {
+      outer.weight[i] = outerSum;
+      if (outer.gradient) {
+        outer.gradient[2 * i] = odx;
+        outer.gradient[2 * i + 1] = ody;
+      }
+    }
     if (withGradient) {
       withGradient.gradient[2 * i] = dx;
       withGradient.gradient[2 * i + 1] = dy;

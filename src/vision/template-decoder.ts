@@ -81,14 +81,20 @@ interface Moments {
   n: number;
   sumI: number;
   sumII: number;
-  /** Known part of the whiteness (quiet zone is white, border black): Σc, Σc², Σc·I. */
+  /** Known part of the whiteness (the one-cell quiet zone is white, border black): Σc, Σc², Σc·I. */
   sumC: number;
   sumCC: number;
   sumCI: number;
-  /** Per data bit: Σa, Σa·I, Σa·c. */
+  /** Weight on what lies past the quiet zone (its level is fitted): Σo, Σo², Σo·I, Σo·c. */
+  sumO: number;
+  sumOO: number;
+  sumOI: number;
+  sumOC: number;
+  /** Per data bit: Σa, Σa·I, Σa·c, Σa·o. */
   u: Float64Array;
   v: Float64Array;
   q: Float64Array;
+  r: Float64Array;
   /** Σ a_k a_l, dense (bits × bits). */
   g: Float64Array;
 }
@@ -101,6 +107,7 @@ const momentWork = {
   u: new WorkArray(Float64Array),
   v: new WorkArray(Float64Array),
   q: new WorkArray(Float64Array),
+  r: new WorkArray(Float64Array),
   g: new WorkArray(Float64Array),
   bitIdx: new WorkArray(Int32Array),
   bitW: new WorkArray(Float64Array),
@@ -128,9 +135,14 @@ function gatherMoments(
     sumC: 0,
     sumCC: 0,
     sumCI: 0,
+    sumO: 0,
+    sumOO: 0,
+    sumOI: 0,
+    sumOC: 0,
     u: momentWork.u.take(nBits),
     v: momentWork.v.take(nBits),
     q: momentWork.q.take(nBits),
+    r: momentWork.r.take(nBits),
     g: momentWork.g.take(nBits * nBits),
   };
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toGrid;
@@ -148,17 +160,21 @@ function gatherMoments(
     const half = Math.sqrt(6 * det) * sigma;
     if (!(half > 0 && half < MAX_HALF_CELLS)) continue;
     let known = 0;
+    let outer = 0;
     let nEntries = 0;
     for (let cy = Math.floor(gy - half); cy <= Math.floor(gy + half); cy++) {
       const oy = cellWeight(gy, half, cy);
       if (oy <= 0) continue;
       const rowOutside = cy < 0 || cy >= cells;
+      const rowPastQuiet = cy < -1 || cy > cells;
       const rowBorder = cy === 0 || cy === cells - 1;
       for (let cx = Math.floor(gx - half); cx <= Math.floor(gx + half); cx++) {
         const ox = cellWeight(gx, half, cx);
         if (ox <= 0) continue;
         const weight = ox * oy;
-        if (rowOutside || cx < 0 || cx >= cells)
+        if (rowPastQuiet || cx < -1 || cx > cells)
+          outer += weight; // past the quiet zone: a level of its own
+        else if (rowOutside || cx < 0 || cx >= cells)
           known += weight; // quiet zone: white
         else if (!rowBorder && cx !== 0 && cx !== cells - 1 && nEntries < MAX_ENTRIES) {
           bitIdx[nEntries] = (cy - 1) * bitsPerSide + (cx - 1);
@@ -174,12 +190,17 @@ function gatherMoments(
     m.sumC += known;
     m.sumCC += known * known;
     m.sumCI += known * value;
+    m.sumO += outer;
+    m.sumOO += outer * outer;
+    m.sumOI += outer * value;
+    m.sumOC += outer * known;
     for (let e = 0; e < nEntries; e++) {
       const k = bitIdx[e]!;
       const wk = bitW[e]!;
       m.u[k]! += wk;
       m.v[k]! += wk * value;
       m.q[k]! += wk * known;
+      m.r[k]! += wk * outer;
       const row = k * nBits;
       for (let f = 0; f < nEntries; f++) m.g[row + bitIdx[f]!]! += wk * bitW[f]!;
     }
@@ -193,17 +214,23 @@ interface LevelFit {
   readonly contrast: number;
 }
 
-/** Residual sum of squares of the best a + b·whiteness fit for the white bits white[from … to). */
+/**
+ * Residual sum of squares of the best a + b·whiteness + c·outer fit for the white bits
+ * white[from … to): black a, white a + b, and what lies past the one-cell quiet zone at its own
+ * level a + c (a painted base top a cell or two from the tag, which a blur of a cell reaches).
+ */
 function residual(m: Moments, white: Uint16Array, from: number, to: number, nBits: number): LevelFit {
   let sw = m.sumC;
   let swi = m.sumCI;
   let sww = m.sumCC;
-  const { u, v, q, g } = m;
+  let swo = m.sumOC;
+  const { u, v, q, r, g } = m;
   for (let i = from; i < to; i++) {
     const k = white[i]!;
     sw += u[k]!;
     swi += v[k]!;
     sww += 2 * q[k]!;
+    swo += r[k]!;
     const row = k * nBits;
     for (let j = from; j < to; j++) sww += g[row + white[j]!]!;
   }
@@ -212,10 +239,21 @@ function residual(m: Moments, white: Uint16Array, from: number, to: number, nBit
   const sst = m.sumII - (m.sumI * m.sumI) / n;
   if (varW <= 1e-9) return { sse: sst, contrast: 0 };
   const cov = swi - (sw * m.sumI) / n;
-  const b = cov / varW;
-  // A pattern that only fits with white darker than black is no fit at all.
+  const varO = m.sumOO - (m.sumO * m.sumO) / n;
+  const covWO = swo - (sw * m.sumO) / n;
+  const covO = m.sumOI - (m.sumO * m.sumI) / n;
+  const det = varW * varO - covWO * covWO;
+  // Nothing past the quiet zone reaches these pixels (or only as the whiteness does): two levels.
+  if (varO <= 1e-9 || det <= 1e-9 * varW * varO) {
+    const b = cov / varW;
+    // A pattern that only fits with white darker than black is no fit at all.
+    if (b <= 0) return { sse: sst, contrast: b };
+    return { sse: Math.max(0, sst - (cov * cov) / varW), contrast: b };
+  }
+  const b = (varO * cov - covWO * covO) / det;
   if (b <= 0) return { sse: sst, contrast: b };
-  return { sse: Math.max(0, sst - (cov * cov) / varW), contrast: b };
+  const c = (varW * covO - covWO * cov) / det;
+  return { sse: Math.max(0, sst - b * cov - c * covO), contrast: b };
 }
 
 /**
@@ -327,7 +365,7 @@ export function readQuad(
   // Noise from the best fit of all, whichever code made it; floored so that a near-perfect fit
   // cannot claim unbounded evidence.
   const bestOfAll = Math.min(bestFit.sse, foreignSse);
-  const noise = bestOfAll / Math.max(1, m.n - 2);
+  const noise = bestOfAll / Math.max(1, m.n - 3);
   const twoVar = 2 * Math.max(noise, 1);
   const r = view.rotation;
   const foreignView = foreignBest >= 0 ? book.foreign[foreignBest]! : null;
@@ -349,7 +387,7 @@ export function readQuad(
       : null,
     fit: sst > 0 ? 1 - bestFit.sse / sst : 0,
     contrast: bestFit.contrast,
-    residualSigma: Math.sqrt(bestFit.sse / Math.max(1, m.n - 2)),
+    residualSigma: Math.sqrt(bestFit.sse / Math.max(1, m.n - 3)),
     pixels: m.n,
     scores,
   };
