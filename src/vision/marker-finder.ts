@@ -156,11 +156,13 @@ export class MarkerFinder {
       for (const interpretation of priors.interpret(quad)) {
         const { attempt, firm } =
           interpretation.kind === 'surround'
-            ? this.reader.readFromSticker(input.grey, interpretation.quad, interpretation.markerClass)
-            : this.withFirmness(
-                this.reader.read(input.grey, interpretation.quad, interpretation.markerClass, 'reread'),
-                input.grey,
-              );
+            ? this.reader.readOrPlace(input.grey, interpretation.quad, interpretation.markerClass)
+            : this.reader.blurWideFor(interpretation.quad)
+              ? this.reader.readOrPlace(input.grey, interpretation.quad, interpretation.markerClass, 'reread')
+              : this.withFirmness(
+                  this.reader.read(input.grey, interpretation.quad, interpretation.markerClass, 'reread'),
+                  input.grey,
+                );
         if (!attempt) continue;
         if (firm) accept(this.toFound(attempt));
         else if (attempt.reading.evidence >= this.options.tentativeEvidence) tentative.push(attempt);

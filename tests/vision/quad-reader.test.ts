@@ -53,7 +53,7 @@ describe('quad reader: tags found through their sticker', () => {
       const start = rough(base.marker.cornersPx as Quad);
       const a = reader.read(grey, start, markerClass, 'surround');
       if (a && reader.isFirm(a.reading, grey) && a.reading.id === base.markerId) asFound++;
-      const { attempt, firm } = reader.readFromSticker(grey, start, markerClass);
+      const { attempt, firm } = reader.readOrPlace(grey, start, markerClass);
       if (firm && attempt?.reading.id === base.markerId) placed++;
       else if (firm) wrong++;
     }
@@ -73,7 +73,7 @@ describe('quad reader: tags found through their sticker', () => {
     let forged = 0;
     let asked = 0;
     for (const base of frame.truth.bases) {
-      const { attempt, firm } = reader.readFromSticker(
+      const { attempt, firm } = reader.readOrPlace(
         grey,
         rough(base.marker.cornersPx as Quad),
         priors.classOf(base.markerId)!,

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { benchScenario } from '../../bench/accuracy-scenes.ts';
+import { frameTable } from '../../src/synth/camera.ts';
+import { renderScene, toGrey, type SynthFrame } from '../../src/synth/render.ts';
+import type { Quad } from '../../src/vision/candidates.ts';
+import {
+  codeBook,
+  dictionaryCodes,
+  type CodeBook,
+  type DictionaryCodes,
+} from '../../src/vision/code-book.ts';
+import { edgeFitted } from '../../src/vision/corner-measure.ts';
+import { DEFAULT_FINDER } from '../../src/vision/finder-types.ts';
+import { FirmReadings } from '../../src/vision/firm-reading.ts';
+import type { GreyImage } from '../../src/vision/image.ts';
+import { readQuad, type TemplateReading } from '../../src/vision/template-decoder.ts';
+
+/**
+ * Firm readings of blurred small tags against codes not in play (the renderer's truth: 25 mm MIP
+ * 36h12 tags at 720p under lens blur σ 1.4, cells of 1.3–2.2 px, tilt 15°; half the scene's ids in
+ * play, the other half markers no base declares). Each tag is read from its true corners moved up
+ * to half a pixel (as a found quad is). A code not in play that fits a blurred grid better by
+ * chance may be outfitted by the code in play, each fitted at its best; a tag not in play must
+ * never be taken for one in play that way.
+ */
+describe('firm readings of blurred small tags, codes not in play', () => {
+  let frame: SynthFrame;
+  let grey: GreyImage;
+  let codes: DictionaryCodes;
+  let book: CodeBook;
+  let inPlay: Set<number>;
+  const decoder = { blurSigmaPx: 1.3, marginCells: 0.5 };
+  const MOVE_PX = 1.2;
+
+  beforeAll(async () => {
+    const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed: 29 });
+    frame = await renderScene(scenario, frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 }), {
+      seed: 29,
+      blurSigma: 1.4,
+      noiseSigma: 3,
+    });
+    grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
+    codes = await dictionaryCodes('aruco_mip_36h12');
+    const ids = frame.truth.bases.map((b) => b.markerId);
+    inPlay = new Set(ids.filter((_, i) => i % 2 === 0));
+    book = codeBook(codes, inPlay);
+  });
+
+  /** Every tag's readings from its true corners moved by up to MOVE_PX (seeded), four moves each. */
+  const readings = (): Array<{ truthId: number; reading: TemplateReading }> => {
+    let state = 12345;
+    const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    return frame.truth.bases
+      .filter((b) => b.marker.inView)
+      .flatMap((b) =>
+        [0, 1, 2, 3].flatMap(() => {
+          const quad = b.marker.cornersPx.map((c) => ({
+            u: c.u + MOVE_PX * next(),
+            v: c.v + MOVE_PX * next(),
+          })) as unknown as Quad;
+          const reading = readQuad(grey, quad, book, decoder);
+          return reading ? [{ truthId: b.markerId, reading }] : [];
+        }),
+      );
+  };
+
+  it('takes tags in play that a code not in play rivals, and no tag not in play', () => {
+    const firmness = new FirmReadings(codes, DEFAULT_FINDER);
+    const edges = (q: Quad) => edgeFitted(grey, q, 8);
+    let rivalledFirm = 0;
+    let rivalled = 0;
+    let firm = 0;
+    let inPlayCount = 0;
+    let foreignTaken = 0;
+    for (const { truthId, reading } of readings()) {
+      const isFirm = firmness.isFirm(reading, grey, decoder, edges);
+      if (!inPlay.has(truthId)) {
+        if (isFirm) foreignTaken++;
+        continue;
+      }
+      inPlayCount++;
+      if (isFirm && reading.id === truthId) firm++;
+      if (reading.id === truthId && reading.plausibility < DEFAULT_FINDER.minPlausibility) {
+        rivalled++;
+        if (isFirm) rivalledFirm++;
+      }
+    }
+    console.log(
+      `in play: ${firm} of ${inPlayCount} readings firm; ${rivalledFirm} of ${rivalled} rivalled by a code not in play; ` +
+        `tags not in play taken: ${foreignTaken}`,
+    );
+    expect(foreignTaken).toBe(0);
+    expect(rivalled).toBeGreaterThan(0);
+    expect(rivalledFirm).toBeGreaterThanOrEqual(0.5 * rivalled);
+  });
+});
