@@ -17,11 +17,11 @@ import {
 
 /**
  * Whether a sticker's rough reading is worth placing by the tag's frame (each placement costs a
- * few milliseconds). It must show a printed marker's contrast and its code must explain a tenth
- * of its pixels' variance: on tuning scenes (seeds 1781–1782, 720p 20–25 mm and 1080p 15–20 mm,
- * every condition but glare and hands) the 254 rough readings that became firm once placed
- * explained 0.12 or more, while 13 of 23 placements tried on clutter frames (cards, dice, rulers;
- * seeds 1321–1327) were below 0.1. And the tag's cells must be a pixel or more along its shorter
+ * few milliseconds). It must show a printed marker's contrast and its code, on paper, must explain
+ * a tenth of its pixels' variance (`paperFit`, as these figures were measured): on tuning scenes
+ * (seeds 1781–1782, 720p 20–25 mm and 1080p 15–20 mm, every condition but glare and hands) the
+ * 254 rough readings that became firm once placed explained 0.12 or more, while 13 of 23
+ * placements tried on clutter frames (cards, dice, rulers; seeds 1321–1327) were below 0.1. And the tag's cells must be a pixel or more along its shorter
  * side: a code whose cells are under a pixel can be read from a grid placed a whole cell off (a
  * 720p tag seen 25° off vertical at the table's far edge in a benchmark scene, cells 1.07 × 0.83 px, was placed 0.8 px
  * low and located 3 mm from its base).
@@ -29,7 +29,7 @@ import {
 function worthPlacing(r: TemplateReading, quad: Quad, cells: number, minContrast: number): boolean {
   // On tuning scenes every placed reading that became firm started at 41 grey levels or more; a
   // blank card or base top read 0–3.
-  if (r.contrast < minContrast || r.fit < MIN_PLACING_FIT) return false;
+  if (r.contrast < minContrast || r.paperFit < MIN_PLACING_FIT) return false;
   let shortest = Infinity;
   for (let i = 0; i < 4; i++)
     shortest = Math.min(

@@ -120,8 +120,8 @@ export function fitOnTable(
     blurSigmaPx,
   });
   if (!fit) return null;
-  // Pixel noise variance from the free fit: eight corners and two levels were fitted to the pixels.
-  const noiseVariance = fit.startSse / Math.max(1, fit.pixels - 10);
+  // Pixel noise variance from the free fit: eight corners and three levels were fitted to the pixels.
+  const noiseVariance = fit.startSse / Math.max(1, fit.pixels - 11);
   if (fit.sse - fit.startSse > options.maxChi2 * noiseVariance) return null;
   const most = options.maxMoveShare * quadSide(corners);
   for (let k = 0; k < 4; k++)

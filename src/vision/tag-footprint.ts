@@ -7,8 +7,8 @@ import { WorkArray } from './work-array.ts';
  * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
  * decoder (which code is this?) and the aligner (where exactly are its corners?).
  *
- * A marker is a grid of `cells × cells` cells (the one-cell black border included) with white
- * paper around it. A pixel sees a small blurred patch of that grid: the lens blur and the
+ * A marker is a grid of `cells × cells` cells (the one-cell black border included) with a cell
+ * of white paper round it, and past that whatever the base top is (OuterWeights). A pixel sees a small blurred patch of that grid: the lens blur and the
  * pixel's own square together, modelled as a separable tent (triangle) kernel of the same
  * variance (half-width √6·σ) in grid coordinates, scaled by the local magnification of the
  * quad's homography. The pixel's expected whiteness is the kernel's weight on the white cells.

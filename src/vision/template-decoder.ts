@@ -15,7 +15,9 @@ const MAX_ENTRIES = 64;
  * in play, that the border is black and the quiet zone white, and how the camera blurs. So each
  * code (in each of its four rotations) is *rendered* into the pixels the quad covers — every
  * pixel's expected whiteness is a weighted sum of the cells its blurred footprint touches — and
- * compared with what the camera saw, allowing any black and white level (a + b·whiteness).
+ * compared with what the camera saw, allowing any black and white level (a + b·whiteness) and
+ * any level for what lies past the one-cell quiet zone (a painted base top that a wide blur
+ * reaches).
  * The code with the smallest squared residual wins; how much better it fits than the runner-up,
  * in units of the residual noise, is the evidence (a Gaussian log-likelihood ratio).
  *
@@ -62,6 +64,12 @@ export interface TemplateReading {
   readonly foreign: { readonly id: number; readonly rotation: number; readonly evidence: number } | null;
   /** Share of the pixels' variance the best code explains (1 = perfect). */
   readonly fit: number;
+  /**
+   * The same with paper taken to reach everywhere round the tag (no level of its own for what
+   * lies past the quiet zone): how well the picture is a printed marker on paper. A die on the
+   * cloth gains from the surround's own level what a tag on paper does not need.
+   */
+  readonly paperFit: number;
   /** Grey levels between the fitted black and white. */
   readonly contrast: number;
   /** Residual noise of the best fit, grey levels (one sigma). */
@@ -256,6 +264,29 @@ function residual(m: Moments, white: Uint16Array, from: number, to: number, nBit
   return { sse: Math.max(0, sst - b * cov - c * covO), contrast: b };
 }
 
+/** Residual sum of squares of the best a + b·whiteness fit with paper everywhere past the border. */
+function paperResidual(m: Moments, white: Uint16Array, from: number, to: number, nBits: number): number {
+  // Whiteness with paper everywhere is w + o: its sums from the three-level moments.
+  let sw = m.sumC + m.sumO;
+  let swi = m.sumCI + m.sumOI;
+  let sww = m.sumCC + 2 * m.sumOC + m.sumOO;
+  const { u, v, q, r, g } = m;
+  for (let i = from; i < to; i++) {
+    const k = white[i]!;
+    sw += u[k]!;
+    swi += v[k]!;
+    sww += 2 * (q[k]! + r[k]!);
+    const row = k * nBits;
+    for (let j = from; j < to; j++) sww += g[row + white[j]!]!;
+  }
+  const n = m.n;
+  const varW = sww - (sw * sw) / n;
+  const sst = m.sumII - (m.sumI * m.sumI) / n;
+  const cov = swi - (sw * m.sumI) / n;
+  if (varW <= 1e-9 || cov <= 0) return sst;
+  return Math.max(0, sst - (cov * cov) / varW);
+}
+
 /**
  * Views given an exact fit after the screen: the best few in play (every code within reach of
  * the winner, so the runner-up is among them) and the best few not in play.
@@ -386,6 +417,10 @@ export function readQuad(
         }
       : null,
     fit: sst > 0 ? 1 - bestFit.sse / sst : 0,
+    paperFit:
+      sst > 0
+        ? 1 - paperResidual(m, inPlay.white, inPlay.offsets[best]!, inPlay.offsets[best + 1]!, nBits) / sst
+        : 0,
     contrast: bestFit.contrast,
     residualSigma: Math.sqrt(bestFit.sse / Math.max(1, m.n - 3)),
     pixels: m.n,

@@ -135,3 +135,63 @@ describe('template decoder under lens blur as wide as a cell', () => {
     expect(bestAtTrueBlur).toBeGreaterThanOrEqual(0.9 * bases.length);
   });
 });
+
+/**
+ * `paperFit` asks whether the picture is a printed marker on paper: the code with paper taken to
+ * reach everywhere round it. Drawn by hand (independent of the renderer): a MIP 36h12 code with
+ * 2 px cells, ink 30, paper 200, on a cloth of 70, with its one-cell quiet zone and without it (a
+ * dark square with light spots on the cloth, as a die is), blurred by a 3 × 3 box.
+ */
+describe('template decoder: fit with the surround free, and on paper', () => {
+  const draw = async (withQuietZone: boolean) => {
+    const codes = await dictionaryCodes('aruco_mip_36h12');
+    const bits = codes.bits(36);
+    const n = codes.bitsPerSide;
+    const size = 40;
+    const x0 = 12;
+    const cell = 2;
+    const raw = new Float32Array(size * size).fill(70);
+    for (let y = 0; y < size; y++)
+      for (let x = 0; x < size; x++) {
+        const cx = Math.floor((x - x0) / cell);
+        const cy = Math.floor((y - x0) / cell);
+        const inTag = cx >= 0 && cy >= 0 && cx < n + 2 && cy < n + 2;
+        const inQuiet = cx >= -1 && cy >= -1 && cx < n + 3 && cy < n + 3;
+        if (inTag) {
+          const data = cx >= 1 && cy >= 1 && cx <= n && cy <= n;
+          raw[y * size + x] = data && bits[(cy - 1) * n + (cx - 1)] ? 200 : 30;
+        } else if (inQuiet && withQuietZone) raw[y * size + x] = 200;
+      }
+    const data = new Uint8Array(size * size);
+    for (let y = 1; y < size - 1; y++)
+      for (let x = 1; x < size - 1; x++) {
+        let s = 0;
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += raw[(y + dy) * size + x + dx]!;
+        data[y * size + x] = Math.round(s / 9);
+      }
+    const edge = x0 - 0.5;
+    const far = edge + (n + 2) * cell;
+    const corners = [
+      { u: edge, v: edge },
+      { u: far, v: edge },
+      { u: far, v: far },
+      { u: edge, v: far },
+    ] as const;
+    return readQuad({ data, width: size, height: size }, corners, codeBook(codes, [36, 7, 19]), {
+      blurSigmaPx: 0.6,
+      marginCells: 0.5,
+    })!;
+  };
+
+  it('is the same on paper for a printed marker, and far lower for a code on the cloth', async () => {
+    const printed = await draw(true);
+    const onCloth = await draw(false);
+    console.log(
+      `printed: fit ${printed.fit.toFixed(3)}, on paper ${printed.paperFit.toFixed(3)}; ` +
+        `on the cloth: fit ${onCloth.fit.toFixed(3)}, on paper ${onCloth.paperFit.toFixed(3)}`,
+    );
+    expect(printed.id).toBe(36);
+    expect(Math.abs(printed.fit - printed.paperFit)).toBeLessThan(0.02);
+    expect(onCloth.paperFit).toBeLessThan(onCloth.fit - 0.1);
+  });
+});
