@@ -5,6 +5,7 @@ import type { TableState } from '../../table/table-state.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
+import { flatString, flatStrings } from './flat-string.ts';
 import { judge, type Comparison, type Quantity, type ThresholdPolicy } from './threshold.ts';
 import { copyOf, verdict, type Verdict, type VerdictInit } from './verdict.ts';
 import { lengthWords, marginWords } from './words.ts';
@@ -81,7 +82,8 @@ export function thresholdVerdict(
   v.unit = q.unit;
   v.moveMm = j.moveMm;
   v.bandMm = j.bandMm;
-  v.reasons = reasons;
+  flatString(init.asked);
+  v.reasons = flatStrings(reasons);
   v.options = init.options ?? {};
   v.facts = init.facts ?? {};
   v.checks = init.checks ?? [];
@@ -99,7 +101,7 @@ export function lengthVerdict(
   // { ...init, between, measured? } (copyOf: the same keys in the same order).
   const withLine = copyOf(init);
   withLine.between = [m.from, m.to];
-  if (m.fromName && m.toName) withLine.measured = { from: m.fromName, to: m.toName };
+  if (m.fromName && m.toName) withLine.measured = { from: flatString(m.fromName), to: flatString(m.toName) };
   return thresholdVerdict(
     judgeOf,
     withLine as unknown as Omit<VerdictInit, Measurement>,

@@ -1,4 +1,5 @@
 import type { Vec2 } from '../../geometry/vec.ts';
+import { flatString, flatStrings } from './flat-string.ts';
 import { measureLine } from './words.ts';
 
 export type Answer = 'yes' | 'no' | 'borderline';
@@ -104,7 +105,8 @@ export function verdictOf(init: Omit<VerdictInit, 'ruleset'>, ruleset: string): 
   const v = copyOf(init);
   v.ruleset = ruleset;
   v.lean = init.lean ?? (init.answer === 'no' ? 'no' : 'yes');
-  v.reasons = init.reasons ?? [];
+  flatString(init.asked);
+  v.reasons = init.reasons ? flatStrings(init.reasons) : [];
   v.options = init.options ?? {};
   v.facts = init.facts ?? {};
   v.checks = init.checks ?? [];
