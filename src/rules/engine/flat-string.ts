@@ -9,15 +9,15 @@
  */
 let sink = 0;
 
-/** `s`, flattened in place (the same string value). */
+/** `s`, flattened in place (the same string value; anything but a string is passed through). */
 export function flatString(s: string): string {
   // Short strings are never trees (V8 makes trees of 13 characters or more).
-  if (s.length > 12) sink = (sink + s.charCodeAt(0)) | 0;
+  if (typeof s === 'string' && s.length > 12) sink = (sink + s.charCodeAt(0)) | 0;
   return s;
 }
 
 /** Every string of a list flattened (the same list). */
 export function flatStrings(list: readonly string[]): readonly string[] {
-  for (let i = 0; i < list.length; i++) flatString(list[i] as string);
+  if (Array.isArray(list)) for (let i = 0; i < list.length; i++) flatString(list[i] as string);
   return list;
 }

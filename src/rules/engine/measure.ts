@@ -7,7 +7,15 @@ import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
 import { flatString, flatStrings } from './flat-string.ts';
 import { judge, type Comparison, type Quantity, type ThresholdPolicy } from './threshold.ts';
-import { copyOf, verdict, type Verdict, type VerdictInit } from './verdict.ts';
+import {
+  copyOf,
+  NO_CHECKS,
+  NO_FACTS,
+  NO_OPTIONS,
+  verdict,
+  type Verdict,
+  type VerdictInit,
+} from './verdict.ts';
 import { lengthWords, marginWords } from './words.ts';
 
 /**
@@ -84,9 +92,9 @@ export function thresholdVerdict(
   v.bandMm = j.bandMm;
   flatString(init.asked);
   v.reasons = flatStrings(reasons);
-  v.options = init.options ?? {};
-  v.facts = init.facts ?? {};
-  v.checks = init.checks ?? [];
+  v.options = init.options ?? NO_OPTIONS;
+  v.facts = init.facts ?? NO_FACTS;
+  v.checks = init.checks ?? NO_CHECKS;
   return v as unknown as Verdict;
 }
 
