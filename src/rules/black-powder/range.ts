@@ -21,6 +21,47 @@ export function measureFrom(
   toWords?: string,
   fromBase: TableBase = unit.leaderBase,
 ): Measured {
+  if (
+    polys !== target.bodyPolygons ||
+    toWords !== undefined ||
+    fromBase !== unit.leaderBase ||
+    (gun && unit.barrel)
+  )
+    return measureAfresh(ctx, unit, gun, target, polys, toWords, fromBase);
+  // To the whole body from the usual origin: what a shot's range to the whole target and a
+  // charge's reach both ask of every enemy pair. Kept per context (one table, one set of
+  // options) and unit objects, which are all it depends on.
+  let byUnit = wholeBody.get(ctx);
+  if (!byUnit) {
+    byUnit = new Map();
+    wholeBody.set(ctx, byUnit);
+  }
+  let byTarget = byUnit.get(unit);
+  if (!byTarget) {
+    byTarget = new Map();
+    byUnit.set(unit, byTarget);
+  }
+  let m = byTarget.get(target);
+  if (!m) {
+    m = measureAfresh(ctx, unit, false, target, polys, undefined, fromBase);
+    byTarget.set(target, m);
+  }
+  return m;
+}
+
+/** measureFrom to the whole body from the usual origin, per context, unit and target. */
+const wholeBody = new WeakMap<BpContext, Map<TableUnit, Map<TableUnit, Measured>>>();
+
+/** measureFrom, computed. */
+export function measureAfresh(
+  ctx: BpContext,
+  unit: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  polys: readonly Polygon[],
+  toWords: string | undefined,
+  fromBase: TableBase,
+): Measured {
   const named = (from: Vec2, to: Vec2, fromName: string, mm: number, sigmaMm: number): Measured => ({
     mm,
     sigmaMm,
