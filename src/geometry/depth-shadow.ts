@@ -4,6 +4,7 @@ import { containsPoint, type Polygon } from './polygon.ts';
 import { PerEyeCache } from './per-eye-cache.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * What a wood hides when a sight line may run `depthMm` inside it before it is blocked (Black
@@ -147,7 +148,7 @@ export function depthShadow(
     { x: window.maxX, y: window.maxY },
     { x: window.minX, y: window.maxY },
   ];
-  const reach = Math.max(...corners.map((c) => Math.hypot(c.x - eye.x, c.y - eye.y))) + 1;
+  const reach = Math.max(...corners.map((c) => hypot(c.x - eye.x, c.y - eye.y))) + 1;
   const rayStretches = keepRays && reach <= RAY_MM ? raysFor(eye, poly) : undefined;
   const depthAt = (theta: number): number =>
     rayStretches
@@ -181,10 +182,10 @@ export function depthShadowNear(
 ): Polygon[] {
   const reach =
     Math.max(
-      Math.hypot(window.minX - eye.x, window.minY - eye.y),
-      Math.hypot(window.maxX - eye.x, window.minY - eye.y),
-      Math.hypot(window.maxX - eye.x, window.maxY - eye.y),
-      Math.hypot(window.minX - eye.x, window.maxY - eye.y),
+      hypot(window.minX - eye.x, window.minY - eye.y),
+      hypot(window.maxX - eye.x, window.minY - eye.y),
+      hypot(window.maxX - eye.x, window.maxY - eye.y),
+      hypot(window.minX - eye.x, window.maxY - eye.y),
     ) + 1;
   if (reach <= RAY_MM && !containsPoint(poly, eye)) {
     const fan = fanFor(eye, poly, raysFor(eye, poly));

@@ -5,6 +5,7 @@ import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { basePointName, pointName } from '../engine/parts.ts';
 import { unitSeparation } from '../unit-distance.ts';
 import { poss, type BpContext, type Measured } from './context.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Where Black Powder measures from (shooting, charging): a gun's barrel tip; else by the option
@@ -73,13 +74,7 @@ export function measureAfresh(
   if (gun && unit.barrel) {
     const tip = unit.barrel.tip;
     const s = pointToPolygonSet(tip, polys);
-    return named(
-      tip,
-      s.onB,
-      `${poss(unit.name)} barrel`,
-      s.distance,
-      Math.hypot(unit.sigmaMm, target.sigmaMm),
-    );
+    return named(tip, s.onB, `${poss(unit.name)} barrel`, s.distance, hypot(unit.sigmaMm, target.sigmaMm));
   }
   const mode = ctx.options.rangeFrom;
   if (mode === 'leaderPoint') {
@@ -89,7 +84,7 @@ export function measureAfresh(
       s.onB,
       `${poss(unit.name)} leader`,
       s.distance,
-      Math.hypot(unit.sigmaMm, target.sigmaMm),
+      hypot(unit.sigmaMm, target.sigmaMm),
     );
   }
   const origin = mode === 'leaderBase' ? [fromBase] : unit.body;
@@ -109,7 +104,7 @@ export function measureAfresh(
     mode === 'leaderBase'
       ? basePointName(unit, fromBase.footprint, 'leader base', s.onA)
       : pointName(unit, s.onA);
-  return named(s.onA, s.onB, fromName, s.distance, Math.hypot(unit.sigmaMm, target.sigmaMm));
+  return named(s.onA, s.onB, fromName, s.distance, hypot(unit.sigmaMm, target.sigmaMm));
 }
 
 /**
