@@ -21,6 +21,7 @@ import { tableCached } from '../engine/pair-cache.ts';
 import { tableBefore } from '../engine/table-lineage.ts';
 import { BP, inches, mmOf, type BpContext } from './context.ts';
 import { hypot } from '../../geometry/hypot.ts';
+import { byCodeUnits, sortStable } from '../../geometry/sort-stable.ts';
 
 type UnitBlocker = Blocker & { readonly unitId: string; readonly side: string };
 
@@ -299,7 +300,7 @@ export function seen(
   // Shoot, charge and see ask the same sight from the same leader: remembered per table while a
   // pair cache is active (the key holds everything but the table and the context).
   if (polygons !== target.bodyPolygons) return seenAfresh(ctx, eye, eyeSigmaMm, target, opts, polygons);
-  const excluded = [...opts.exclude].sort();
+  const excluded = sortStable([...opts.exclude], byCodeUnits);
   return tableCached(
     ctx,
     `bp.seen ${eye.x},${eye.y} ${eyeSigmaMm} ${opts.overSide ?? ''} ${opts.ignoreUnits ? 1 : 0} ${excluded.length}`,
