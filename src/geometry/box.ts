@@ -1,4 +1,5 @@
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /** An axis-aligned bounding box in table coordinates. Used to skip work, never to decide. */
 export interface Box {
@@ -51,14 +52,14 @@ export function unionBox(boxes: readonly Box[]): Box {
 export function boxGap(a: Box, b: Box): number {
   const dx = Math.max(0, a.minX - b.maxX, b.minX - a.maxX);
   const dy = Math.max(0, a.minY - b.maxY, b.minY - a.maxY);
-  return Math.hypot(dx, dy);
+  return hypot(dx, dy);
 }
 
 /** Lower bound of the distance from p to anything inside the box. */
 export function boxPointGap(b: Box, p: Vec2): number {
   const dx = Math.max(0, b.minX - p.x, p.x - b.maxX);
   const dy = Math.max(0, b.minY - p.y, p.y - b.maxY);
-  return Math.hypot(dx, dy);
+  return hypot(dx, dy);
 }
 
 /** Whether the segment [a, b] touches the box (slab test; exact for boxes). */

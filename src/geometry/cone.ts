@@ -1,6 +1,7 @@
 import { radToDeg, degToRad } from './angle.ts';
 import { rotate, type Vec2 } from './vec.ts';
 import type { Polygon } from './polygon.ts';
+import { hypot } from './hypot.ts';
 
 /** A cone (arc of fire): an apex, the axis it is centred on, and its half-angle. */
 export interface Cone {
@@ -15,7 +16,7 @@ export function bearingDeg(apex: Vec2, axis: Vec2, p: Vec2): number {
   const dx = p.x - apex.x;
   const dy = p.y - apex.y;
   if (dx === 0 && dy === 0) return 0;
-  const cosine = (dx * axis.x + dy * axis.y) / (Math.hypot(dx, dy) * Math.hypot(axis.x, axis.y));
+  const cosine = (dx * axis.x + dy * axis.y) / (hypot(dx, dy) * hypot(axis.x, axis.y));
   return radToDeg(Math.acos(Math.max(-1, Math.min(1, cosine))));
 }
 
@@ -29,7 +30,7 @@ export const inCone = (cone: Cone, p: Vec2): boolean =>
 export function conePolygon(cone: Cone, reach = 1e5): Polygon {
   if (cone.halfAngleDeg >= 90) throw new Error('conePolygon supports half-angles below 90°');
   const half = degToRad(cone.halfAngleDeg);
-  const len = Math.hypot(cone.axis.x, cone.axis.y);
+  const len = hypot(cone.axis.x, cone.axis.y);
   const a = { x: cone.axis.x / len, y: cone.axis.y / len };
   const left = rotate(a, half);
   const right = rotate(a, -half);

@@ -1,6 +1,7 @@
 import { toLocal, toTable, type Frame } from './frame.ts';
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * A corridor: a strip in some local frame, x ∈ [xMin, xMax], y ∈ [yMin, yMax] (either end may be
@@ -31,7 +32,7 @@ export function inCorridor(c: Corridor, p: Vec2): CorridorTest {
   }
   const dx = Math.max(0, c.xMin - l.x, l.x - c.xMax);
   const dy = Math.max(0, c.yMin - l.y, l.y - c.yMax);
-  return { inside, boundaryDistance: Math.hypot(dx, dy) };
+  return { inside, boundaryDistance: hypot(dx, dy) };
 }
 
 /** The corridor as a polygon, infinite ends cut at `reach`. */

@@ -4,6 +4,7 @@ import { containsPoint, type Polygon } from './polygon.ts';
 import { PerEyeCache } from './per-eye-cache.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * What a wood hides when a sight line may run `depthMm` inside it before it is blocked (Black
@@ -27,7 +28,7 @@ const depthReach = (rays: RayStretches, depth: number, theta: number, reach: num
   depthReachIn(rays.along(theta), depth, reach);
 
 /** depthReach given the ray's stretches inside the polygon (start, end, start, end…). */
-function depthReachIn(ivs: Float64Array, depth: number, reach: number): number {
+function depthReachIn(ivs: readonly number[], depth: number, reach: number): number {
   let left = depth;
   for (let i = 0; i < ivs.length; i += 2) {
     const d0 = ivs[i] as number;
@@ -46,27 +47,35 @@ function depthReachIn(ivs: Float64Array, depth: number, reach: number): number {
  * and the outline only), and a window's reach only cuts the stretches short.
  */
 class RayStretches {
-  private readonly byTheta = new Map<number, Float64Array>();
+  private readonly byTheta = new Map<number, readonly number[]>();
   constructor(
     private readonly eye: Vec2,
     private readonly poly: Polygon,
   ) {}
 
-  along(theta: number): Float64Array {
+  along(theta: number): readonly number[] {
     let ivs = this.byTheta.get(theta);
     if (!ivs) {
       const far = { x: this.eye.x + Math.cos(theta) * RAY_MM, y: this.eye.y + Math.sin(theta) * RAY_MM };
       const found = segmentInsidePolygon(this.eye, far, this.poly);
-      ivs = new Float64Array(found.length * 2);
-      found.forEach((iv, i) => {
-        (ivs as Float64Array)[2 * i] = iv.t0 * RAY_MM;
-        (ivs as Float64Array)[2 * i + 1] = iv.t1 * RAY_MM;
-      });
+      if (found.length === 0) ivs = NO_STRETCHES;
+      else {
+        const out: number[] = [];
+        for (const iv of found) out.push(iv.t0 * RAY_MM, iv.t1 * RAY_MM);
+        ivs = out;
+      }
       this.byTheta.set(theta, ivs);
     }
     return ivs;
   }
 }
+
+/**
+ * Kept stretches are plain arrays of numbers (one object each, the doubles inside it): typed
+ * arrays were three objects each with a buffer outside the heap, and an eye's fans are kept.
+ * Most rays miss the outline: they share one empty list.
+ */
+const NO_STRETCHES: readonly number[] = Object.freeze([]);
 
 /** How far rays are traced (windows reaching farther are traced on their own, not kept). */
 const RAY_MM = 40_000;
@@ -139,7 +148,7 @@ export function depthShadow(
     { x: window.maxX, y: window.maxY },
     { x: window.minX, y: window.maxY },
   ];
-  const reach = Math.max(...corners.map((c) => Math.hypot(c.x - eye.x, c.y - eye.y))) + 1;
+  const reach = Math.max(...corners.map((c) => hypot(c.x - eye.x, c.y - eye.y))) + 1;
   const rayStretches = keepRays && reach <= RAY_MM ? raysFor(eye, poly) : undefined;
   const depthAt = (theta: number): number =>
     rayStretches
@@ -173,10 +182,10 @@ export function depthShadowNear(
 ): Polygon[] {
   const reach =
     Math.max(
-      Math.hypot(window.minX - eye.x, window.minY - eye.y),
-      Math.hypot(window.maxX - eye.x, window.minY - eye.y),
-      Math.hypot(window.maxX - eye.x, window.maxY - eye.y),
-      Math.hypot(window.minX - eye.x, window.maxY - eye.y),
+      hypot(window.minX - eye.x, window.minY - eye.y),
+      hypot(window.maxX - eye.x, window.minY - eye.y),
+      hypot(window.maxX - eye.x, window.maxY - eye.y),
+      hypot(window.minX - eye.x, window.maxY - eye.y),
     ) + 1;
   if (reach <= RAY_MM && !containsPoint(poly, eye)) {
     const fan = fanFor(eye, poly, raysFor(eye, poly));
@@ -246,11 +255,11 @@ function bearings(eye: Vec2, poly: Polygon, inside: boolean): number[] {
 
 /** One eye's rays over one outline: their bearings (ascending) and each one's stretches inside it. */
 interface Fan {
-  readonly thetas: Float64Array;
+  readonly thetas: readonly number[];
   /** Math.cos and Math.sin of each bearing: every window's fan points are built on them. */
-  readonly cos: Float64Array;
-  readonly sin: Float64Array;
-  readonly stretches: readonly Float64Array[];
+  readonly cos: readonly number[];
+  readonly sin: readonly number[];
+  readonly stretches: ReadonlyArray<readonly number[]>;
 }
 
 /** A ray of a fan: its bearing, where it is first hidden (t*), and the bearing's cos and sin. */
@@ -270,9 +279,9 @@ function fanFor(eye: Vec2, poly: Polygon, rays: RayStretches): Fan {
   return fans.get(poly, eye, () => {
     const thetas = bearings(eye, poly, containsPoint(poly, eye));
     return {
-      thetas: Float64Array.from(thetas),
-      cos: Float64Array.from(thetas, (theta) => Math.cos(theta)),
-      sin: Float64Array.from(thetas, (theta) => Math.sin(theta)),
+      thetas,
+      cos: thetas.map((theta) => Math.cos(theta)),
+      sin: thetas.map((theta) => Math.sin(theta)),
       stretches: thetas.map((theta) => rays.along(theta)),
     };
   });
@@ -290,7 +299,7 @@ function fanShadow(
   for (let i = 0; i < fan.thetas.length; i++)
     rays.push({
       theta: fan.thetas[i] as number,
-      t: depthReachIn(fan.stretches[i] as Float64Array, depthMm, reach),
+      t: depthReachIn(fan.stretches[i] as readonly number[], depthMm, reach),
       cos: fan.cos[i] as number,
       sin: fan.sin[i] as number,
     });

@@ -1,6 +1,7 @@
 import { containsPoint, segmentsIntersect, type Polygon } from './polygon.ts';
 import { boxGap, boxOf, type Box } from './box.ts';
 import { add, distance, dot, scale, sub, type Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /** A measured separation and the two points it was measured between (on A and on B). */
 export interface Separation {
@@ -61,7 +62,7 @@ export function pointToPolygon(p: Vec2, poly: Polygon): Separation {
       qx = a.x + abx * t;
       qy = a.y + aby * t;
     }
-    const d = Math.hypot(p.x - qx, p.y - qy);
+    const d = hypot(p.x - qx, p.y - qy);
     if (d < best) {
       best = d;
       bx = qx;
@@ -268,7 +269,7 @@ function pointBoxGap(p: Vec2, poly: Polygon): number {
     if (q.x > maxX) maxX = q.x;
     if (q.y > maxY) maxY = q.y;
   }
-  return Math.hypot(Math.max(0, minX - p.x, p.x - maxX), Math.max(0, minY - p.y, p.y - maxY));
+  return hypot(Math.max(0, minX - p.x, p.x - maxX), Math.max(0, minY - p.y, p.y - maxY));
 }
 
 /** Shortest distance between two segments, with the closest points. */

@@ -1,5 +1,6 @@
 import { degToRad, radToDeg } from './angle.ts';
 import { add, scale, type Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * A local right-handed frame on the table: an origin, the direction called "front" (+y) and
@@ -21,7 +22,7 @@ export function frameFromHeading(origin: Vec2, headingDeg: number): Frame {
 }
 
 export function frameFromFront(origin: Vec2, front: Vec2): Frame {
-  const len = Math.hypot(front.x, front.y);
+  const len = hypot(front.x, front.y);
   if (len === 0) throw new Error('frame needs a non-zero front direction');
   const f = { x: front.x / len, y: front.y / len };
   return { origin, front: f, right: { x: f.y, y: -f.x } };

@@ -3,6 +3,7 @@ import { noteSegment } from './look-record.ts';
 import { sideOfLine, type Polygon } from './polygon.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * How the width of a gap is read:
@@ -51,7 +52,7 @@ export function gapAlongLine(
 ): Gap | undefined {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
-  const len = Math.hypot(dx, dy);
+  const len = hypot(dx, dy);
   if (len === 0) return undefined;
   // Only obstacles within searchWidth of the segment (or on it) count.
   noteSegment(a, b, searchWidth);

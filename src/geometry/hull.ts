@@ -1,11 +1,14 @@
 import type { Polygon } from './polygon.ts';
+import { sortStable } from './sort-stable.ts';
 import type { Vec2 } from './vec.ts';
+
+const byXThenY = (a: Vec2, b: Vec2): number => a.x - b.x || a.y - b.y;
 
 const cross = (o: Vec2, a: Vec2, b: Vec2): number => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 
 /** Convex hull of points, counter-clockwise, collinear points dropped (Andrew's monotone chain). */
 export function convexHull(points: readonly Vec2[]): Polygon {
-  const pts = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  const pts = sortStable([...points], byXThenY);
   if (pts.length < 3) return pts;
   const lower: Vec2[] = [];
   for (const p of pts) {

@@ -3,6 +3,7 @@ import { noteSegment } from './look-record.ts';
 import type { Polygon } from './polygon.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /** Something a sight line cannot pass through: a unit's base, a wood, a building. */
 export interface Blocker {
@@ -39,7 +40,7 @@ export function sightObstructions(
   blockers: readonly Blocker[],
   firstOnly = false,
 ): Obstruction[] {
-  const len = Math.hypot(target.x - eye.x, target.y - eye.y);
+  const len = hypot(target.x - eye.x, target.y - eye.y);
   const out: Obstruction[] = [];
   noteSegment(eye, target);
   for (const blocker of blockers) {

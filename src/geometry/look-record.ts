@@ -121,6 +121,16 @@ export class LookBounds {
     b[4 * k + 3] = look ? look.maxY : NaN;
   }
 
+  /** Slot k takes slot k of `other` (the bounds of the same record, kept from the table before). */
+  copy(k: number, other: LookBounds): void {
+    const b = this.bounds;
+    const o = other.bounds;
+    b[4 * k] = o[4 * k] as number;
+    b[4 * k + 1] = o[4 * k + 1] as number;
+    b[4 * k + 2] = o[4 * k + 2] as number;
+    b[4 * k + 3] = o[4 * k + 3] as number;
+  }
+
   /** Whether the record in slot k has its bounds meet `box` (the first test of every look test). */
   meets(k: number, box: Box): boolean {
     const b = this.bounds;

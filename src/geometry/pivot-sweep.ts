@@ -1,5 +1,6 @@
 import { containsPoint, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * A polygon pivoting about a point (a unit turning on a corner) meets a static one when a corner
@@ -92,7 +93,7 @@ export function firstContactAngle(
     if (u > 1e-12 && u <= span + 1e-12) events.push(Math.min(u, span));
   };
   for (const v of moving) {
-    const r = Math.hypot(v.x - pivot.x, v.y - pivot.y);
+    const r = hypot(v.x - pivot.x, v.y - pivot.y);
     const a0 = Math.atan2(v.y - pivot.y, v.x - pivot.x);
     for (let j = 0; j < obstacle.length; j++)
       for (const ang of circleSegmentAngles(
@@ -104,7 +105,7 @@ export function firstContactAngle(
         push(ang - a0);
   }
   for (const w of obstacle) {
-    const r = Math.hypot(w.x - pivot.x, w.y - pivot.y);
+    const r = hypot(w.x - pivot.x, w.y - pivot.y);
     const a0 = Math.atan2(w.y - pivot.y, w.x - pivot.x);
     for (let i = 0; i < moving.length; i++)
       for (const ang of circleSegmentAngles(

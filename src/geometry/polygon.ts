@@ -1,4 +1,5 @@
 import { cross, sub, type Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /** A simple polygon as its vertices in order; the closing edge is implied. */
 export type Polygon = readonly Vec2[];
@@ -78,7 +79,7 @@ export function containsPointOrNear(poly: Polygon, p: Vec2, tolerance: number): 
     const ab = sub(b, a);
     const len2 = ab.x * ab.x + ab.y * ab.y;
     const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2));
-    if (Math.hypot(a.x + ab.x * t - p.x, a.y + ab.y * t - p.y) <= tolerance) return true;
+    if (hypot(a.x + ab.x * t - p.x, a.y + ab.y * t - p.y) <= tolerance) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@ import { localCorners } from './faced-box.ts';
 import { dirToTable, toLocal, toTable, type Frame } from './frame.ts';
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * Front / flank / rear zones around a faced box. The outside of the box is cut by four rays, one
@@ -43,7 +44,7 @@ export function rayDirections(
   }
   const w = box.width / 2;
   const d = box.depth / 2;
-  const n = Math.hypot(w, d);
+  const n = hypot(w, d);
   return {
     frontLeft: { x: -w / n, y: d / n },
     frontRight: { x: w / n, y: d / n },
@@ -128,7 +129,7 @@ export function quarterOfLocalXY(
     const dx = r[4 * k + 2] as number;
     const dy = r[4 * k + 3] as number;
     const t = Math.max(0, (px - ox) * dx + (py - oy) * dy);
-    const d = Math.hypot(ox + dx * t - px, oy + dy * t - py);
+    const d = hypot(ox + dx * t - px, oy + dy * t - py);
     if (d < nearest) {
       nearest = d;
       nearestRay = k;
@@ -154,8 +155,7 @@ export function quarterOfLocalXY(
   const across = quarter === pair[0] ? pair[1] : pair[0];
   // A point on the box outline is also on a boundary (between its quarter and the box).
   const onBoundary =
-    nearest <= tolerance ||
-    Math.hypot(Math.max(0, Math.abs(px) - w), Math.max(0, py, -depth - py)) <= tolerance;
+    nearest <= tolerance || hypot(Math.max(0, Math.abs(px) - w), Math.max(0, py, -depth - py)) <= tolerance;
   return { quarter, rayDistance: nearest, across, onBoundary };
 }
 

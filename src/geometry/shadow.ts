@@ -1,6 +1,7 @@
 import type { Box } from './box.ts';
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * Shadows: the part of the table a polygon hides from an eye, as convex pieces cut to a window.
@@ -44,7 +45,7 @@ export function shadowPieces(eye: Vec2, poly: Polygon, window: Box): Polygon[] {
     const a = poly[i] as Vec2;
     const b = poly[(i + 1) % n] as Vec2;
     const eyeSide = cross(a, b, eye);
-    if (Math.abs(eyeSide) < 1e-9 * (1 + Math.hypot(b.x - a.x, b.y - a.y) ** 2)) continue; // eye on the edge's line: no area hidden
+    if (Math.abs(eyeSide) < 1e-9 * (1 + hypot(b.x - a.x, b.y - a.y) ** 2)) continue; // eye on the edge's line: no area hidden
     // Beyond the edge (the side away from the eye), between the rays eye→a and eye→b.
     let piece = clipHalfPlane(rect, (p) => -Math.sign(eyeSide) * cross(a, b, p));
     const wedge = Math.sign(cross(eye, a, b));

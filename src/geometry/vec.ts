@@ -1,3 +1,5 @@
+import { hypot } from './hypot.ts';
+
 /** A 2D point or vector in table millimetres (x along the long edge, y across). */
 export interface Vec2 {
   readonly x: number;
@@ -10,8 +12,8 @@ export const sub = (a: Vec2, b: Vec2): Vec2 => ({ x: a.x - b.x, y: a.y - b.y });
 export const scale = (a: Vec2, k: number): Vec2 => ({ x: a.x * k, y: a.y * k });
 export const dot = (a: Vec2, b: Vec2): number => a.x * b.x + a.y * b.y;
 export const cross = (a: Vec2, b: Vec2): number => a.x * b.y - a.y * b.x;
-export const length = (a: Vec2): number => Math.hypot(a.x, a.y);
-export const distance = (a: Vec2, b: Vec2): number => Math.hypot(a.x - b.x, a.y - b.y);
+export const length = (a: Vec2): number => hypot(a.x, a.y);
+export const distance = (a: Vec2, b: Vec2): number => hypot(a.x - b.x, a.y - b.y);
 export const lerp = (a: Vec2, b: Vec2, t: number): Vec2 => ({
   x: a.x + (b.x - a.x) * t,
   y: a.y + (b.y - a.y) * t,

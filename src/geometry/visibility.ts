@@ -2,6 +2,7 @@ import { boxOf } from './box.ts';
 import { sightObstructions, type Blocker, type Obstruction } from './line-of-sight.ts';
 import { containsPoint, polygonArea, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /** Sample points spread over a polygon, each standing for `weight` of its area. */
 export interface AreaSample {
@@ -85,7 +86,7 @@ export function visibleFractionBy(
       const h = hiddenBy(eye, s.point);
       if (!h) {
         seen += s.weight;
-        const d = Math.hypot(s.point.x - eye.x, s.point.y - eye.y);
+        const d = hypot(s.point.x - eye.x, s.point.y - eye.y);
         if (!nearest || d < nearest.d) nearest = { p: s.point, d };
       } else {
         const prev = hidden.get(h.id);

@@ -13,6 +13,7 @@ import { depthShadowNear } from './depth-shadow.ts';
 import { isConvex } from './hull.ts';
 import { pointToPolygonSet } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
+import { sortStable } from './sort-stable.ts';
 import { piecesApart } from './target-pieces.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -260,14 +261,18 @@ export function visibleGiven(
             share: 1 - share,
           },
         ]
-      : cutting
-          .map((h) => ({
-            id: h.screen.id,
-            label: h.screen.label,
-            share: coveredBy(h.polygons) ? 1 : Math.min(1, areaUnder(target, h.polygons, apart) / targetArea),
-          }))
-          .filter((h) => h.share > 1e-12)
-          .sort((a, b) => b.share - a.share);
+      : sortStable(
+          cutting
+            .map((h) => ({
+              id: h.screen.id,
+              label: h.screen.label,
+              share: coveredBy(h.polygons)
+                ? 1
+                : Math.min(1, areaUnder(target, h.polygons, apart) / targetArea),
+            }))
+            .filter((h) => h.share > 1e-12),
+          (a, b) => b.share - a.share,
+        );
   return {
     polygons: seen.pieces,
     share,

@@ -2,6 +2,7 @@ import { areaInsideConvex } from './convex-clip.ts';
 import { polygonSetSeparation } from './distance.ts';
 import { polygonArea, signedArea, type Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { hypot } from './hypot.ts';
 
 /**
  * A unit against a convex zone (a front quarter, a cone of fire, the strip straight ahead): the
@@ -37,7 +38,7 @@ function edgeNormals(poly: Polygon): Array<{ n: Vec2; at: Vec2 }> {
     const b = poly[(i + 1) % poly.length] as Vec2;
     const dx = b.x - a.x;
     const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy);
+    const len = hypot(dx, dy);
     if (len === 0) continue;
     // Outward: right of the edge for a counter-clockwise polygon.
     const n = ccw ? { x: dy / len, y: -dx / len } : { x: -dy / len, y: dx / len };

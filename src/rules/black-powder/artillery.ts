@@ -9,6 +9,7 @@ import { bpVerdict, inStr, lengthVerdict, mmOf, type BpContext, poss } from './c
 import { groundHeight, unitsCrossed } from './sight.ts';
 import { cannonBand, DEAD_GROUND, type CannonBand, type Weapon } from './tables.ts';
 import type { Measured } from './context.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** Guns, howitzers, machine guns and rockets fire into a cone 45° either side of the barrel. */
 export const ARC_HALF_ANGLE_DEG = 45;
@@ -92,7 +93,7 @@ export function overheadVerdict(
         },
         {
           mm: sep.distance,
-          sigmaMm: Math.hypot(u.sigmaMm, other.sigmaMm),
+          sigmaMm: hypot(u.sigmaMm, other.sigmaMm),
           from: sep.onA,
           to: sep.onB,
           fromName: pointName(u, sep.onA),

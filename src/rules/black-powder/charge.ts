@@ -26,6 +26,7 @@ import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
 import { CAVALRY_SQUARE_HALT, OBSTACLE_COST } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** Distance a charge is measured over: from the charger's leader base (option rangeFrom) to the target, both ends named. */
 export function chargeDistance(ctx: BpContext, charger: TableUnit, target: TableUnit): Measured {
@@ -44,7 +45,7 @@ export function obstacleOnLine(ctx: BpContext, a: Vec2, b: Vec2): string | undef
  * nearest obstacle when it crosses none, else the least sideways shift that takes it clear.
  */
 function obstacleMargin(ctx: BpContext, a: Vec2, b: Vec2): { crosses?: string; mm: number } {
-  const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const len = hypot(b.x - a.x, b.y - a.y) || 1;
   const n = { x: -(b.y - a.y) / len, y: (b.x - a.x) / len };
   let crosses: string | undefined;
   let mm = Infinity;

@@ -4,6 +4,7 @@ import type { Verdict } from '../engine/verdict.ts';
 import { chargeFaceVerdict, coveredLength } from './charge.ts';
 import { BP, bpVerdict, inches, inStr, mmOf, thresholdVerdict, type BpContext, poss } from './context.ts';
 import { quarterBox } from './quarters.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** Another unit touching one face of a unit, found from the measured footprints. */
 export interface Contact {
@@ -89,7 +90,7 @@ export function secondChargerVerdict(ctx: BpContext, charger: TableUnit, target:
   const others = all.filter((c) => c.unit.id !== charger.id);
   const mine = all.find((c) => c.unit.id === charger.id);
   const asked = `may ${charger.name} charge ${poss(target.name)} ${face} as a second charger?`;
-  const sigma = inches(Math.hypot(charger.sigmaMm, target.sigmaMm));
+  const sigma = inches(hypot(charger.sigmaMm, target.sigmaMm));
   if (others.length === 0)
     return bpVerdict({
       question: 'secondCharger',
@@ -177,7 +178,7 @@ export function adjacentEngagedVerdict(ctx: BpContext, charger: TableUnit, adjac
   const len = faceLength(box, c.face);
   const r = BP.judge(
     ctx,
-    BP.length(inches(c.length), inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm))),
+    BP.length(inches(c.length), inches(hypot(charger.sigmaMm, adjacent.sigmaMm))),
     'atLeast',
     inches(len / 2),
   );
@@ -195,7 +196,7 @@ export function adjacentEngagedVerdict(ctx: BpContext, charger: TableUnit, adjac
       options: { contactToleranceIn: ctx.options.contactToleranceIn },
       facts: { face: c.face },
     },
-    BP.length(inches(c.length), inches(Math.hypot(charger.sigmaMm, adjacent.sigmaMm))),
+    BP.length(inches(c.length), inches(hypot(charger.sigmaMm, adjacent.sigmaMm))),
     'atLeast',
     inches(len / 2),
   );

@@ -15,6 +15,7 @@ import {
 } from './context.ts';
 import { quarterBox } from './quarters.ts';
 import type { Weapon } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * The corridors from which a target is enfiladed, in its own frame: for a line, attack column or
@@ -90,8 +91,7 @@ export function enfiladeVerdict(
   }
   const b = best as { side: string; inside: boolean; d: number };
   // The corridors turn with the target: its heading error swings them by the range as lever.
-  const lever =
-    Math.hypot(eye.x - target.leader.x, eye.y - target.leader.y) * degToRad(target.sigmaHeadingDeg);
+  const lever = hypot(eye.x - target.leader.x, eye.y - target.leader.y) * degToRad(target.sigmaHeadingDeg);
   const signed = b.inside ? b.d : -b.d;
   return thresholdVerdict(
     ctx,

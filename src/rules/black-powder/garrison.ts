@@ -10,6 +10,7 @@ import type { Verdict } from '../engine/verdict.ts';
 import { bpVerdict, inStr, lengthVerdict, weaponOf, type BpContext, poss } from './context.ts';
 import { shareInZone } from './quarters.ts';
 import { seen } from './sight.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** One facing of a building: its own box (front = outward), the centre it measures from, and a name. */
 export interface BuildingFacing {
@@ -35,7 +36,7 @@ export function buildingFacings(building: TerrainPiece): BuildingFacing[] {
   let longest = -1;
   poly.forEach((a, i) => {
     const b = poly[(i + 1) % poly.length] as Vec2;
-    const len = Math.hypot(b.x - a.x, b.y - a.y);
+    const len = hypot(b.x - a.x, b.y - a.y);
     if (len > longest) {
       longest = len;
       best = { x: -(b.y - a.y), y: b.x - a.x };
@@ -88,7 +89,7 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
     const view = share > 0 ? seen(ctx, f.centre, garrison.sigmaMm, target, opts).region : undefined;
     const seenShare = view?.share ?? 0;
     const to = view?.nearest ?? pointToPolygonSet(f.centre, target.bodyPolygons).onB;
-    const mm = Math.hypot(to.x - f.centre.x, to.y - f.centre.y);
+    const mm = hypot(to.x - f.centre.x, to.y - f.centre.y);
     return { f, share, seen: seenShare, to, mm };
   });
   const able = tried.filter((t) => t.share > 0 && t.seen > 0).sort((a, b) => a.mm - b.mm);
@@ -122,7 +123,7 @@ export function garrisonShotVerdict(ctx: BpContext, garrison: TableUnit, target:
     },
     {
       mm: pick.mm,
-      sigmaMm: Math.hypot(garrison.sigmaMm, target.sigmaMm),
+      sigmaMm: hypot(garrison.sigmaMm, target.sigmaMm),
       from: pick.f.centre,
       to: pick.to,
       fromName: `the centre of the ${pick.f.name} of ${building.label}`,

@@ -5,6 +5,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { bpVerdict, inches, mmOf, moveOf, type BpContext } from './context.ts';
 import { BUILDING_ENTRY_COST, OBSTACLE_COST } from './tables.ts';
 import type { Verdict } from '../engine/verdict.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 export type Mover = Pick<TableUnit, 'type' | 'formationInUse' | 'size' | 'name'>;
 
@@ -63,7 +64,7 @@ function legsOf(ctx: BpContext, p: Vec2, q: Vec2, mover: Mover): Leg[] {
     }
   }
   const ts = [...cuts].sort((x, y) => x - y);
-  const len = Math.hypot(q.x - p.x, q.y - p.y);
+  const len = hypot(q.x - p.x, q.y - p.y);
   const legs: Leg[] = [];
   for (let i = 0; i + 1 < ts.length; i++) {
     const a = ts[i] as number;
@@ -102,7 +103,7 @@ function pathEvents(ctx: BpContext, path: readonly Vec2[], mover: Mover) {
   for (let i = 0; i + 1 < path.length; i++) {
     const p = path[i] as Vec2;
     const q = path[i + 1] as Vec2;
-    const len = Math.hypot(q.x - p.x, q.y - p.y);
+    const len = hypot(q.x - p.x, q.y - p.y);
     const fixed: Array<{ at: number; cost: number; why: string }> = [];
     for (const t of ctx.state.terrain) {
       if (t.kind === 'obstacle' && t.polygon) {

@@ -1,6 +1,7 @@
 import type { Answer, Verdict } from '../engine/verdict.ts';
 import { BP, bpVerdict, inches, inStr, mmOf, type BpContext } from './context.ts';
 import type { ShotAssessment } from './shooting.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Target priority, with every comparison in it under the uncertainty model. Small arms: the
@@ -23,7 +24,7 @@ function closer(ctx: BpContext, shot: ShotAssessment, c: ShotAssessment): { tri:
   const r = shot.range;
   const rc = c.range;
   if (!r || !rc) return { tri: 'no', lean: false };
-  const sigma = Math.hypot(r.sigmaMm, rc.sigmaMm);
+  const sigma = hypot(r.sigmaMm, rc.sigmaMm);
   const j = BP.judge(ctx, BP.length(inches(r.mm - rc.mm), inches(sigma)), 'moreThan', 0);
   return { tri: tri(j.answer), lean: j.lean === 'yes' };
 }

@@ -9,6 +9,7 @@ import { allOf, type Verdict } from '../engine/verdict.ts';
 import { BP, bpVerdict, inStr, lengthVerdict, type BpContext } from './context.ts';
 import { quarterBox } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** Is an enemy unit within 12" (the proximity rule, initiative, and the "enemy close by" command penalty)? */
 export function enemyWithin12Verdict(
@@ -133,7 +134,7 @@ export function proximityMoveVerdict(
   const ok = !worst || worst.d < 1e-6;
   const lever = Math.max(
     0,
-    ...tracks.map(([, b]) => Math.hypot(b.x - box.frame.origin.x, b.y - box.frame.origin.y)),
+    ...tracks.map(([, b]) => hypot(b.x - box.frame.origin.x, b.y - box.frame.origin.y)),
   );
   const sidestep = BP.judge(
     ctx,
@@ -142,7 +143,7 @@ export function proximityMoveVerdict(
       unit: 'in',
       perMm: 1 / 25.4,
       // The quarters turn with the unit's heading: the lever is out to the farthest destination.
-      sigmaMm: Math.hypot(unit.sigmaMm, lever * ((unit.sigmaHeadingDeg * Math.PI) / 180)),
+      sigmaMm: hypot(unit.sigmaMm, lever * ((unit.sigmaHeadingDeg * Math.PI) / 180)),
       moveMm: ok ? outMove : inMove,
     },
     'atMost',

@@ -5,6 +5,7 @@ import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { basePointName, pointName } from '../engine/parts.ts';
 import { unitSeparation } from '../unit-distance.ts';
 import { poss, type BpContext, type Measured } from './context.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Where Black Powder measures from (shooting, charging): a gun's barrel tip; else by the option
@@ -21,6 +22,47 @@ export function measureFrom(
   toWords?: string,
   fromBase: TableBase = unit.leaderBase,
 ): Measured {
+  if (
+    polys !== target.bodyPolygons ||
+    toWords !== undefined ||
+    fromBase !== unit.leaderBase ||
+    (gun && unit.barrel)
+  )
+    return measureAfresh(ctx, unit, gun, target, polys, toWords, fromBase);
+  // To the whole body from the usual origin: what a shot's range to the whole target and a
+  // charge's reach both ask of every enemy pair. Kept per context (one table, one set of
+  // options) and unit objects, which are all it depends on.
+  let byUnit = wholeBody.get(ctx);
+  if (!byUnit) {
+    byUnit = new Map();
+    wholeBody.set(ctx, byUnit);
+  }
+  let byTarget = byUnit.get(unit);
+  if (!byTarget) {
+    byTarget = new Map();
+    byUnit.set(unit, byTarget);
+  }
+  let m = byTarget.get(target);
+  if (!m) {
+    m = measureAfresh(ctx, unit, false, target, polys, undefined, fromBase);
+    byTarget.set(target, m);
+  }
+  return m;
+}
+
+/** measureFrom to the whole body from the usual origin, per context, unit and target. */
+const wholeBody = new WeakMap<BpContext, Map<TableUnit, Map<TableUnit, Measured>>>();
+
+/** measureFrom, computed. */
+export function measureAfresh(
+  ctx: BpContext,
+  unit: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  polys: readonly Polygon[],
+  toWords: string | undefined,
+  fromBase: TableBase,
+): Measured {
   const named = (from: Vec2, to: Vec2, fromName: string, mm: number, sigmaMm: number): Measured => ({
     mm,
     sigmaMm,
@@ -32,13 +74,7 @@ export function measureFrom(
   if (gun && unit.barrel) {
     const tip = unit.barrel.tip;
     const s = pointToPolygonSet(tip, polys);
-    return named(
-      tip,
-      s.onB,
-      `${poss(unit.name)} barrel`,
-      s.distance,
-      Math.hypot(unit.sigmaMm, target.sigmaMm),
-    );
+    return named(tip, s.onB, `${poss(unit.name)} barrel`, s.distance, hypot(unit.sigmaMm, target.sigmaMm));
   }
   const mode = ctx.options.rangeFrom;
   if (mode === 'leaderPoint') {
@@ -48,7 +84,7 @@ export function measureFrom(
       s.onB,
       `${poss(unit.name)} leader`,
       s.distance,
-      Math.hypot(unit.sigmaMm, target.sigmaMm),
+      hypot(unit.sigmaMm, target.sigmaMm),
     );
   }
   const origin = mode === 'leaderBase' ? [fromBase] : unit.body;
@@ -68,7 +104,7 @@ export function measureFrom(
     mode === 'leaderBase'
       ? basePointName(unit, fromBase.footprint, 'leader base', s.onA)
       : pointName(unit, s.onA);
-  return named(s.onA, s.onB, fromName, s.distance, Math.hypot(unit.sigmaMm, target.sigmaMm));
+  return named(s.onA, s.onB, fromName, s.distance, hypot(unit.sigmaMm, target.sigmaMm));
 }
 
 /**

@@ -5,6 +5,7 @@ import { distanceVerdict } from '../engine/distance-verdict.ts';
 import { quarterQuantity, standerOf } from '../engine/quarter-call.ts';
 import { registerRuleset } from '../engine/registry.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
+import { flatString } from '../engine/flat-string.ts';
 import { copyOf, type Verdict } from '../engine/verdict.ts';
 import { pointToUnit } from '../unit-distance.ts';
 import { chargeVerdict } from './charge.ts';
@@ -27,7 +28,7 @@ function seeVerdict(ctx: BpContext, a: TableUnit, b: TableUnit): Verdict {
   // { ...any, question, asked, between? }, copied without the spread (copyOf).
   const v = copyOf(any);
   v.question = 'see';
-  v.asked = `does ${a.name} see ${b.name}?`;
+  v.asked = flatString(`does ${a.name} see ${b.name}?`);
   if (view.region.nearest) v.between = [eye, view.region.nearest] as const;
   return v as unknown as Verdict;
 }

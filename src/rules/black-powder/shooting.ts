@@ -37,6 +37,7 @@ import {
 import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** Everything decided about one shooter–target pair, before target priority. */
 export interface ShotAssessment {
@@ -93,7 +94,7 @@ export function inBuilding(ctx: BpContext, u: TableUnit): string | undefined {
 
 /** The eye's one-sigma position error: the unit's, plus its heading error across the leader base. */
 export const eyeSigma = (u: TableUnit): number =>
-  Math.hypot(u.sigmaMm, (u.frontage / 2) * ((u.sigmaHeadingDeg * Math.PI) / 180));
+  hypot(u.sigmaMm, (u.frontage / 2) * ((u.sigmaHeadingDeg * Math.PI) / 180));
 
 /**
  * Decides everything about `shooter` shooting `target` except which target it must choose
@@ -179,7 +180,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
         shooter,
         target,
         aim,
-        bandOf(weapon, inches(Math.hypot(aim.x - eye.x, aim.y - eye.y))),
+        bandOf(weapon, inches(hypot(aim.x - eye.x, aim.y - eye.y))),
       );
       if (overheadCheck.answer !== 'no' && view.region.share === 0) {
         overhead = true;
@@ -242,7 +243,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       const g = gap;
       const width: Measured = {
         mm: g.width,
-        sigmaMm: Math.hypot(shooter.sigmaMm, target.sigmaMm),
+        sigmaMm: hypot(shooter.sigmaMm, target.sigmaMm),
         from: g.onLeft,
         to: g.onRight,
         fromName: g.left.label,

@@ -6,6 +6,7 @@ import type { Verdict } from '../engine/verdict.ts';
 import { BP, inStr, lengthVerdict, mmOf, poss, type BpContext, type Measured } from './context.ts';
 import { measureFrom, otherLeaderBases } from './range.ts';
 import { CLOSE_RANGE, type Weapon } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * A shot's range check: from the shooter (option rangeFrom, or a gun's barrel) to the target's
@@ -77,7 +78,7 @@ export function outOfRangeWhateverSeen(
     `no part of ${target.name} is within range, seen or not`,
   ]);
   if (whole.rangeCheck.answer !== 'no') return undefined;
-  const seenPartSigma = Math.hypot(shooter.sigmaMm, target.sigmaMm);
+  const seenPartSigma = hypot(shooter.sigmaMm, target.sigmaMm);
   const band = BP.bandMm(ctx, Math.max(whole.range.sigmaMm, seenPartSigma));
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
 }

@@ -20,6 +20,8 @@ import { seenShare, type SeenShare } from '../engine/sight-share.ts';
 import { tableCached } from '../engine/pair-cache.ts';
 import { tableBefore } from '../engine/table-lineage.ts';
 import { BP, inches, mmOf, type BpContext } from './context.ts';
+import { hypot } from '../../geometry/hypot.ts';
+import { byCodeUnits, sortStable } from '../../geometry/sort-stable.ts';
 
 type UnitBlocker = Blocker & { readonly unitId: string; readonly side: string };
 
@@ -200,7 +202,7 @@ export function sightBlockerExcept(
     });
     if (i >= 0) {
       const b = blockers[i] as UnitBlocker;
-      const len = Math.hypot(p.x - eye.x, p.y - eye.y);
+      const len = hypot(p.x - eye.x, p.y - eye.y);
       return { id: b.id, label: b.label, fromMm: stretch.t0 * len, toMm: stretch.t1 * len };
     }
   }
@@ -225,7 +227,7 @@ export function sightBlockerPlain(ctx: BpContext, eye: Vec2, p: Vec2, opts: Sigh
 }
 
 function terrainBlocker(ctx: BpContext, cache: SightCache, eye: Vec2, p: Vec2): Hider | undefined {
-  const len = Math.hypot(p.x - eye.x, p.y - eye.y);
+  const len = hypot(p.x - eye.x, p.y - eye.y);
   for (const { piece, blocker } of cache.solid) {
     if (!segmentTouchesBox(eye, p, blocker.box)) continue;
     if (containsPoint(blocker.polygon, p) || containsPoint(blocker.polygon, eye)) continue;
@@ -298,7 +300,7 @@ export function seen(
   // Shoot, charge and see ask the same sight from the same leader: remembered per table while a
   // pair cache is active (the key holds everything but the table and the context).
   if (polygons !== target.bodyPolygons) return seenAfresh(ctx, eye, eyeSigmaMm, target, opts, polygons);
-  const excluded = [...opts.exclude].sort();
+  const excluded = sortStable([...opts.exclude], byCodeUnits);
   return tableCached(
     ctx,
     `bp.seen ${eye.x},${eye.y} ${eyeSigmaMm} ${opts.overSide ?? ''} ${opts.ignoreUnits ? 1 : 0} ${excluded.length}`,

@@ -20,6 +20,7 @@ import {
   poss,
 } from './context.ts';
 import { LIMBER_BEHIND, MIXED_AHEAD, MIXED_SPACING, MOVE, ROCKET_DISORDER_RADIUS } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Mixed order: each skirmisher base within 2" of another skirmisher or of the formed body, and
@@ -38,7 +39,7 @@ export function mixedOrderVerdict(ctx: BpContext, unit: TableUnit): Verdict {
     });
   const frame = unit.box.frame;
   const front = (p: Vec2): Vec2 => toTable(frame, { x: toLocal(frame, p).x, y: 0 });
-  const sigma = (b: TableBase) => Math.hypot(b.sigmaMm, unit.sigmaMm);
+  const sigma = (b: TableBase) => hypot(b.sigmaMm, unit.sigmaMm);
   // The screen's farthest point ahead of the body's front, and its nearest.
   let far = { y: -Infinity, p: unit.leader, b: screen[0] as TableBase };
   let near = { y: Infinity, p: unit.leader, b: screen[0] as TableBase };

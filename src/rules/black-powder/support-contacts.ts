@@ -3,6 +3,7 @@ import { enemiesOf, friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { contactsOf } from './contacts.ts';
 import { BP, inches, type BpContext } from './context.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Contact as the supports rules read it, three-valued: a base within contactToleranceIn of a face
@@ -27,7 +28,7 @@ export function touches(
   faces: readonly FaceName[],
 ): Touch {
   if (among.length === 0) return NONE;
-  const sigma = Math.hypot(unit.sigmaMm, Math.max(...among.map((u) => u.sigmaMm)));
+  const sigma = hypot(unit.sigmaMm, Math.max(...among.map((u) => u.sigmaMm)));
   const band = inches(BP.bandMm(ctx, sigma));
   const tol = ctx.options.contactToleranceIn;
   const at = (t: number): boolean =>

@@ -18,6 +18,7 @@ import {
 } from './context.ts';
 import { bpQuarterPolygon } from './quarters.ts';
 import { PROXIMITY } from './tables.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 export interface TraverseMove {
   /** The enemy charges (the first clause); otherwise it is any move (the second clause). */
@@ -54,7 +55,7 @@ export function traverseVerdict(
   const sep = polygonSetSeparation(shooter.bodyPolygons, [[track[0], track[1]]]);
   // The shooter's heading error swings its front edge under the track by the track's distance.
   const lever = (sep.distance + w) * degToRad(shooter.sigmaHeadingDeg);
-  const sigma = Math.hypot(shooter.sigmaMm, lever);
+  const sigma = hypot(shooter.sigmaMm, lever);
   const near = lengthVerdict(
     ctx,
     {
@@ -83,7 +84,7 @@ export function traverseVerdict(
     // Second clause: the mover must end out, or mostly out, of the front quarter.
     const end = move.end ?? [];
     const zone = bpQuarterPolygon(ctx, shooter, 'front');
-    const sigmaZone = Math.hypot(shooter.sigmaMm, (sep.distance + w) * degToRad(shooter.sigmaHeadingDeg));
+    const sigmaZone = hypot(shooter.sigmaMm, (sep.distance + w) * degToRad(shooter.sigmaHeadingDeg));
     checks.push(
       end.length === 0
         ? bpVerdict({

@@ -215,13 +215,22 @@ export class AllPairs {
     const looks = last.looks;
     const bounds = last.bounds;
     const n = state.units.length;
+    // The kind's looks and bounds, found once per kind (pairs are asked kind by kind).
+    let kindNow: PairKind | undefined;
+    let kindLooks: readonly (LookRecord | undefined)[] | undefined;
+    let kindBounds: LookBounds | undefined;
     const result = this.answer(state, (kind, i, j) => {
       if (isMoved[i] === 1 || isMoved[j] === 1) return true;
+      if (kind !== kindNow) {
+        kindNow = kind;
+        kindLooks = looks.get(kind);
+        kindBounds = bounds?.get(kind);
+      }
       const k = i * n + j;
-      const look = looks.get(kind)?.[k];
+      const look = kindLooks?.[k];
       if (!look) return true;
       // touched() starts with this very test, on the record's own bounds.
-      if (bounds && !bounds.get(kind)?.meets(k, union)) return false;
+      if (bounds && !kindBounds?.meets(k, union)) return false;
       return touched(look, boxes, union);
     });
     return result;
@@ -242,6 +251,7 @@ export class AllPairs {
         const boundsRow = new LookBounds(n * n);
         const oldRow = last?.answers.get(kind);
         const oldLooks = last?.looks?.get(kind);
+        const oldBounds = last?.bounds?.get(kind);
         for (let i = 0; i < n; i++)
           for (let j = 0; j < n; j++) {
             if (i === j) continue;
@@ -249,7 +259,9 @@ export class AllPairs {
             if (oldRow && !ask(kind, i, j)) {
               row[k] = oldRow[k];
               lookRow[k] = oldLooks?.[k];
-              boundsRow.set(k, lookRow[k]);
+              // The same record's bounds, read from the flat array rather than the record.
+              if (oldBounds) boundsRow.copy(k, oldBounds);
+              else boundsRow.set(k, lookRow[k]);
               continue;
             }
             asked++;

@@ -5,8 +5,17 @@ import type { TableState } from '../../table/table-state.ts';
 import { enemiesOf } from '../../table/table-state.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { pointToUnit, unitSeparation, type MeasuredBase } from '../unit-distance.ts';
+import { flatString, flatStrings } from './flat-string.ts';
 import { judge, type Comparison, type Quantity, type ThresholdPolicy } from './threshold.ts';
-import { copyOf, verdict, type Verdict, type VerdictInit } from './verdict.ts';
+import {
+  copyOf,
+  NO_CHECKS,
+  NO_FACTS,
+  NO_OPTIONS,
+  verdict,
+  type Verdict,
+  type VerdictInit,
+} from './verdict.ts';
 import { lengthWords, marginWords } from './words.ts';
 
 /**
@@ -81,10 +90,11 @@ export function thresholdVerdict(
   v.unit = q.unit;
   v.moveMm = j.moveMm;
   v.bandMm = j.bandMm;
-  v.reasons = reasons;
-  v.options = init.options ?? {};
-  v.facts = init.facts ?? {};
-  v.checks = init.checks ?? [];
+  flatString(init.asked);
+  v.reasons = flatStrings(reasons);
+  v.options = init.options ?? NO_OPTIONS;
+  v.facts = init.facts ?? NO_FACTS;
+  v.checks = init.checks ?? NO_CHECKS;
   return v as unknown as Verdict;
 }
 
@@ -99,7 +109,7 @@ export function lengthVerdict(
   // { ...init, between, measured? } (copyOf: the same keys in the same order).
   const withLine = copyOf(init);
   withLine.between = [m.from, m.to];
-  if (m.fromName && m.toName) withLine.measured = { from: m.fromName, to: m.toName };
+  if (m.fromName && m.toName) withLine.measured = { from: flatString(m.fromName), to: flatString(m.toName) };
   return thresholdVerdict(
     judgeOf,
     withLine as unknown as Omit<VerdictInit, Measurement>,

@@ -2,6 +2,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase } from '../../table/table-unit.ts';
 import type { FacedBox } from '../../geometry/faced-box.ts';
 import { pointName } from './parts.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /** How far bases reach past the table edge. */
 export interface Overhang {
@@ -32,7 +33,7 @@ export function tableOverhang(
       x: Math.min(widthMm, Math.max(0, p.x)),
       y: Math.min(depthMm, Math.max(0, p.y)),
     };
-    if (dx > 0 || dy > 0) return { d: Math.hypot(Math.max(0, dx), Math.max(0, dy)), edge: onEdge };
+    if (dx > 0 || dy > 0) return { d: hypot(Math.max(0, dx), Math.max(0, dy)), edge: onEdge };
     const toEdge = [
       { d: p.x, edge: { x: 0, y: p.y } },
       { d: widthMm - p.x, edge: { x: widthMm, y: p.y } },
@@ -46,13 +47,13 @@ export function tableOverhang(
     const points = by === 'corners' ? b.polygon : [b.footprint.center];
     for (const p of points) {
       const o = out(p);
-      const lever = Math.hypot(p.x - b.footprint.center.x, p.y - b.footprint.center.y);
+      const lever = hypot(p.x - b.footprint.center.x, p.y - b.footprint.center.y);
       if (!best || o.d > best.mm)
         best = {
           mm: o.d,
           at: p,
           edge: o.edge,
-          sigmaMm: Math.hypot(b.sigmaMm, lever * ((b.sigmaHeadingDeg * Math.PI) / 180)),
+          sigmaMm: hypot(b.sigmaMm, lever * ((b.sigmaHeadingDeg * Math.PI) / 180)),
         };
     }
   }

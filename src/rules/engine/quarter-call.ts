@@ -2,6 +2,7 @@ import type { QuarterResult } from '../../geometry/quarters.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import { findByName, type TableState } from '../../table/table-state.ts';
 import type { Quantity } from './threshold.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Whoever a quarter question may be about: a unit (by its leader) or a commander (by his head),
@@ -40,7 +41,7 @@ export function quarterQuantity(
   of: { readonly sigmaMm: number; readonly sigmaHeadingDeg: number; readonly leader: Vec2 },
   p: Vec2,
 ): Quantity {
-  const lever = Math.hypot(p.x - of.leader.x, p.y - of.leader.y) * ((of.sigmaHeadingDeg * Math.PI) / 180);
+  const lever = hypot(p.x - of.leader.x, p.y - of.leader.y) * ((of.sigmaHeadingDeg * Math.PI) / 180);
   const d = Number.isFinite(q.rayDistance) ? q.rayDistance : 1e9;
   return {
     value: d / unitMm,

@@ -16,6 +16,7 @@ import { noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * The share of a target seen from an eye, with what the uncertainty model needs: how unsure we are
@@ -66,15 +67,15 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   const targetArea = areaOf(target);
   const cx = (tb.minX + tb.maxX) / 2;
   const cy = (tb.minY + tb.maxY) / 2;
-  const len = Math.hypot(cx - eye.x, cy - eye.y) || 1;
+  const len = hypot(cx - eye.x, cy - eye.y) || 1;
   const along = { x: (cx - eye.x) / len, y: (cy - eye.y) / len };
   const across = { x: -along.y, y: along.x };
   // The farthest corner of the target's box (the same hypots and max as over a list of corners).
   const tFar = Math.max(
-    Math.hypot(tb.minX - eye.x, tb.minY - eye.y),
-    Math.hypot(tb.maxX - eye.x, tb.minY - eye.y),
-    Math.hypot(tb.maxX - eye.x, tb.maxY - eye.y),
-    Math.hypot(tb.minX - eye.x, tb.maxY - eye.y),
+    hypot(tb.minX - eye.x, tb.minY - eye.y),
+    hypot(tb.maxX - eye.x, tb.minY - eye.y),
+    hypot(tb.maxX - eye.x, tb.maxY - eye.y),
+    hypot(tb.minX - eye.x, tb.maxY - eye.y),
   );
   const build = (reach: number) => {
     const near = growBox(tb, reach);

@@ -3,6 +3,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { askPair, pairKindsOf, type AllPairsSettings, type PairAnswer, type PairKind } from './all-pairs.ts';
 import { PairCache, withPairCache } from './pair-cache.ts';
 import type { Ruleset } from './ruleset.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * One picked unit's threat view: what it can do to every enemy unit (shoot, charge, see: its row
@@ -156,8 +157,8 @@ export async function tableReachSliced(
       .filter((u) => u.side !== unit.side)
       .sort(
         (p, q) =>
-          Math.hypot(p.leader.x - unit.leader.x, p.leader.y - unit.leader.y) -
-          Math.hypot(q.leader.x - unit.leader.x, q.leader.y - unit.leader.y),
+          hypot(p.leader.x - unit.leader.x, p.leader.y - unit.leader.y) -
+          hypot(q.leader.x - unit.leader.x, q.leader.y - unit.leader.y),
       );
     let best: { enemy: string; answer: PairAnswer } | undefined;
     for (const enemy of enemies) {

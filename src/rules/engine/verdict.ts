@@ -1,4 +1,5 @@
 import type { Vec2 } from '../../geometry/vec.ts';
+import { flatString, flatStrings } from './flat-string.ts';
 import { measureLine } from './words.ts';
 
 export type Answer = 'yes' | 'no' | 'borderline';
@@ -92,6 +93,16 @@ export interface VerdictInit {
   readonly hiddenUntilDeclared?: boolean;
 }
 
+/**
+ * The empty options, facts and checks a verdict gets when its init has none: one frozen object
+ * each, shared by every such verdict. A table's all-pairs answers are kept, with tens of
+ * thousands of empty ones among their checks, and every kept object is copied by the young
+ * collector. Frozen, so a verdict's parts stay as read-only as their types say.
+ */
+export const NO_OPTIONS: Readonly<Record<string, OptionValue>> = Object.freeze({});
+export const NO_FACTS: Readonly<Record<string, OptionValue>> = Object.freeze({});
+export const NO_CHECKS: readonly Verdict[] = Object.freeze([]);
+
 export function verdict(init: VerdictInit): Verdict {
   return verdictOf(init, init.ruleset);
 }
@@ -104,10 +115,11 @@ export function verdictOf(init: Omit<VerdictInit, 'ruleset'>, ruleset: string): 
   const v = copyOf(init);
   v.ruleset = ruleset;
   v.lean = init.lean ?? (init.answer === 'no' ? 'no' : 'yes');
-  v.reasons = init.reasons ?? [];
-  v.options = init.options ?? {};
-  v.facts = init.facts ?? {};
-  v.checks = init.checks ?? [];
+  flatString(init.asked);
+  v.reasons = flatStrings(init.reasons ?? []);
+  v.options = init.options ?? NO_OPTIONS;
+  v.facts = init.facts ?? NO_FACTS;
+  v.checks = init.checks ?? NO_CHECKS;
   return v as unknown as Verdict;
 }
 

@@ -4,6 +4,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import { zoneReading, type ZoneReading } from '../../geometry/zone.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
+import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * A unit's share of a convex zone (a front quarter, a cone of fire, the strip ahead) as threshold
@@ -44,7 +45,7 @@ function nearestEdgeNormal(zone: Polygon, p: Vec2): Vec2 {
     const b = zone[(i + 1) % zone.length] as Vec2;
     const dx = b.x - a.x;
     const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy);
+    const len = hypot(dx, dy);
     if (len === 0) continue;
     const d = Math.abs((p.x - a.x) * dy - (p.y - a.y) * dx) / len;
     if (d < best.d) best = { d, n: { x: dy / len, y: -dx / len } };

@@ -144,7 +144,7 @@ describe('pair cache after moves (rebaseAfterMoves)', () => {
 });
 
 describe('LookBounds', () => {
-  it('a slot meets a box exactly when its record’s own bounds do; an empty slot meets nothing', () => {
+  it('a slot meets a box exactly when its record’s own bounds do (also once copied); an empty slot meets nothing', () => {
     const r = rng(23);
     const bounds = new LookBounds(500);
     const records: (LookRecord | undefined)[] = [];
@@ -157,6 +157,10 @@ describe('LookBounds', () => {
       records.push(rec);
       bounds.set(k, rec);
     }
+    // Slots taken over from another LookBounds (an update keeping a pair) are the same slots,
+    // copied in a shuffled order.
+    const copied = new LookBounds(500);
+    for (const k of Array.from({ length: 500 }, (_, i) => i).sort(() => r() - 0.5)) copied.copy(k, bounds);
     let meets = 0;
     for (let t = 0; t < 2000; t++) {
       const x = r() * 1400 - 100;
@@ -171,6 +175,7 @@ describe('LookBounds', () => {
           box.minY <= rec.maxY &&
           rec.minY <= box.maxY;
         expect(bounds.meets(k, box)).toBe(want);
+        expect(copied.meets(k, box)).toBe(want);
         if (want) meets++;
       }
     }

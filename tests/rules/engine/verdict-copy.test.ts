@@ -112,10 +112,14 @@ describe('verdicts copied key by key equal the spread', () => {
         checks: init.checks ?? [],
       };
       const built = verdictOf(init, 'rs');
-      // Fresh [] / {} defaults are new objects each time: compare those by content.
+      // Fresh [] / {} defaults are new objects each time: compare those by content. The empty
+      // options, facts and checks are shared by every verdict, so they must be frozen and empty.
       for (const k of ['reasons', 'options', 'facts', 'checks'] as const)
-        if ((init as Record<string, unknown>)[k] === undefined)
+        if ((init as Record<string, unknown>)[k] === undefined) {
+          expect(built[k]).toStrictEqual(reference[k]);
+          if (k !== 'reasons') expect(Object.isFrozen(built[k])).toBe(true);
           (reference as Record<string, unknown>)[k] = built[k];
+        }
       if (!same(built, reference)) differing++;
       if (!same(measuredBy(o as unknown as Verdict), measuredBySpread(o as unknown as Verdict))) differing++;
     }
