@@ -39,7 +39,8 @@ export function measuringCorners(
   const edges = edgeFitted(grey, corners, c.cells);
   if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference) return edges;
   const shift = measuringShiftPx(c.blurSigmaPx);
-  // A quad inferred from a sticker can be a few pixels off: a coarse pass first reaches further.
+  // When the fine fit fails (a quad inferred from a sticker can be a few pixels off), a coarse
+  // pass, the model blurred more, may reach twice as far.
   const fitted =
     c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: shift, coarse: false }) ??
     c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: 2 * shift, coarse: true });

@@ -21,8 +21,8 @@ export interface FirmnessOptions {
   /** Firm readings with cells narrower than this (px) get their corners fitted to their code. */
   readonly alignBelowCellPx: number;
   /**
-   * A firm reading whose code, on paper reaching everywhere round it, explains less than this
-   * share of the pixels' variance (`paperFit`)…
+   * A firm reading whose code explains less than this share of the pixels' variance (`fit`, the
+   * surround past the quiet zone at its own level)…
    */
   readonly minDarkSurroundFit: number;
   /** …must have a quiet zone at least this light (quiet-zone.ts), or it is not a printed marker. */
@@ -89,7 +89,7 @@ export class FirmReadings {
     if (shortForBlur && !this.mayStandOnFit(r)) return false;
     // A printed marker has paper all round and cells its code explains. A die showing four or five
     // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).
-    if (r.paperFit < this.options.minDarkSurroundFit) {
+    if (r.fit < this.options.minDarkSurroundFit) {
       const lightness = quietZoneLightness(grey, r.corners, this.codes.bitsPerSide, this.codes.bits(r.id));
       if (lightness !== null && lightness < this.options.minQuietZone) return false;
     }

@@ -6,6 +6,7 @@ import {
   pixelsAround,
   predictWhiteness,
   type Grey,
+  MIN_OUTER_WEIGHT,
   type OuterWeights,
   type PixelSet,
 } from './tag-footprint.ts';
@@ -14,7 +15,7 @@ import { WorkArray } from './work-array.ts';
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
  * the rendering matches what the camera saw (Levenberg–Marquardt on the eight corner
- * coordinates plus the black and white levels).
+ * coordinates plus the black, white and surround levels, fitThreeLevels).
  *
  * Corner detectors look for edges and corners; on a 15 mm tag at 1080p the black border is
  * 1.5 px wide, so its inner edge (and the data cells behind it) pull any edge fit off by a third
@@ -101,6 +102,14 @@ export function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit
   return { sse: Math.max(0, sst - b * (swi - (sw * si) / n)), a, b, c: 0 };
 }
 
+/** Least-squares a + b·(w + o): paper everywhere past the border, the surround at the white level (c = b). */
+function paperLevels(values: Float64Array, w: Float64Array, o: Float64Array, n: number): Fit {
+  const paper = work.paper.take(n);
+  for (let i = 0; i < n; i++) paper[i] = w[i]! + o[i]!;
+  const fit = fitLevels(values, paper, n);
+  return { ...fit, c: fit.b };
+}
+
 /**
  * Least-squares a + b·w + c·o against the pixel values: o is each pixel's weight on what lies
  * past the quiet zone (OuterWeights), at a level of its own. Two levels when no pixel sees it.
@@ -133,7 +142,7 @@ export function fitThreeLevels(values: Float64Array, w: Float64Array, o: Float64
   const varO = soo - (so * so) / n;
   const covWO = swo - (sw * so) / n;
   const det = varW * varO - covWO * covWO;
-  if (varO <= 1e-12 || det <= 1e-9 * varW * varO) return fitLevels(values, w, n);
+  if (so < MIN_OUTER_WEIGHT || det <= 1e-9 * varW * varO) return paperLevels(values, w, o, n);
   const sst = sii - (si * si) / n;
   const covW = swi - (sw * si) / n;
   const covO = soi - (so * si) / n;
@@ -205,6 +214,9 @@ const work = {
   o: new WorkArray(Float64Array),
   oStep: new WorkArray(Float64Array),
   oGradient: new WorkArray(Float64Array),
+  paper: new WorkArray(Float64Array),
+  given: new WorkArray(Float64Array),
+  givenOuter: new WorkArray(Float64Array),
   jac: new WorkArray(Float64Array),
   gradient: new WorkArray(Float64Array),
   grid: new WorkArray(Float64Array),
@@ -452,8 +464,8 @@ export function alignWithModel(
 ): ModelAlignment | null {
   const pixels = pixelsAround(grey, corners, cells, options.marginCells);
   if (!pixels || pixels.count < 16) return null;
-  const given = work.wStep.take(pixels.count);
-  const givenOuter = work.oStep.take(pixels.count);
+  const given = work.given.take(pixels.count);
+  const givenOuter = work.givenOuter.take(pixels.count);
   if (
     !render(pixels, corners, pattern, cells, options.blurSigmaPx, given, {
       weight: givenOuter,

@@ -39,7 +39,8 @@ export class RivalCheck {
   }
 
   /**
-   * How much worse another code in play (`rivalId`) explains the pixels than the reading's own
+   * How much worse another code (`rivalId`: in play, or not in play for firm-reading.ts's blurred
+   * small tags) explains the pixels than the reading's own
    * code, each fitted at its best: (rival's mean squared residual − ours) / ours. Null when
    * there is no such rival or either fit fails; −Infinity when only the rival fits better than our
    * reading did where the quad was found.

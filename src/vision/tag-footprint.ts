@@ -155,6 +155,14 @@ export interface OuterWeights {
   readonly gradient: Float64Array | null;
 }
 
+/**
+ * The surround past the quiet zone gets a level of its own only when the pixels' weight on it adds
+ * up to at least this many pixels' worth: a sharp tag's pixels barely reach past the paper, and a
+ * level fitted to a few pixels' faint tails is a dummy that wipes out their residuals (and, in the
+ * corner fit, a huge level times a tiny gradient). Below it the paper is taken to reach everywhere.
+ */
+export const MIN_OUTER_WEIGHT = 1;
+
 /** Each pixel's whiteness gradient in grid coordinates and its grid position, two per pixel. */
 export interface WhitenessGradient {
   readonly gradient: Float64Array;

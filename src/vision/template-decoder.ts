@@ -1,6 +1,6 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { CodeBook, PackedViews } from './code-book.ts';
-import { cellWeight, MAX_HALF_CELLS, pixelsAround, type Grey } from './tag-footprint.ts';
+import { cellWeight, MAX_HALF_CELLS, MIN_OUTER_WEIGHT, pixelsAround, type Grey } from './tag-footprint.ts';
 import { WorkArray } from './work-array.ts';
 
 /** Data cells one pixel's kernel may touch (a wide blur on tiny cells touches many). */
@@ -57,7 +57,8 @@ export interface TemplateReading {
   /**
    * Log-likelihood ratio of the best code in play over the best code *not* in play. Negative when
    * some other code of the dictionary explains the picture better: a marker that is not part of
-   * this scenario, which must not be read as one that is.
+   * this scenario, which must not be read as one that is (unless, on a small blurred tag, the two
+   * codes fitted at their best say otherwise: firm-reading.ts).
    */
   readonly plausibility: number;
   /** The best code not in play, and its own evidence over everything else (in play, blanks, the rest). */
@@ -251,21 +252,16 @@ function residual(m: Moments, white: Uint16Array, from: number, to: number, nBit
   const covWO = swo - (sw * m.sumO) / n;
   const covO = m.sumOI - (m.sumO * m.sumI) / n;
   const det = varW * varO - covWO * covWO;
-  // Nothing past the quiet zone reaches these pixels (or only as the whiteness does): two levels.
-  if (varO <= 1e-9 || det <= 1e-9 * varW * varO) {
-    const b = cov / varW;
-    // A pattern that only fits with white darker than black is no fit at all.
-    if (b <= 0) return { sse: sst, contrast: b };
-    return { sse: Math.max(0, sst - (cov * cov) / varW), contrast: b };
-  }
+  // Little past the quiet zone reaches these pixels (or only as the whiteness does): paper everywhere.
+  if (m.sumO < MIN_OUTER_WEIGHT || det <= 1e-9 * varW * varO) return paperResidual(m, white, from, to, nBits);
   const b = (varO * cov - covWO * covO) / det;
   if (b <= 0) return { sse: sst, contrast: b };
   const c = (varW * covO - covWO * cov) / det;
   return { sse: Math.max(0, sst - b * cov - c * covO), contrast: b };
 }
 
-/** Residual sum of squares of the best a + b·whiteness fit with paper everywhere past the border. */
-function paperResidual(m: Moments, white: Uint16Array, from: number, to: number, nBits: number): number {
+/** The best a + b·whiteness fit with paper everywhere past the border (what lies past it is white). */
+function paperResidual(m: Moments, white: Uint16Array, from: number, to: number, nBits: number): LevelFit {
   // Whiteness with paper everywhere is w + o: its sums from the three-level moments.
   let sw = m.sumC + m.sumO;
   let swi = m.sumCI + m.sumOI;
@@ -282,9 +278,12 @@ function paperResidual(m: Moments, white: Uint16Array, from: number, to: number,
   const n = m.n;
   const varW = sww - (sw * sw) / n;
   const sst = m.sumII - (m.sumI * m.sumI) / n;
+  if (varW <= 1e-9) return { sse: sst, contrast: 0 };
   const cov = swi - (sw * m.sumI) / n;
-  if (varW <= 1e-9 || cov <= 0) return sst;
-  return Math.max(0, sst - (cov * cov) / varW);
+  const b = cov / varW;
+  // A pattern that only fits with white darker than black is no fit at all.
+  if (b <= 0) return { sse: sst, contrast: b };
+  return { sse: Math.max(0, sst - (cov * cov) / varW), contrast: b };
 }
 
 /**
@@ -419,7 +418,8 @@ export function readQuad(
     fit: sst > 0 ? 1 - bestFit.sse / sst : 0,
     paperFit:
       sst > 0
-        ? 1 - paperResidual(m, inPlay.white, inPlay.offsets[best]!, inPlay.offsets[best + 1]!, nBits) / sst
+        ? 1 -
+          paperResidual(m, inPlay.white, inPlay.offsets[best]!, inPlay.offsets[best + 1]!, nBits).sse / sst
         : 0,
     contrast: bestFit.contrast,
     residualSigma: Math.sqrt(bestFit.sse / Math.max(1, m.n - 3)),

@@ -140,7 +140,7 @@ describe('template decoder under lens blur as wide as a cell', () => {
  * `paperFit` asks whether the picture is a printed marker on paper: the code with paper taken to
  * reach everywhere round it. Drawn by hand (independent of the renderer): a MIP 36h12 code with
  * 2 px cells, ink 30, paper 200, on a cloth of 70, with its one-cell quiet zone and without it (a
- * dark square with light spots on the cloth, as a die is), blurred by a 3 × 3 box.
+ * dark square with light spots on the cloth, as a die is), blurred by a 3 × 3 box (σ ≈ 0.8 px).
  */
 describe('template decoder: fit with the surround free, and on paper', () => {
   const draw = async (withQuietZone: boolean) => {
@@ -178,7 +178,7 @@ describe('template decoder: fit with the surround free, and on paper', () => {
       { u: edge, v: far },
     ] as const;
     return readQuad({ data, width: size, height: size }, corners, codeBook(codes, [36, 7, 19]), {
-      blurSigmaPx: 0.6,
+      blurSigmaPx: 0.8,
       marginCells: 0.5,
     })!;
   };
