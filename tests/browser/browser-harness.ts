@@ -64,6 +64,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 }
 
+/**
+ * Frame pacing of the browser tests' servers: 10 fps, not the shipped 30. These tests check what
+ * pages show and do, not the frame rate (bench/live.ts measures that); at 30 fps each server and
+ * its page took most of a core, and on a 2-core CI machine running two files at once beside the
+ * rest of the suite, pages starved until clicks and waits timed out.
+ */
+export const BROWSER_TEST_FRAME_INTERVAL_MS = 100;
+
 /** The live server on a free loopback port, serving web/dist, on the still synthetic camera. */
 export function startWebServer(
   options: Pick<ServerOptions, 'scenarioPath'> & Partial<ServerOptions>,
@@ -74,6 +82,7 @@ export function startWebServer(
     webRoot: resolve(ROOT, 'web/dist'),
     source: { kind: 'synthetic', moving: false },
     ...options,
+    loop: { minIntervalMs: BROWSER_TEST_FRAME_INTERVAL_MS, ...options.loop },
   });
 }
 

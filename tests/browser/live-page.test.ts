@@ -197,17 +197,42 @@ describe.skipIf(skip)('live page in chromium', { timeout: 300_000 }, () => {
 
     // Clicking empty space (the picture's corner, away from every unit) clears the selection.
     const box = (await page.locator('#view').boundingBox())!;
-    await page.mouse.click(box.x + 4, box.y + 4);
-    try {
-      await page.waitForFunction(
-        () =>
-          window.__vedette?.selection.length === 0 &&
-          document.querySelector('#measurement')?.getAttribute('data-valid') === 'false',
-        undefined,
-        WAIT,
-      );
-    } catch (err) {
-      // Seen once in a full run under load (not reproduced since): keep what the page showed.
+    const corner = [box.x + 4, box.y + 4] as const;
+    const cleared = () =>
+      page
+        .waitForFunction(
+          () =>
+            window.__vedette?.selection.length === 0 &&
+            document.querySelector('#measurement')?.getAttribute('data-valid') === 'false',
+          undefined,
+          { timeout: 30_000, polling: 100 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+    // What reached the canvas: seen once in a full run under load, the click left the selection
+    // as it was. Retried only when the browser lost the click (no down and up on the canvas);
+    // a click that reached the canvas and did not clear is a page bug and fails.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __pointers: string[] }).__pointers = seen;
+      for (const type of ['pointerdown', 'pointerup'])
+        window.addEventListener(type, (e) => seen.push(`${type} on #${(e.target as Element).id}`), true);
+    });
+    const pointers = () => page.evaluate(() => (window as unknown as { __pointers: string[] }).__pointers);
+    await page.mouse.click(...corner);
+    let ok = await cleared();
+    if (!ok) {
+      const first = await pointers();
+      const reached = first.includes('pointerdown on #view') && first.includes('pointerup on #view');
+      console.warn(`the click on empty space did not clear; the page saw: ${JSON.stringify(first)}`);
+      if (!reached) {
+        await page.mouse.click(...corner);
+        ok = await cleared();
+      }
+    }
+    if (!ok) {
       await page.screenshot({ path: join(ARTIFACTS, 'live-page-laptop-clear-failed.png') });
       const left = await page.evaluate(
         ([x, y]) => ({
@@ -215,11 +240,11 @@ describe.skipIf(skip)('live page in chromium', { timeout: 300_000 }, () => {
           valid: document.querySelector('#measurement')?.getAttribute('data-valid') ?? null,
           underClick: document.elementFromPoint(x, y)?.id ?? null,
         }),
-        [box.x + 4, box.y + 4] as const,
+        corner,
       );
-      throw new Error(`clicking empty space did not clear the selection: ${JSON.stringify(left)}`, {
-        cause: err,
-      });
+      throw new Error(
+        `clicking empty space did not clear the selection: ${JSON.stringify(left)}; pointer events ${JSON.stringify(await pointers())}`,
+      );
     }
     expect(errors).toEqual([]);
   });

@@ -203,9 +203,14 @@ describe.skipIf(skipWithoutChromium('the threat-view browser test'))(
       // Rows are kept in place as views arrive: the summary a player taps is the same element a
       // few states later (rebuilt rows detached it, and taps landed on nothing).
       const row = await page.$('#threat-list li[data-enemy="camerons"] summary');
-      // Every state that arrives redraws the panel.
-      const arrived = await page.evaluate(() => window.__vedette!.stateArrivals.length);
-      await page.waitForFunction((n) => window.__vedette!.stateArrivals.length > n + 3, arrived, WAIT);
+      // Every state that arrives redraws the panel. (The page keeps only its last 120 arrivals, so
+      // count arrivals of later frames, not the list's length.)
+      const lastFrame = await page.evaluate(() => window.__vedette!.stateArrivals.at(-1)?.frame ?? -1);
+      await page.waitForFunction(
+        (f) => window.__vedette!.stateArrivals.filter((s) => s.frame > f).length > 3,
+        lastFrame,
+        WAIT,
+      );
       expect(await row!.evaluate((el) => el.isConnected), 'the row survives later states').toBe(true);
       // The reason opens on tap, in the verdict card's words.
       await page.click('#threat-list li[data-enemy="camerons"] summary');
