@@ -9,6 +9,7 @@ import { ConnectionAdmission } from './connection-limits.ts';
 import { guardUpgrade, type AccessPolicy } from './guards.ts';
 import type { LiveFrame, SourceStatus } from './live-loop.ts';
 import { measurementView, stateMessage } from './live-state.ts';
+import { PictureScaler, pictureWidthFor, type ScaledPictures } from './picture-sizes.ts';
 import {
   clientMessageSchema,
   type ClientMessage,
@@ -55,6 +56,10 @@ interface Client {
   lastCameraRequest: number;
   /** This connection sends a browser camera: it is not sent the picture back. */
   sendsCamera: boolean;
+  /** How wide the page draws the picture, device px (its `view` message); null: the camera's width. */
+  pictureWidth: number | null;
+  /** Order of the last frame sent (a scaled picture comes later than a full one: never send an older frame). */
+  lastFrame: number;
 }
 
 /** The camera's state in a few words for the page's title line (the reason is in `sourceStatus`). */
@@ -70,6 +75,11 @@ export class LiveSocket {
   private readonly clients = new Map<WebSocket, Client>();
   private readonly admission: ConnectionAdmission;
   private nextClientId = 1;
+  private readonly scaler = new PictureScaler((frame, order, pictures) =>
+    this.sendScaled(frame, order, pictures),
+  );
+  /** Frames the loop has given out so far (their order, across changes of camera or scenario). */
+  private framesOut = 0;
 
   constructor(
     http: Server,
@@ -92,13 +102,14 @@ export class LiveSocket {
     const loop = table.loop;
     loop.on('sourceStatus', () => this.broadcast(this.hello()));
     loop.on('frame', (frame) => {
+      const order = ++this.framesOut;
+      const scaled = new Set<number>();
       for (const [ws, client] of this.clients) {
-        if (ws.readyState !== ws.OPEN || client.sendsCamera) continue;
-        // A slow browser misses frames rather than queueing them without bound.
-        if (ws.bufferedAmount > options.maxBufferedBytes) continue;
-        ws.send(frame.jpeg, { binary: true });
-        this.sendFrameState(ws, frame);
+        const width = pictureWidthFor(client.pictureWidth, this.table.camera.imageWidth);
+        if (width === null) this.sendFrame(ws, client, frame, order, frame.jpeg);
+        else scaled.add(width);
       }
+      this.scaler.push(frame, order, scaled);
     });
     loop.on('sourceError', (err) => {
       console.error(`camera source: ${err.message}`);
@@ -175,6 +186,8 @@ export class LiveSocket {
       lastLimitNotice: 0,
       lastCameraRequest: 0,
       sendsCamera: false,
+      pictureWidth: null,
+      lastFrame: -1,
     };
     this.clients.set(ws, client);
     this.send(ws, this.hello(role));
@@ -263,6 +276,29 @@ export class LiveSocket {
       }
       case 'camera':
         return this.startBrowserCamera(ws, client, msg);
+      case 'view':
+        client.pictureWidth = msg.width;
+        return;
+    }
+  }
+
+  /** A frame's picture and then its state to one page, unless it cannot take them now. */
+  private sendFrame(ws: WebSocket, client: Client, frame: LiveFrame, order: number, jpeg: Buffer): void {
+    if (ws.readyState !== ws.OPEN || client.sendsCamera) return;
+    // A slow browser misses frames rather than queueing them without bound.
+    if (ws.bufferedAmount > this.options.maxBufferedBytes) return;
+    if (order <= client.lastFrame) return;
+    client.lastFrame = order;
+    ws.send(jpeg, { binary: true });
+    this.sendFrameState(ws, frame);
+  }
+
+  /** Scaled pictures of a frame to the pages that asked for those widths (as they ask now). */
+  private sendScaled(frame: LiveFrame, order: number, pictures: ScaledPictures): void {
+    for (const [ws, client] of this.clients) {
+      const width = pictureWidthFor(client.pictureWidth, this.table.camera.imageWidth);
+      const jpeg = width === null ? undefined : pictures.get(width);
+      if (jpeg) this.sendFrame(ws, client, frame, order, jpeg);
     }
   }
 

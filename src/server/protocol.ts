@@ -28,6 +28,11 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     profile: z.string().min(1).max(100).optional(),
     hfovDeg: z.number().min(10).max(170).optional(),
   }),
+  /**
+   * This page draws the camera picture at most `width` device pixels wide: the server may send it
+   * scaled down to that (src/server/picture-sizes.ts). Overlays stay in camera pixels.
+   */
+  z.strictObject({ type: z.literal('view'), width: z.number().int().min(64).max(8192) }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 

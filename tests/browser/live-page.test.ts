@@ -185,6 +185,20 @@ describe.skipIf(skip)('live page in chromium', { timeout: 300_000 }, () => {
     await waitForLiveFrames(page);
     await page.screenshot({ path: join(ARTIFACTS, 'live-page-laptop-frames.png') });
 
+    // The server sends the picture as wide as the page's canvas (rounded up to 128 px), not 1920.
+    await page.waitForFunction(
+      () => {
+        const size = window.__vedette?.pictureSize;
+        return !!size && size.width === Math.ceil(size.canvasWidth / 128) * 128;
+      },
+      undefined,
+      WAIT,
+    );
+    const size = (await page.evaluate(() => window.__vedette!.pictureSize))!;
+    console.log(`laptop: picture ${size.width} × ${size.height} for a canvas ${size.canvasWidth} px wide`);
+    expect(size.width).toBeLessThan(1920);
+    expect(size.height).toBe(Math.round((size.width * 1080) / 1920));
+
     const m = await measure(page, 'lees', 'camerons', 'click');
     await page.screenshot({ path: join(ARTIFACTS, 'live-page-laptop-measured.png') });
     console.log(

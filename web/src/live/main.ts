@@ -193,6 +193,7 @@ const connection = new LiveConnection({
   onBadMessage: () => showError('the server sent a message this page does not understand'),
   onOpen: () => {
     frames.reset();
+    sendPictureWidth(true);
     const resend = resendFor(state.selection);
     if (resend) connection.send(resend);
   },
@@ -348,7 +349,19 @@ for (const input of document.querySelectorAll<HTMLInputElement>('[data-toggle]')
 function resize(): void {
   picture.resize();
   tactical.resize();
+  sendPictureWidth(false);
   requestRender();
+}
+
+/**
+ * Asks for pictures as wide as the canvas draws them, in device pixels: a wider picture only costs
+ * a larger decode and a downscale each frame (src/server/picture-sizes.ts).
+ */
+let pictureWidthSent = 0;
+function sendPictureWidth(always: boolean): void {
+  const width = Math.min(8192, Math.max(64, dom.canvas.width));
+  if (!always && width === pictureWidthSent) return;
+  if (connection.send({ type: 'view', width })) pictureWidthSent = width;
 }
 
 new ResizeObserver(resize).observe(dom.stage);
@@ -371,6 +384,10 @@ installTestHook({
   },
   get framesShown() {
     return frames.stats.presented;
+  },
+  get pictureSize() {
+    const p = state.shown?.picture;
+    return p ? { width: p.width, height: p.height, canvasWidth: dom.canvas.width } : null;
   },
   get selection() {
     return [...state.selection];

@@ -17,6 +17,12 @@ export interface VedetteTestHook {
   readonly shownFrame: number | null;
   /** How many frames (picture + state) have been drawn. */
   readonly framesShown: number;
+  /** The picture drawn now, in its own pixels (the server scales it to the canvas), and the canvas's width. */
+  readonly pictureSize: {
+    readonly width: number;
+    readonly height: number;
+    readonly canvasWidth: number;
+  } | null;
   readonly selection: readonly string[];
   /** The distance line drawn on screen now (with its validity), or null when none is drawn. */
   readonly drawnMeasurement: { readonly a: string; readonly b: string; readonly valid: boolean } | null;

@@ -1,0 +1,76 @@
+import sharp from 'sharp';
+import type { LiveFrame } from './live-loop.ts';
+
+/**
+ * The camera picture at the size a page draws it. A page says how many device pixels wide its
+ * picture canvas is (the `view` message); a picture wider than that only costs the browser a
+ * larger decode and a downscale on every frame. On a 2-core machine headless Chromium showed 11
+ * frames a second of 1920-px pictures and 18 of 960-px ones from the same server, and a phone or
+ * tablet at the table is slower still.
+ *
+ * Widths are rounded up to a step, so pages of about the same size share one encode, and a page as
+ * wide as the camera (or wider) gets the camera's own JPEG, sent at once as before. Scaled pictures
+ * are made off the event loop (sharp); while one frame is being scaled, a newer frame replaces any
+ * frame still waiting, so a slow encode drops frames rather than queueing them.
+ */
+
+/** Requested widths are rounded up to a multiple of this, px. */
+export const PICTURE_WIDTH_STEP = 128;
+/** JPEG quality of scaled pictures (the live loop's own pictures use 80 too). */
+const SCALED_QUALITY = 80;
+
+/** The width to send a page that asked for `requested` px, or null for the camera's own picture. */
+export function pictureWidthFor(requested: number | null, cameraWidth: number): number | null {
+  if (requested === null) return null;
+  const width = Math.ceil(requested / PICTURE_WIDTH_STEP) * PICTURE_WIDTH_STEP;
+  return width >= cameraWidth ? null : width;
+}
+
+/** Scaled pictures of one frame, by width. */
+export type ScaledPictures = ReadonlyMap<number, Buffer>;
+
+export class PictureScaler {
+  private busy = false;
+  private waiting: { frame: LiveFrame; order: number; widths: ReadonlySet<number> } | null = null;
+  private failures = 0;
+
+  constructor(
+    private readonly deliver: (frame: LiveFrame, order: number, pictures: ScaledPictures) => void,
+  ) {}
+
+  /**
+   * Scales `frame` to each of `widths` and delivers them together (later, unless a newer frame
+   * replaces it first). `order` is handed back with them: the caller's count of frames.
+   */
+  push(frame: LiveFrame, order: number, widths: ReadonlySet<number>): void {
+    if (widths.size === 0) return;
+    if (this.busy) this.waiting = { frame, order, widths };
+    else void this.run(frame, order, widths);
+  }
+
+  /** Frames that could not be scaled (an undecodable JPEG): they were skipped. */
+  get failed(): number {
+    return this.failures;
+  }
+
+  private async run(frame: LiveFrame, order: number, widths: ReadonlySet<number>): Promise<void> {
+    this.busy = true;
+    try {
+      const pictures = new Map<number, Buffer>();
+      await Promise.all(
+        [...widths].map(async (width) => {
+          const jpeg = await sharp(frame.jpeg).resize({ width }).jpeg({ quality: SCALED_QUALITY }).toBuffer();
+          pictures.set(width, jpeg);
+        }),
+      );
+      this.deliver(frame, order, pictures);
+    } catch {
+      this.failures += 1;
+    } finally {
+      this.busy = false;
+      const next = this.waiting;
+      this.waiting = null;
+      if (next) void this.run(next.frame, next.order, next.widths);
+    }
+  }
+}
