@@ -72,6 +72,9 @@ interface FrameOutcome {
   readonly native: { ms: number; found: Set<number>; falseCount: number } | null;
 }
 
+/** Quiet time before a frame whose search is timed against native OpenCV, ms (see runFrame). */
+const SETTLE_BEFORE_TIMED_MS = 50;
+
 async function runFrame(
   pipeline: VisionPipeline,
   frame: SynthFrame,
@@ -79,6 +82,12 @@ async function runFrame(
   at: { capturedAt: number; sequence: number },
   native: NativeAruco | null,
 ): Promise<FrameOutcome> {
+  // A frame timed against native OpenCV was drawn in this process just before: drawing leaves the
+  // garbage collector and the compiler work on background threads that ran during the search
+  // (48 tuning clutter searches, medians: 28.4–30.2 ms at once, 22.6–26.0 ms after 30–100 ms of
+  // quiet). Native OpenCV runs in a process of its own and never paid for it. So a timed frame
+  // waits until that work is done: each side is timed on a quiet machine.
+  if (native) await new Promise((r) => setTimeout(r, SETTLE_BEFORE_TIMED_MS));
   const result = pipeline.process({ image: { ...image, channels: 3 }, ...at });
   const truth = frame.truth;
   const bases = scoreBases(truth, result.located.bases);
