@@ -3,8 +3,8 @@
  * (Debian's `chromium`) on the table `npm start` watches (the synthetic demo, its unit walking),
  * per window size. Each window size is run twice, alternately, in the same process against a fresh
  * server each time: the picture at the page's size (as shipped: the page's `view` message) and at
- * the camera's full size (that message dropped). Both go through the same WebSocket route in the
- * benchmark's process, so the relay costs both the same.
+ * the camera's full size (that message kept in the page). The page talks to the server directly
+ * either way.
  *
  *   npm run bench -- page [--seconds 10] [--warmup 6] [--rounds 2] [--sizes 1366x820,1920x1080,390x844@3]
  *
@@ -91,13 +91,16 @@ async function measure(
   });
   try {
     const page = await context.newPage();
-    await page.routeWebSocket(/\/live$/, (ws) => {
-      const upstream = ws.connectToServer();
-      ws.onMessage((message) => {
-        if (picture === 'full' && typeof message === 'string' && message.includes('"type":"view"')) return;
-        upstream.send(message);
+    // Full size: the page's `view` message never leaves it (its WebSocket's send is wrapped
+    // before the page runs), so the server sends the camera's own picture.
+    if (picture === 'full')
+      await page.addInitScript(() => {
+        const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (this: WebSocket, data) {
+          if (typeof data === 'string' && data.includes('"type":"view"')) return;
+          send.call(this, data);
+        };
       });
-    });
     await page.goto(server.url);
     await page.waitForFunction(() => (window.__vedette?.framesShown ?? 0) >= 2, undefined, {
       timeout: 120_000,
