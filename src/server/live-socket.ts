@@ -56,7 +56,7 @@ interface Client {
   lastCameraRequest: number;
   /** This connection sends a browser camera: it is not sent the picture back. */
   sendsCamera: boolean;
-  /** How wide the page draws the picture, device px (its `view` message); null: the camera's width. */
+  /** How wide the page draws the picture, device px (its `view` message); null: the camera's width; 0: none. */
   pictureWidth: number | null;
   /** Order of the last frame sent (a scaled picture comes later than a full one: never send an older frame). */
   lastFrame: number;
@@ -107,6 +107,7 @@ export class LiveSocket {
       for (const [ws, client] of this.clients) {
         const width = pictureWidthFor(client.pictureWidth, this.table.camera.imageWidth);
         if (width === null) this.sendFrame(ws, client, frame, order, frame.jpeg);
+        else if (width === 0) this.sendFrame(ws, client, frame, order, null);
         else scaled.add(width);
       }
       this.scaler.push(frame, order, scaled);
@@ -283,13 +284,19 @@ export class LiveSocket {
   }
 
   /** A frame's picture and then its state to one page, unless it cannot take them now. */
-  private sendFrame(ws: WebSocket, client: Client, frame: LiveFrame, order: number, jpeg: Buffer): void {
+  private sendFrame(
+    ws: WebSocket,
+    client: Client,
+    frame: LiveFrame,
+    order: number,
+    jpeg: Buffer | null,
+  ): void {
     if (ws.readyState !== ws.OPEN || client.sendsCamera) return;
     // A slow browser misses frames rather than queueing them without bound.
     if (ws.bufferedAmount > this.options.maxBufferedBytes) return;
     if (order <= client.lastFrame) return;
     client.lastFrame = order;
-    ws.send(jpeg, { binary: true });
+    if (jpeg) ws.send(jpeg, { binary: true });
     this.sendFrameState(ws, frame);
   }
 

@@ -19,9 +19,12 @@ export const PICTURE_WIDTH_STEP = 128;
 /** JPEG quality of scaled pictures (the live loop's own pictures use 80 too). */
 const SCALED_QUALITY = 80;
 
-/** The width to send a page that asked for `requested` px, or null for the camera's own picture. */
+/**
+ * The width to send a page that asked for `requested` px, null for the camera's own picture, or
+ * 0 for none (a page that draws no picture).
+ */
 export function pictureWidthFor(requested: number | null, cameraWidth: number): number | null {
-  if (requested === null) return null;
+  if (requested === null || requested === 0) return requested;
   const width = Math.ceil(requested / PICTURE_WIDTH_STEP) * PICTURE_WIDTH_STEP;
   return width >= cameraWidth ? null : width;
 }

@@ -30,9 +30,13 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   }),
   /**
    * This page draws the camera picture at most `width` device pixels wide: the server may send it
-   * scaled down to that (src/server/picture-sizes.ts). Overlays stay in camera pixels.
+   * scaled down to that (src/server/picture-sizes.ts). Overlays stay in camera pixels. Width 0:
+   * this page draws no picture (the streamer overlay), send states only.
    */
-  z.strictObject({ type: z.literal('view'), width: z.number().int().min(64).max(8192) }),
+  z.strictObject({
+    type: z.literal('view'),
+    width: z.union([z.literal(0), z.number().int().min(64).max(8192)]),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 

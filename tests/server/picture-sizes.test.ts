@@ -14,6 +14,7 @@ describe('picture widths', () => {
     expect(pictureWidthFor(1900, 1920)).toBeNull();
     expect(pictureWidthFor(2560, 1920)).toBeNull();
     expect(pictureWidthFor(64, 1280)).toBe(PICTURE_WIDTH_STEP);
+    expect(pictureWidthFor(0, 1920)).toBe(0); // a page that draws no picture
   });
 
   it('scales each frame to every width asked, and a newer frame replaces one still waiting', async () => {
@@ -110,6 +111,26 @@ describe('the live socket sends each page pictures as wide as it draws them', ()
         .every((w) => w === 768),
     ).toBe(true);
     expect(widths(whole.got).every((w) => w === 1920)).toBe(true);
+  });
+
+  it('sends a page that draws no picture (the streamer overlay) its states only', async () => {
+    const ws = new WebSocket(liveUrl(server));
+    let pictures = 0;
+    const frames: number[] = [];
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return void pictures++;
+      const m = JSON.parse(String(data)) as { type: string; frame?: number };
+      if (m.type === 'state') frames.push(m.frame!);
+    });
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ type: 'view', width: 0 }));
+    await until('a state after the view message', () => frames.length >= 3, 90_000);
+    const before = pictures;
+    const statesBefore = frames.length;
+    await until('more states', () => frames.length >= statesBefore + 5, 90_000);
+    ws.close();
+    expect(pictures, 'no picture once the page said it draws none').toBe(before);
+    expect(frames).toEqual([...frames].sort((a, b) => a - b));
   });
 
   it('refuses a width out of bounds, with a reason, and keeps the page', async () => {

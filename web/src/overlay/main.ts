@@ -88,7 +88,7 @@ async function pollAnswer(): Promise<void> {
   }
 }
 
-new LiveConnection({
+const connection: LiveConnection = new LiveConnection({
   onFrame: () => undefined,
   onMessage: (m) => {
     if (m.type === 'state') {
@@ -98,8 +98,10 @@ new LiveConnection({
   },
   onBadMessage: () => undefined,
   onStatus: () => undefined,
-  onOpen: () => undefined,
-}).start();
+  // This page draws overlays only, over the streamer's own camera: states, no pictures.
+  onOpen: () => void connection.send({ type: 'view', width: 0 }),
+});
+connection.start();
 window.addEventListener('resize', resize);
 resize();
 void pollAnswer();
