@@ -5,9 +5,7 @@
  * a measured window: overlay messages received, the server's own counters (/api/status), CPU and
  * memory of the server and of its ffmpeg (/proc), and, for a moving unit, the latency of every move.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import type { ServerStatus } from '../src/server/server-options.ts';
 import type { StateMessage } from '../src/server/protocol.ts';
 import { LiveClient, type PictureSample, type ReceivedState } from './live-client.ts';
@@ -24,7 +22,8 @@ import {
 } from './live-latency.ts';
 import type { ProfileWindow } from './live-profile.ts';
 import { coresBetween, sampleProcesses, type ProcTimes } from './live-proc.ts';
-import type { FromLiveServer, LaunchOptions } from './live-server.ts';
+import type { LaunchOptions } from './live-server.ts';
+import { spawnLiveServer, stopLiveServer, type LiveServerProcess } from './live-server-process.ts';
 import type { MjpegStream } from './live-stream.ts';
 
 export interface PhaseSpec {
@@ -110,35 +109,15 @@ export interface PhaseResult {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mean = (v: readonly number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : Number.NaN);
 
-function launch(ctx: PhaseContext, spec: PhaseSpec): { child: ChildProcess; ready: Promise<FromLiveServer> } {
+function launch(ctx: PhaseContext, spec: PhaseSpec): LiveServerProcess {
   const options: LaunchOptions =
     spec.camera === 'mjpeg'
       ? { dataDir: ctx.dataDir, url: ctx.stream.url, camera: ctx.cameraPath }
       : { dataDir: ctx.dataDir, still: !spec.moving };
-  const prof = ctx.profileDir ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : [];
-  const script = join(import.meta.dirname, 'live-server.ts');
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', script, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  return spawnLiveServer(options, {
+    log: ctx.log,
+    ...(ctx.profileDir ? { profileDir: ctx.profileDir } : {}),
   });
-  const forward = (d: Buffer) => {
-    for (const line of d.toString().split('\n')) if (line.trim()) ctx.log(`  [server] ${line}`);
-  };
-  child.stdout?.on('data', forward);
-  child.stderr?.on('data', forward);
-  const ready = new Promise<FromLiveServer>((resolve) => {
-    child.once('message', (m) => resolve(m as FromLiveServer));
-    child.once('exit', (code) => resolve({ type: 'failed', message: `server exited (code ${code})` }));
-  });
-  return { child, ready };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function status(url: string): Promise<ServerStatus> {
@@ -361,6 +340,6 @@ export async function runPhase(ctx: PhaseContext, spec: PhaseSpec): Promise<Phas
     };
   } finally {
     client?.close();
-    await stopServer(child);
+    await stopLiveServer(child);
   }
 }

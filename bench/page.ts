@@ -12,13 +12,13 @@
  * processed fps over the same window (/api/status), the picture's size and the canvas's width.
  * It never fails on a figure.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
-import type { FromLiveServer, LaunchOptions } from './live-server.ts';
+import { spawnLiveServer, stopLiveServer } from './live-server-process.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
@@ -49,27 +49,10 @@ function parseSizes(text: string): WindowSize[] {
 }
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const options: LaunchOptions = { dataDir };
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'live-server.ts'), JSON.stringify(options)],
-    { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], cwd: ROOT },
-  );
-  const ready = await new Promise<FromLiveServer>((resolve) => {
-    child.once('message', (m) => resolve(m as FromLiveServer));
-    child.once('exit', (code) => resolve({ type: 'failed', message: `server exited (code ${code})` }));
-  });
-  if (ready.type === 'failed') throw new Error(ready.message);
-  return { child, url: ready.url };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
+  const { child, ready } = spawnLiveServer({ dataDir }, { log: (line) => console.error(line) });
+  const started = await ready;
+  if (started.type === 'failed') throw new Error(started.message);
+  return { child, url: started.url };
 }
 
 async function processedFrames(url: string): Promise<number> {
@@ -125,7 +108,7 @@ async function measure(
     };
   } finally {
     await context.close();
-    await stopServer(server.child);
+    await stopLiveServer(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

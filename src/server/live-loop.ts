@@ -234,6 +234,11 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   }
 
   /** The source being read now (tests reach its ffmpeg process through it). */
+  /** JPEG quality of the pictures this loop makes (pages sent scaled pictures get the same). */
+  get jpegQuality(): number {
+    return this.options.jpegQuality;
+  }
+
   get currentSource(): FrameSource {
     return this.source;
   }

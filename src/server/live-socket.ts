@@ -75,8 +75,9 @@ export class LiveSocket {
   private readonly clients = new Map<WebSocket, Client>();
   private readonly admission: ConnectionAdmission;
   private nextClientId = 1;
-  private readonly scaler = new PictureScaler((frame, order, pictures) =>
-    this.sendScaled(frame, order, pictures),
+  private readonly scaler = new PictureScaler(
+    () => this.table.loop.jpegQuality,
+    (frame, order, pictures) => this.sendScaled(frame, order, pictures),
   );
   /** Frames the loop has given out so far (their order, across changes of camera or scenario). */
   private framesOut = 0;

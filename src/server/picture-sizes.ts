@@ -16,8 +16,6 @@ import type { LiveFrame } from './live-loop.ts';
 
 /** Requested widths are rounded up to a multiple of this, px. */
 export const PICTURE_WIDTH_STEP = 128;
-/** JPEG quality of scaled pictures (the live loop's own pictures use 80 too). */
-const SCALED_QUALITY = 80;
 
 /**
  * The width to send a page that asked for `requested` px, null for the camera's own picture, or
@@ -38,6 +36,8 @@ export class PictureScaler {
   private failures = 0;
 
   constructor(
+    /** JPEG quality of the scaled pictures: the live loop's own. */
+    private readonly quality: () => number,
     private readonly deliver: (frame: LiveFrame, order: number, pictures: ScaledPictures) => void,
   ) {}
 
@@ -62,7 +62,7 @@ export class PictureScaler {
       const pictures = new Map<number, Buffer>();
       await Promise.all(
         [...widths].map(async (width) => {
-          const jpeg = await sharp(frame.jpeg).resize({ width }).jpeg({ quality: SCALED_QUALITY }).toBuffer();
+          const jpeg = await sharp(frame.jpeg).resize({ width }).jpeg({ quality: this.quality() }).toBuffer();
           pictures.set(width, jpeg);
         }),
       );

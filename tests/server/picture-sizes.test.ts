@@ -23,8 +23,10 @@ describe('picture widths', () => {
       .toBuffer();
     const frame = (n: number) => ({ jpeg, snapshot: { n } }) as unknown as LiveFrame;
     const delivered: Array<{ order: number; widths: number[]; pictures: ReadonlyMap<number, Buffer> }> = [];
-    const scaler = new PictureScaler((_frame, order, pictures) =>
-      delivered.push({ order, widths: [...pictures.keys()].sort((a, b) => a - b), pictures }),
+    const scaler = new PictureScaler(
+      () => 80,
+      (_frame, order, pictures) =>
+        delivered.push({ order, widths: [...pictures.keys()].sort((a, b) => a - b), pictures }),
     );
     // Frame 1 starts at once; 2 waits; 3 replaces it; nobody asked for 4.
     scaler.push(frame(1), 1, new Set([640, 1024]));
