@@ -8,6 +8,7 @@ import type { Prop } from './props.ts';
 import type { SceneBase, SceneMarker, SynthScene } from './scene.ts';
 import { valueNoise } from './value-noise.ts';
 import { GroundCache, RAY_STRIDE, type RayTile } from './ground-cache.ts';
+import { InkCoverage } from './ink-coverage.ts';
 
 /**
  * The ray caster: one ray per (sub)pixel from the camera centre through the lens, hit against
@@ -60,6 +61,15 @@ export class Shader {
   private readonly n1 = new Float64Array(2);
   private readonly n2 = new Float64Array(2);
   private readonly colour = new Float64Array(3);
+  /**
+   * Step of the ray direction from one sample to the next across (subU) and down (subV) the
+   * pixel, while a pixel of s > 1 samples is shaded: each sample stands for that footprint, and
+   * a marker's ink is integrated over it (ink-coverage.ts). Unset (subOn false) for 1 sample.
+   */
+  private readonly subU = new Float64Array(3);
+  private readonly subV = new Float64Array(3);
+  private subOn = false;
+  private readonly ink = new InkCoverage();
   /** Glare and cast shadows of the scene; null when it has none (the plain, fast path). */
   private field: LightingField | null = null;
   private fieldOf: SceneLighting | undefined;
@@ -132,13 +142,21 @@ export class Shader {
     return 1 - 0.45 * this.lighting * (du * du + dv * dv);
   }
 
-  /** Adds ink or paper of a marker at table point (x, y) to acc; false if outside its paper. */
+  /**
+   * Adds ink or paper of a marker at table point (x, y) to acc; false if outside its paper. The
+   * ray (direction dx, dy, dz) met the marker's plane at distance t: with the sample's footprint
+   * known (subOn), the ink is its share of that footprint, else the point's.
+   */
   private markerTexel(
     m: SceneMarker,
     x: number,
     y: number,
     k: number,
     paper: readonly [number, number, number],
+    t: number,
+    dx: number,
+    dy: number,
+    dz: number,
   ): boolean {
     const px = x - m.x;
     const py = y - m.y;
@@ -146,19 +164,74 @@ export class Shader {
     const b = px * m.up[0] + py * m.up[1];
     const half = m.sizeMm / 2;
     if (Math.abs(a) > m.paperHalfMm || Math.abs(b) > m.paperHalfMm) return false;
-    let c = paper;
+    let inkShare = 0;
     if (m.print) {
-      if (printedInk(m.bits, m.sizeMm, m.paperHalfMm, m.print, a, b)) c = INK;
-    } else if (a > -half && a < half && b > -half && b < half) {
-      const n = m.bits.cells;
-      const col = Math.min(n - 1, Math.floor(((a + half) / m.sizeMm) * n));
-      const row = Math.min(n - 1, Math.floor(((half - b) / m.sizeMm) * n));
-      if (m.bits.white[row * n + col] === 0) c = INK;
+      if (printedInk(m.bits, m.sizeMm, m.paperHalfMm, m.print, a, b)) inkShare = 1;
+    } else {
+      inkShare = this.subOn ? this.footprintInk(m, a, b, t, dx, dy, dz) : Number.NaN;
+      if (Number.isNaN(inkShare)) {
+        inkShare = 0;
+        if (a > -half && a < half && b > -half && b < half) {
+          const n = m.bits.cells;
+          const col = Math.min(n - 1, Math.floor(((a + half) / m.sizeMm) * n));
+          const row = Math.min(n - 1, Math.floor(((half - b) / m.sizeMm) * n));
+          if (m.bits.white[row * n + col] === 0) inkShare = 1;
+        }
+      }
     }
-    this.acc[0]! += c[0] * k;
-    this.acc[1]! += c[1] * k;
-    this.acc[2]! += c[2] * k;
+    const p = 1 - inkShare;
+    this.acc[0]! += (paper[0] * p + INK[0] * inkShare) * k;
+    this.acc[1]! += (paper[1] * p + INK[1] * inkShare) * k;
+    this.acc[2]! += (paper[2] * p + INK[2] * inkShare) * k;
     return true;
+  }
+
+  /**
+   * Ink under the current sample's footprint on marker m (its plane met at distance t along
+   * direction d), or NaN where it cannot be integrated. A point P = O + t·D on the plane moves by
+   * t·(δD − D·δD_z/D_z) when the direction moves by δD.
+   */
+  private footprintInk(
+    m: SceneMarker,
+    a: number,
+    b: number,
+    t: number,
+    dx: number,
+    dy: number,
+    dz: number,
+  ): number {
+    const su = this.subU;
+    const sv = this.subV;
+    const ru = su[2]! / dz;
+    const rv = sv[2]! / dz;
+    const pux = t * (su[0]! - dx * ru);
+    const puy = t * (su[1]! - dy * ru);
+    const pvx = t * (sv[0]! - dx * rv);
+    const pvy = t * (sv[1]! - dy * rv);
+    const [rx, ry] = m.right;
+    const [ux, uy] = m.up;
+    return this.ink.coverage(
+      m.bits,
+      m.sizeMm,
+      a,
+      b,
+      pux * rx + puy * ry,
+      pux * ux + puy * uy,
+      pvx * rx + pvy * ry,
+      pvx * ux + pvy * uy,
+    );
+  }
+
+  /** Sets the step between samples from the pixel's direction map (direction = r · (x, y, 1)). */
+  private setSubSteps(ax: number, ay: number, bx: number, by: number, s: number): void {
+    const r = this.cam.rotation;
+    const su = this.subU;
+    const sv = this.subV;
+    for (let i = 0; i < 3; i++) {
+      su[i] = (r[i]! * ax + r[i + 3]! * ay) / s;
+      sv[i] = (r[i]! * bx + r[i + 3]! * by) / s;
+    }
+    this.subOn = true;
   }
 
   /**
@@ -251,7 +324,7 @@ export class Shader {
     const z = oz + t * dz;
     const l = this.light(x, y) * w;
     if (this.hitFace === 0) {
-      if (!this.markerTexel(hitBase.marker, x, y, l, STICKER)) {
+      if (!this.markerTexel(hitBase.marker, x, y, l, STICKER, t, dx, dy, dz)) {
         acc[0]! += hitBase.colour[0] * l;
         acc[1]! += hitBase.colour[1] * l;
         acc[2]! += hitBase.colour[2] * l;
@@ -334,7 +407,7 @@ export class Shader {
       if (t <= 0) continue;
       const x = ox + t * dx;
       const y = oy + t * dy;
-      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) {
+      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER, t, dx, dy, dz)) {
         if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
         return;
       }
@@ -392,6 +465,7 @@ export class Shader {
     acc[1] = 0;
     acc[2] = 0;
     if (s === 1) {
+      this.subOn = false;
       const x = n0[0]!;
       const y = n0[1]!;
       this.shadeRay(
@@ -410,6 +484,7 @@ export class Shader {
       const bx = n2[0]! - n0[0]!;
       const by = n2[1]! - n0[1]!;
       const w = 1 / (s * s);
+      this.setSubSteps(ax, ay, bx, by, s);
       for (let j = 0; j < s; j++) {
         const fv = (j + 0.5) / s - 0.5;
         for (let i = 0; i < s; i++) {
@@ -462,6 +537,13 @@ export class Shader {
     acc[1] = 0;
     acc[2] = 0;
     const w = s === 1 ? 1 : 1 / (s * s);
+    // The direction map is linear across the pixel, so neighbouring cached rays give the steps.
+    this.subOn = s > 1;
+    if (s > 1)
+      for (let i = 0; i < 3; i++) {
+        this.subU[i] = rays[first + RAY_STRIDE + i]! - rays[first + i]!;
+        this.subV[i] = rays[first + s * RAY_STRIDE + i]! - rays[first + i]!;
+      }
     for (let o = first; o < first + n * RAY_STRIDE; o += RAY_STRIDE) {
       const dx = rays[o]!;
       const dy = rays[o + 1]!;
@@ -496,6 +578,7 @@ export class Shader {
     undistort(cam.distortion, xd, yd, n0);
     const r = cam.rotation;
     if (s === 1) {
+      this.subOn = false;
       const x = n0[0]!;
       const y = n0[1]!;
       this.fillGround(
@@ -515,6 +598,7 @@ export class Shader {
     const bx = n2[0]! - n0[0]!;
     const by = n2[1]! - n0[1]!;
     const w = 1 / (s * s);
+    this.setSubSteps(ax, ay, bx, by, s);
     let o = first;
     for (let j = 0; j < s; j++) {
       const fv = (j + 0.5) / s - 0.5;
@@ -559,7 +643,8 @@ export class Shader {
       acc[0] = 0;
       acc[1] = 0;
       acc[2] = 0;
-      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER)) return fixed(acc[0]!, acc[1]!, acc[2]!);
+      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER, t, dx, dy, dz))
+        return fixed(acc[0]!, acc[1]!, acc[2]!);
     }
     const t = -oz / dz;
     const x = ox + t * dx;

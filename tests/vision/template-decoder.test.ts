@@ -90,49 +90,60 @@ describe('template decoder on 15 mm tags at 1080p', () => {
  * far tags at their true corners as other codes in play, or fitted them best at σ 1.0 px.
  */
 describe('template decoder under lens blur as wide as a cell', () => {
-  let frame: SynthFrame;
-  let grey: Grey;
-  let book: CodeBook;
+  // Three scenes (54 tags each): on one, a tag or two more or less is chance. The same decoder read
+  // 53 and 51 of seed 23's tags from two renderings that differ only in how ink is sampled (point
+  // samples, then ink integrated over each sample); over all three, 159 and 158 of 162, and fitted
+  // 150 and 149 best at the true blur.
+  const SEEDS = [23, 31, 37];
+  let scenes: Array<{ frame: SynthFrame; grey: Grey; book: CodeBook }>;
   let codes: DictionaryCodes;
 
   beforeAll(async () => {
-    const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed: 23 });
-    frame = await renderScene(scenario, frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 }), {
-      seed: 23,
-      blurSigma: 1.4,
-      noiseSigma: 3,
-    });
-    grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
     codes = await dictionaryCodes('aruco_mip_36h12');
-    book = codeBook(
-      codes,
-      frame.truth.bases.map((b) => b.markerId),
-    );
+    scenes = [];
+    for (const seed of SEEDS) {
+      const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed });
+      const frame = await renderScene(
+        scenario,
+        frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 }),
+        { seed, blurSigma: 1.4, noiseSigma: 3 },
+      );
+      const grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
+      const book = codeBook(
+        codes,
+        frame.truth.bases.map((b) => b.markerId),
+      );
+      scenes.push({ frame, grey, book });
+    }
   });
 
   it('reads every tag at its true corners with the blur the camera has, and fits it best there', () => {
     const fits: number[] = [];
     let right = 0;
     let bestAtTrueBlur = 0;
-    const bases = frame.truth.bases.filter((b) => b.marker.inView);
-    for (const base of bases) {
-      const corners = base.marker.cornersPx as unknown as Parameters<typeof readQuad>[1];
-      const r = readQuad(grey, corners, book, { blurSigmaPx: 1.4, marginCells: 0.5 })!;
-      if (r.id === base.markerId && r.evidence > 20) right++;
-      fits.push(r.fit);
-      const own = codeBook(codes, [base.markerId]);
-      const fitAt = (blurSigmaPx: number) =>
-        readQuad(grey, corners, own, { blurSigmaPx, marginCells: 0.5 })!.fit;
-      if (fitAt(1.4) > fitAt(1.0)) bestAtTrueBlur++;
+    let count = 0;
+    for (const { frame, grey, book } of scenes) {
+      const bases = frame.truth.bases.filter((b) => b.marker.inView);
+      count += bases.length;
+      for (const base of bases) {
+        const corners = base.marker.cornersPx as unknown as Parameters<typeof readQuad>[1];
+        const r = readQuad(grey, corners, book, { blurSigmaPx: 1.4, marginCells: 0.5 })!;
+        if (r.id === base.markerId && r.evidence > 20) right++;
+        fits.push(r.fit);
+        const own = codeBook(codes, [base.markerId]);
+        const fitAt = (blurSigmaPx: number) =>
+          readQuad(grey, corners, own, { blurSigmaPx, marginCells: 0.5 })!.fit;
+        if (fitAt(1.4) > fitAt(1.0)) bestAtTrueBlur++;
+      }
     }
     fits.sort((a, b) => a - b);
     console.log(
-      `blurred 25 mm at 720p: ${right} of ${bases.length} read right; fit median ${fits[fits.length >> 1]!.toFixed(3)}; ` +
+      `blurred 25 mm at 720p: ${right} of ${count} read right; fit median ${fits[fits.length >> 1]!.toFixed(3)}; ` +
         `fitted better at σ 1.4 than 1.0: ${bestAtTrueBlur}`,
     );
-    expect(right).toBeGreaterThanOrEqual(0.95 * bases.length);
+    expect(right).toBeGreaterThanOrEqual(0.95 * count);
     expect(fits[fits.length >> 1]).toBeGreaterThan(0.9);
-    expect(bestAtTrueBlur).toBeGreaterThanOrEqual(0.9 * bases.length);
+    expect(bestAtTrueBlur).toBeGreaterThanOrEqual(0.9 * count);
   });
 });
 
