@@ -49,6 +49,9 @@ import { readQuad } from './template-decoder.ts';
  * square, and never where a declared marker was found.
  */
 
+/** Still tags measured again on their averaged pixels per frame, at most (measureStillAgain). */
+const STILL_REMEASURES_PER_FRAME = 4;
+
 export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
@@ -60,6 +63,8 @@ export class MarkerFinder {
   private readonly reader: QuadReader;
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
+  /** A picture of the camera's size holding still tags' averaged regions (measureStillAgain). */
+  private averagedFrame: Float32Array | null = null;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -258,13 +263,15 @@ export class MarkerFinder {
   ): FinderResult {
     // Markers checked against the table's priors (recalled is null without them) are kept for the
     // next frame; those recalled unchanged keep the pixels they were read with.
-    if (recalled)
+    if (recalled) {
       for (const [id, m] of found)
         if (!recalled.has(m)) {
           const measured = this.onTable(grey, m);
           found.set(id, measured);
           this.still.remember(grey, measured);
         }
+      this.measureStillAgain(grey, found, recalled);
+    }
     const markers = [...found.values()];
     return {
       markers,
@@ -272,13 +279,53 @@ export class MarkerFinder {
     };
   }
 
+  /**
+   * Small still tags measured again on the mean of the frames they have stood still in (at 2, 4,
+   * 8 … frames; still-markers.ts), with the blur learned since: a tag of 9–20 px measured on one
+   * frame keeps that frame's noise in its heading for as long as it stands. A few a frame, so a
+   * table that has just gone still does not pay for every tag at once.
+   */
+  private measureStillAgain(
+    grey: GreyImage,
+    found: Map<number, FoundMarker>,
+    recalled: ReadonlySet<FoundMarker>,
+  ): void {
+    if (!this.reader.priors) return;
+    const size = grey.width * grey.height;
+    if (this.averagedFrame?.length !== size) this.averagedFrame = new Float32Array(size);
+    const frame = { data: this.averagedFrame, width: grey.width, height: grey.height };
+    const due = this.still.averagedDue(STILL_REMEASURES_PER_FRAME, this.averagedFrame, grey.width, (m) =>
+      this.fitsOnTable(m),
+    );
+    for (const { value } of due) {
+      // Only a marker this frame took as recalled (not one read afresh in its place).
+      if (!recalled.has(value) || found.get(value.id) !== value) continue;
+      const measured = this.onTable(frame, value);
+      if (measured === value) continue;
+      found.set(value.id, measured);
+      this.still.replace(measured);
+    }
+  }
+
+  /**
+   * Whether a marker is measured as a square on the table: a declared base's tag with cells under
+   * `alignBelowCellPx` (larger ones are measured well by their edges, corner-measure.ts).
+   */
+  private fitsOnTable(m: FoundMarker): boolean {
+    const priors = this.reader.priors;
+    return (
+      priors !== null &&
+      !this.referenceIds.has(m.id) &&
+      priors.classOf(m.id) !== undefined &&
+      this.reader.codeFit.cellPx(m.corners) < this.options.alignBelowCellPx
+    );
+  }
+
   /** A base's tag measured as a square on the table (table-fit.ts), when the table explains it. */
   private onTable(grey: GreyImage, m: FoundMarker): FoundMarker {
     const priors = this.reader.priors;
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
-    // Tags with cells of three pixels or more are measured well by their edges (corner-measure.ts).
-    if (!priors || !markerClass || this.reader.codeFit.cellPx(m.corners) >= this.options.alignBelowCellPx)
-      return m;
+    if (!priors || !markerClass || !this.fitsOnTable(m)) return m;
     const corners = fitOnTable(
       grey,
       m.corners,

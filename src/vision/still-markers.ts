@@ -16,6 +16,10 @@ import { WorkArray } from './work-array.ts';
  * move), against a threshold of six robust sigmas of those differences (at least `minThreshold`
  * grey levels, at most six times `maxNoiseSigma`); more than `maxChangedShare` of the pixels
  * beyond it means the region changed.
+ *
+ * While a marker stays still, the pixels around it are also added up frame by frame, so it can be
+ * measured again on their mean (`averagedDue`): sensor noise falls as 1/√n, and a still small tag's
+ * heading settles instead of keeping the first frame's noise for as long as it stands there.
  */
 
 export interface StillOptions {
@@ -39,13 +43,30 @@ export const DEFAULT_STILL: StillOptions = {
 };
 
 interface Kept<T> {
-  readonly value: T;
+  value: T;
   readonly x0: number;
   readonly y0: number;
   readonly w: number;
   readonly h: number;
   readonly pixels: Float32Array;
+  /** The region's pixels added up over the frames it has been still, this one included. */
+  readonly sum: Float32Array;
+  frames: number;
+  /** Frames summed at which it is next due to be measured again (2, 4, 8 …). */
+  nextDue: number;
 }
+
+/** A still marker due to be measured again, with its region's mean written into the caller's frame. */
+export interface AveragedMarker<T> {
+  readonly value: T;
+  readonly frames: number;
+}
+
+/**
+ * Past this many frames summed a marker is not measured again: the noise left is under a fifth
+ * of one frame's, and each measurement of a small tag costs about a millisecond.
+ */
+export const MAX_AVERAGED_FRAMES = 32;
 
 export class StillMarkers<T extends { readonly id: number; readonly corners: Quad }> {
   private kept: Array<Kept<T>> = [];
@@ -57,7 +78,10 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
     const still: T[] = [];
     this.kept = this.kept.filter((k) => {
       const unchanged = this.unchanged(grey, k);
-      if (unchanged) still.push(k.value);
+      if (unchanged) {
+        still.push(k.value);
+        this.add(grey, k);
+      }
       return unchanged;
     });
     return still;
@@ -72,7 +96,40 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
     const pixels = new Float32Array(w * h);
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) pixels[y * w + x] = grey.data[(y0 + y) * grey.width + x0 + x]!;
-    this.kept.push({ value, x0, y0, w, h, pixels });
+    this.kept.push({ value, x0, y0, w, h, pixels, sum: Float32Array.from(pixels), frames: 1, nextDue: 2 });
+  }
+
+  /**
+   * Still markers the caller wants whose summed frames reached their next due count (2, 4, 8 … up
+   * to MAX_AVERAGED_FRAMES), at most `limit` of them, the fewest frames first; each one's mean is
+   * written into `frame` (a picture of the camera's size, `width` wide) over its region. Each
+   * is then due again at twice the frames, whatever the caller makes of it.
+   */
+  averagedDue(
+    limit: number,
+    frame: Float32Array,
+    width: number,
+    wanted: (value: T) => boolean,
+  ): Array<AveragedMarker<T>> {
+    const due = this.kept
+      .filter((k) => k.frames >= k.nextDue && k.nextDue <= MAX_AVERAGED_FRAMES && wanted(k.value))
+      .sort((a, b) => a.frames - b.frames)
+      .slice(0, limit);
+    return due.map((k) => {
+      const scale = 1 / k.frames;
+      for (let y = 0; y < k.h; y++) {
+        const row = (k.y0 + y) * width + k.x0;
+        for (let x = 0; x < k.w; x++) frame[row + x] = k.sum[y * k.w + x]! * scale;
+      }
+      k.nextDue = 2 * k.frames;
+      return { value: k.value, frames: k.frames };
+    });
+  }
+
+  /** Replaces the value kept for an id (measured again), keeping its pixels and sums. */
+  replace(value: T): void {
+    const k = this.kept.find((e) => e.value.id === value.id);
+    if (k) k.value = value;
   }
 
   forget(id: number): void {
@@ -86,6 +143,14 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
     const x1 = Math.min(grey.width, Math.ceil(Math.max(...corners.map((c) => c.u)) + margin) + 1);
     const y1 = Math.min(grey.height, Math.ceil(Math.max(...corners.map((c) => c.v)) + margin) + 1);
     return x1 - x0 >= 4 && y1 - y0 >= 4 ? { x0, y0, w: x1 - x0, h: y1 - y0 } : null;
+  }
+
+  private add(grey: GreyImage, k: Kept<T>): void {
+    for (let y = 0; y < k.h; y++) {
+      const row = (k.y0 + y) * grey.width + k.x0;
+      for (let x = 0; x < k.w; x++) k.sum[y * k.w + x]! += grey.data[row + x]!;
+    }
+    k.frames++;
   }
 
   private unchanged(grey: GreyImage, k: Kept<T>): boolean {

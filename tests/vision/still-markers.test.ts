@@ -62,4 +62,54 @@ describe('still markers', () => {
     expect(kept).not.toContain(gone);
     expect(kept).toHaveLength(52);
   });
+
+  it('sums a still marker over its frames and offers the mean at 2, 4, 8 … frames, once each', () => {
+    const still = new StillMarkers<{ id: number; corners: Quad }>();
+    const frames = [1, 5, 6, 7, 8, 9, 10, 11].map((n) => grey(live.frameWithPoses({}, n)));
+    const markers = found(first);
+    for (const m of markers) still.remember(frames[0]!, m);
+    const { width, height } = frames[0]!;
+    const mean = new Float32Array(width * height);
+    const dueAt: number[] = [];
+    for (let f = 1; f < frames.length; f++) {
+      expect(still.recall(frames[f]!)).toHaveLength(54);
+      const due = still.averagedDue(100, mean, width, (m) => m.id !== markers[0]!.id);
+      if (due.length === 0) continue;
+      dueAt.push(f + 1);
+      // All but the one not wanted, each with every frame so far.
+      expect(due).toHaveLength(53);
+      expect(due.every((d) => d.frames === f + 1)).toBe(true);
+      // The mean written over each region is the plain mean of those frames' pixels.
+      const c = markers[1]!.corners;
+      const u = Math.round((c[0].u + c[2].u) / 2);
+      const v = Math.round((c[0].v + c[2].v) / 2);
+      for (const [du, dv] of [
+        [0, 0],
+        [2, -1],
+        [-3, 2],
+      ] as const) {
+        const at = (v + dv) * width + u + du;
+        const expected = frames.slice(0, f + 1).reduce((sum, g) => sum + g.data[at]!, 0) / (f + 1);
+        expect(mean[at]).toBeCloseTo(expected, 3);
+      }
+    }
+    expect(dueAt).toEqual([2, 4, 8]);
+    expect(height).toBe(1080);
+  });
+
+  it('keeps the sums when a marker is measured again, and starts them afresh when it is read again', () => {
+    const still = new StillMarkers<{ id: number; corners: Quad }>();
+    const [a, b, c] = [12, 13, 14].map((n) => grey(live.frameWithPoses({}, n)));
+    const m = found(first)[3]!;
+    still.remember(a!, m);
+    still.recall(b!);
+    const mean = new Float32Array(a!.width * a!.height);
+    const [due] = still.averagedDue(1, mean, a!.width, () => true);
+    expect(due?.frames).toBe(2);
+    const moved = { id: m.id, corners: m.corners.map((p) => ({ u: p.u + 0.01, v: p.v })) as unknown as Quad };
+    still.replace(moved);
+    expect(still.recall(c!)).toEqual([moved]);
+    still.remember(c!, moved);
+    expect(still.averagedDue(1, mean, a!.width, () => true)).toEqual([]);
+  });
 });
