@@ -56,21 +56,61 @@ export class InkCoverage {
     const maxX = x0 + Math.max(0, ux) + Math.max(0, vx);
     const minY = y0 + Math.min(0, uy) + Math.min(0, vy);
     const maxY = y0 + Math.max(0, uy) + Math.max(0, vy);
-    const c0 = Math.max(0, Math.floor(minX));
-    const c1 = Math.min(n - 1, Math.floor(maxX));
-    const r0 = Math.max(0, Math.floor(minY));
-    const r1 = Math.min(n - 1, Math.floor(maxY));
-    if (c0 > c1 || r0 > r1) return 0;
     const white = bits.white;
+    const fc0 = Math.floor(minX);
+    const fc1 = Math.floor(maxX);
+    const fr0 = Math.floor(minY);
+    const fr1 = Math.floor(maxY);
     // Wholly inside one cell (the common case on large cells): that cell's colour.
-    if (c0 === c1 && r0 === r1 && minX >= c0 && maxX <= c0 + 1 && minY >= r0 && maxY <= r0 + 1)
-      return white[r0 * n + c0] === 0 ? 1 : 0;
+    if (fc0 === fc1 && fr0 === fr1) return inkAt(white, n, fc0, fr0) ? 1 : 0;
+    // Across one cell edge only (most of the rest): one cut, and the two cells' colours.
+    if (fr0 === fr1 && fc1 === fc0 + 1) {
+      const left = inkAt(white, n, fc0, fr0);
+      if (left === inkAt(white, n, fc1, fr0)) return left ? 1 : 0;
+      const share = this.sideArea(x0, y0, ux, uy, vx, vy, 0, fc1) / area;
+      return Math.min(1, left ? share : 1 - share);
+    }
+    if (fc0 === fc1 && fr1 === fr0 + 1) {
+      const top = inkAt(white, n, fc0, fr0);
+      if (top === inkAt(white, n, fc0, fr1)) return top ? 1 : 0;
+      const share = this.sideArea(x0, y0, ux, uy, vx, vy, 1, fr1) / area;
+      return Math.min(1, top ? share : 1 - share);
+    }
+    const c0 = Math.max(0, fc0);
+    const c1 = Math.min(n - 1, fc1);
+    const r0 = Math.max(0, fr0);
+    const r1 = Math.min(n - 1, fr1);
+    if (c0 > c1 || r0 > r1) return 0;
     if ((c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS) return Number.NaN;
-    let ink = 0;
+    let inked = 0;
     for (let r = r0; r <= r1; r++)
       for (let c = c0; c <= c1; c++)
-        if (white[r * n + c] === 0) ink += this.clippedArea(x0, y0, ux, uy, vx, vy, c, r);
-    return Math.min(1, ink / area);
+        if (white[r * n + c] === 0) inked += this.clippedArea(x0, y0, ux, uy, vx, vy, c, r);
+    return Math.min(1, inked / area);
+  }
+
+  /** Area of the parallelogram (as clippedArea's) where coordinate `axis` is below `bound`. */
+  private sideArea(
+    x0: number,
+    y0: number,
+    ux: number,
+    uy: number,
+    vx: number,
+    vy: number,
+    axis: 0 | 1,
+    bound: number,
+  ): number {
+    const { ax, ay, bx, by } = this;
+    ax[0] = x0;
+    ay[0] = y0;
+    ax[1] = x0 + ux;
+    ay[1] = y0 + uy;
+    ax[2] = x0 + ux + vx;
+    ay[2] = y0 + uy + vy;
+    ax[3] = x0 + vx;
+    ay[3] = y0 + vy;
+    const m = clip(ax, ay, 4, bx, by, axis, bound, -1);
+    return polygonArea(bx, by, m);
   }
 
   /** Area of the parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], inside cell [c, c+1] × [r, r+1]. */
@@ -97,13 +137,23 @@ export class InkCoverage {
     m = clip(bx, by, m, ax, ay, 0, c + 1, -1);
     m = clip(ax, ay, m, bx, by, 1, r, 1);
     m = clip(bx, by, m, ax, ay, 1, r + 1, -1);
-    let twice = 0;
-    for (let i = 0; i < m; i++) {
-      const j = i + 1 === m ? 0 : i + 1;
-      twice += ax[i]! * ay[j]! - ax[j]! * ay[i]!;
-    }
-    return Math.abs(twice) / 2;
+    return polygonArea(ax, ay, m);
   }
+}
+
+/** Whether cell (c, r) of an n × n marker is ink (outside the marker is paper). */
+function inkAt(white: Uint8Array, n: number, c: number, r: number): boolean {
+  return c >= 0 && c < n && r >= 0 && r < n && white[r * n + c] === 0;
+}
+
+/** Area of polygon (xs, ys) of m corners (shoelace). */
+function polygonArea(xs: Float64Array, ys: Float64Array, m: number): number {
+  let twice = 0;
+  for (let i = 0; i < m; i++) {
+    const j = i + 1 === m ? 0 : i + 1;
+    twice += xs[i]! * ys[j]! - xs[j]! * ys[i]!;
+  }
+  return Math.abs(twice) / 2;
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { frameTable, RESOLUTIONS } from '../../src/synth/camera.ts';
 import { InkCoverage } from '../../src/synth/ink-coverage.ts';
+import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import type { MarkerBits } from '../../src/synth/marker-bits.ts';
 import { renderScene, toGrey } from '../../src/synth/render.ts';
 import type { PixelPoint } from '../../src/synth/truth.ts';
@@ -131,5 +132,42 @@ describe('the renderer integrates ink over each sample', () => {
     }
     expect(pixels).toBeGreaterThan(500);
     expect(worst).toBeLessThanOrEqual(3);
+  });
+
+  it('point-samples ink only when asked (the live demo), and nothing but ink', async () => {
+    const scenario = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8'), 'demo');
+    const cam = frameTable(scenario.table, { resolution: '720p' });
+    const options = { seed: 5, noiseSigma: 0 };
+    const exact = (await LiveSyntheticTable.create(scenario, cam, options)).frame(0);
+    const pointed = (
+      await LiveSyntheticTable.create(scenario, cam, { ...options, pointSampledInk: true })
+    ).frame(0);
+    const a = toGrey(exact.image);
+    const b = toGrey(pointed.image);
+    // Pixels that differ lie on the tags (within their paper), and some differ a lot.
+    const onTag = (u: number, v: number) =>
+      [...exact.truth.bases.map((x) => x.marker), ...exact.truth.references].some((m) => {
+        const us = m.cornersPx.map((c) => c.u);
+        const vs = m.cornersPx.map((c) => c.v);
+        return (
+          u >= Math.min(...us) - 3 &&
+          u <= Math.max(...us) + 3 &&
+          v >= Math.min(...vs) - 3 &&
+          v <= Math.max(...vs) + 3
+        );
+      });
+    let differing = 0;
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      differing++;
+      worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+      expect(
+        onTag(i % cam.width, Math.floor(i / cam.width)),
+        `pixel ${i % cam.width}, ${Math.floor(i / cam.width)}`,
+      ).toBe(true);
+    }
+    expect(differing).toBeGreaterThan(500);
+    expect(worst).toBeGreaterThan(20);
   });
 });

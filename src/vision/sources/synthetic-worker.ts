@@ -22,8 +22,12 @@ try {
   table = await LiveSyntheticTable.create(
     init.scenario,
     camera,
-    // The demo camera runs at camera rate: sensor noise from a bank drawn once.
-    { noiseBank: true, ...(init.movingUnitId ? { movingUnitId: init.movingUnitId } : {}) },
+    // The demo camera runs at camera rate: sensor noise from a bank drawn once, ink by point samples.
+    {
+      noiseBank: true,
+      pointSampledInk: true,
+      ...(init.movingUnitId ? { movingUnitId: init.movingUnitId } : {}),
+    },
   );
   post({ type: 'ready', profile: table.profile });
 } catch (err) {

@@ -10,9 +10,11 @@ const demo = parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', '
 describe('SyntheticSource', () => {
   it("draws later frames into the pixels given back, and they are the renderer's frames all the same", async () => {
     const source = await SyntheticSource.create(demo, { moving: false, resolution: '720p' });
-    // The same renderer, in this thread, as the reference (a still table: its noise key is the frame's sequence).
+    // The same renderer with the demo camera's options, in this thread, as the reference (a still
+    // table: its noise key is the frame's sequence).
     const reference = await LiveSyntheticTable.create(demo, frameTable(demo.table, { resolution: '720p' }), {
       noiseBank: true,
+      pointSampledInk: true,
       movingUnitId: defaultMovingUnit(demo),
     });
     try {
