@@ -101,6 +101,14 @@ export class InkCoverage {
     bound: number,
   ): number {
     const { ax, ay, bx, by } = this;
+    this.loadParallelogram(x0, y0, ux, uy, vx, vy);
+    const m = clip(ax, ay, 4, bx, by, axis, bound, -1);
+    return polygonArea(bx, by, m);
+  }
+
+  /** The parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], into the first scratch polygon. */
+  private loadParallelogram(x0: number, y0: number, ux: number, uy: number, vx: number, vy: number): void {
+    const { ax, ay } = this;
     ax[0] = x0;
     ay[0] = y0;
     ax[1] = x0 + ux;
@@ -109,8 +117,6 @@ export class InkCoverage {
     ay[2] = y0 + uy + vy;
     ax[3] = x0 + vx;
     ay[3] = y0 + vy;
-    const m = clip(ax, ay, 4, bx, by, axis, bound, -1);
-    return polygonArea(bx, by, m);
   }
 
   /** Area of the parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], inside cell [c, c+1] × [r, r+1]. */
@@ -125,14 +131,7 @@ export class InkCoverage {
     r: number,
   ): number {
     const { ax, ay, bx, by } = this;
-    ax[0] = x0;
-    ay[0] = y0;
-    ax[1] = x0 + ux;
-    ay[1] = y0 + uy;
-    ax[2] = x0 + ux + vx;
-    ay[2] = y0 + uy + vy;
-    ax[3] = x0 + vx;
-    ay[3] = y0 + vy;
+    this.loadParallelogram(x0, y0, ux, uy, vx, vy);
     let m = clip(ax, ay, 4, bx, by, 0, c, 1);
     m = clip(bx, by, m, ax, ay, 0, c + 1, -1);
     m = clip(ax, ay, m, bx, by, 1, r, 1);
