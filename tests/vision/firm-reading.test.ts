@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { benchScenario } from '../../bench/accuracy-scenes.ts';
-import { frameTable } from '../../src/synth/camera.ts';
-import { renderScene, toGrey, type SynthFrame } from '../../src/synth/render.ts';
+import { blurredScene } from './blurred-scene.ts';
+import type { SynthFrame } from '../../src/synth/render.ts';
 import type { Quad } from '../../src/vision/candidates.ts';
 import {
   codeBook,
@@ -35,13 +34,7 @@ describe('firm readings of blurred small tags, codes not in play', () => {
     codes = await dictionaryCodes('aruco_mip_36h12');
     scenes = [];
     for (const seed of SEEDS) {
-      const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed });
-      const frame = await renderScene(
-        scenario,
-        frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 }),
-        { seed, blurSigma: 1.4, noiseSigma: 3 },
-      );
-      const grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
+      const { frame, grey } = await blurredScene(seed);
       const ids = frame.truth.bases.map((b) => b.markerId);
       const inPlay = new Set(ids.filter((_, i) => i % 2 === 0));
       scenes.push({ frame, grey, book: codeBook(codes, inPlay), inPlay });

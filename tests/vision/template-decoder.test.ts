@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blurredScene } from './blurred-scene.ts';
 import { benchScenario } from '../../bench/accuracy-scenes.ts';
 import { frameTable } from '../../src/synth/camera.ts';
 import { renderScene, toGrey, type SynthFrame } from '../../src/synth/render.ts';
@@ -102,13 +103,7 @@ describe('template decoder under lens blur as wide as a cell', () => {
     codes = await dictionaryCodes('aruco_mip_36h12');
     scenes = [];
     for (const seed of SEEDS) {
-      const scenario = benchScenario({ dictionary: 'aruco_mip_36h12', markerMm: 25, seed });
-      const frame = await renderScene(
-        scenario,
-        frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 }),
-        { seed, blurSigma: 1.4, noiseSigma: 3 },
-      );
-      const grey = { data: toGrey(frame.image), width: frame.image.width, height: frame.image.height };
+      const { frame, grey } = await blurredScene(seed);
       const book = codeBook(
         codes,
         frame.truth.bases.map((b) => b.markerId),
