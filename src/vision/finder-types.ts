@@ -74,6 +74,11 @@ export interface FinderInput {
    * when some are missing.
    */
   readonly moreReferences?: () => ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
+  /**
+   * A second look at the frame the finder was last given (the pipeline looks again when it has
+   * just learned the camera's blur): its pixels are not added to the frames summed over time again.
+   */
+  readonly sameFrame?: boolean;
 }
 
 /** What the table knows once the reference sheets are read: the priors, and where known bases should be. */

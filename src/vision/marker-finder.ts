@@ -86,7 +86,9 @@ export class MarkerFinder {
     input: FinderInput,
     knowledgeFrom: (markers: readonly FoundMarker[]) => TableKnowledge | null,
   ): FinderResult {
-    this.evidence.nextFrame();
+    // A frame looked at twice is one frame: summed twice, one picture's noise would pass for two
+    // (a blurred 720p tag read as a code it is not, on "two frames" of one picture; tuning seed 1713).
+    if (!input.sameFrame) this.evidence.nextFrame();
     this.currentGrey = input.grey;
     this.reader.priors = null;
     this.blurSamplesThisFrame = 0;
@@ -100,7 +102,7 @@ export class MarkerFinder {
     };
 
     // 0. Markers whose surroundings did not change since they were read.
-    const recalled = new Set(this.still.recall(input.grey));
+    const recalled = new Set(this.still.recall(input.grey, !input.sameFrame));
     for (const m of recalled) accept(m);
 
     // 1. Exact reads: the reference sheets and large tags.

@@ -199,9 +199,9 @@ export class VisionPipeline {
     const referenceIds = new Set(this.scenario.referenceMarkers.map((m) => m.id));
     const moreReferences = full || !this.hadTable ? () => this.references.run(gray, referenceIds) : undefined;
     // The grey view is taken again after the pass: a view into OpenCV's heap is void once it grows.
-    const findWith = (pass: CandidatePassResult) =>
+    const findWith = (pass: CandidatePassResult, sameFrame = false) =>
       this.finder.find(
-        { gray, grey: { data: gray.data as Uint8Array, width, height }, pass, moreReferences },
+        { gray, grey: { data: gray.data as Uint8Array, width, height }, pass, moreReferences, sameFrame },
         (markers) => {
           table = this.locator.estimateTablePose(markers);
           if (!table) return null;
@@ -228,7 +228,7 @@ export class VisionPipeline {
     let found = findWith(runPass());
     // A whole-frame search that just learned the camera is blurred looks again with the window
     // that blur needs (once: the window only changes when the blur estimate crosses a band).
-    if (this.followBlur() && full) found = findWith(runPass());
+    if (this.followBlur() && full) found = findWith(runPass(), true);
     const detections: DetectedMarker[] = [...found.markers, ...found.unknown];
     // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
     const foundIds = new Set(found.markers.map((m) => m.id));

@@ -73,14 +73,17 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
 
   constructor(readonly options: StillOptions = DEFAULT_STILL) {}
 
-  /** The markers whose surroundings are unchanged in this frame; the others are forgotten. */
-  recall(grey: GreyImage): T[] {
+  /**
+   * The markers whose surroundings are unchanged in this frame; the others are forgotten. `add`:
+   * false when this frame was already added (a second look at it).
+   */
+  recall(grey: GreyImage, add = true): T[] {
     const still: T[] = [];
     this.kept = this.kept.filter((k) => {
       const unchanged = this.unchanged(grey, k);
       if (unchanged) {
         still.push(k.value);
-        this.add(grey, k);
+        if (add) this.add(grey, k);
       }
       return unchanged;
     });

@@ -97,6 +97,19 @@ describe('still markers', () => {
     expect(height).toBe(1080);
   });
 
+  it('does not add a frame looked at a second time', () => {
+    const still = new StillMarkers<{ id: number; corners: Quad }>();
+    const [a, b] = [15, 16].map((n) => grey(live.frameWithPoses({}, n)));
+    const m = found(first)[5]!;
+    still.remember(a!, m);
+    const mean = new Float32Array(a!.width * a!.height);
+    // The same frame again: still there, but one frame summed.
+    expect(still.recall(a!, false)).toEqual([m]);
+    expect(still.averagedDue(1, mean, a!.width, () => true)).toEqual([]);
+    expect(still.recall(b!)).toEqual([m]);
+    expect(still.averagedDue(1, mean, a!.width, () => true)[0]?.frames).toBe(2);
+  });
+
   it('keeps the sums when a marker is measured again, and starts them afresh when it is read again', () => {
     const still = new StillMarkers<{ id: number; corners: Quad }>();
     const [a, b, c] = [12, 13, 14].map((n) => grey(live.frameWithPoses({}, n)));
