@@ -55,6 +55,17 @@ export const HELPER_MICROS = 9;
 const SHARE_BOUNDS = [0.3, 0.7] as const;
 const SHARE_STEP = 0.5;
 
+/**
+ * The helper's next share of a whole frame's rows: half-way towards the share at which both
+ * threads would take equal time at these costs per row (ms), within SHARE_BOUNDS. Unmeasured
+ * costs (0, NaN) leave the share where it is, bounded.
+ */
+export function balancedShare(share: number, topMsPerRow: number, bottomMsPerRow: number): number {
+  const even = bottomMsPerRow / (topMsPerRow + bottomMsPerRow);
+  const next = topMsPerRow > 0 && bottomMsPerRow > 0 ? share + SHARE_STEP * (even - share) : share;
+  return Math.min(SHARE_BOUNDS[1], Math.max(SHARE_BOUNDS[0], next));
+}
+
 /** Writes a job's tuning into the control words (the helper reads it back with tuningOf). */
 function writeTuning(control: Int32Array, t: PassTuning): void {
   control[5] = Math.round(t.minPerimeterRate * 1e6);
@@ -100,7 +111,12 @@ export class SplitCandidatePass {
     this.tuning = passTuning(options);
   }
 
-  static async create(options: CandidatePassOptions, overlapRows: number): Promise<SplitCandidatePass> {
+  /** `firstShare`: the helper's share of the rows until the threads' times are known. */
+  static async create(
+    options: CandidatePassOptions,
+    overlapRows: number,
+    firstShare = 0.5,
+  ): Promise<SplitCandidatePass> {
     const control = new SharedArrayBuffer(4 * CONTROL_WORDS);
     const pixels = new SharedArrayBuffer(MAX_PIXELS);
     const quads = new SharedArrayBuffer(4 * MAX_QUADS * FLOATS_PER_QUAD);
@@ -114,7 +130,7 @@ export class SplitCandidatePass {
     });
     // A pipeline someone forgot to dispose must not keep the process alive.
     worker.unref();
-    return new SplitCandidatePass(
+    const pass = new SplitCandidatePass(
       await loadOpenCV(),
       await CandidatePass.create(options),
       worker,
@@ -124,6 +140,8 @@ export class SplitCandidatePass {
       overlapRows,
       options,
     );
+    pass.topShare = balancedShare(firstShare, 0, 0);
+    return pass;
   }
 
   /** See CandidatePass.setMinPerimeterRate; both threads take it with the next job. */
@@ -220,10 +238,7 @@ export class SplitCandidatePass {
 
   /** Moves the split towards equal time on both threads, from each part's cost per row (ms). */
   private balance(topMsPerRow: number, bottomMsPerRow: number): void {
-    if (!(topMsPerRow > 0 && bottomMsPerRow > 0)) return;
-    const even = bottomMsPerRow / (topMsPerRow + bottomMsPerRow);
-    const next = this.topShare + SHARE_STEP * (even - this.topShare);
-    this.topShare = Math.min(SHARE_BOUNDS[1], Math.max(SHARE_BOUNDS[0], next));
+    this.topShare = balancedShare(this.topShare, topMsPerRow, bottomMsPerRow);
   }
 
   /** Share of a whole frame's rows the helper thread takes now (for tests and benchmarks). */

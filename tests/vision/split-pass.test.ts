@@ -10,7 +10,7 @@ import {
 import { quadCentre, quadDistance, type Quad } from '../../src/vision/candidates.ts';
 import { toGrayMat } from '../../src/vision/grey-mat.ts';
 import { loadOpenCV, type OpenCV } from '../../src/vision/opencv.ts';
-import { SplitCandidatePass } from '../../src/vision/split-pass.ts';
+import { balancedShare, SplitCandidatePass } from '../../src/vision/split-pass.ts';
 
 /** Two threads find the same quads as one: each exactly once, the ones across the middle included. */
 describe('candidate pass split over two threads', () => {
@@ -59,10 +59,9 @@ describe('candidate pass split over two threads', () => {
     for (let i = 0; i < 3; i++) expect(ids(split.run(gray))).toEqual(expected);
   });
 
-  it('moves its cut towards equal time on both threads, and still finds every quad once', async () => {
-    const cv = await loadOpenCV();
+  it('finds every quad once wherever the cut lies', async () => {
     // The top half strong noise (hundreds of thousands of specks to trace), the bottom half the
-    // frame as it was: the top costs several times the bottom.
+    // frame as it was: the top costs several times the bottom, so a balanced cut moves up.
     const mixed = gray.clone();
     const d = mixed.data as Uint8Array;
     let seed = 11;
@@ -70,23 +69,41 @@ describe('candidate pass split over two threads', () => {
       seed = (seed * 1103515245 + 12345) >>> 0;
       d[i] = 100 + ((seed >>> 16) % 61);
     }
-    const uneven = await SplitCandidatePass.create(
-      { ...DEFAULT_CANDIDATE_PASS, dictionary: 'aruco_mip_36h12' },
-      100,
-    );
     try {
       const expected = all(single.run(mixed));
-      for (let i = 0; i < 6; i++) {
-        const got = all(uneven.run(mixed));
-        expect(got).toHaveLength(expected.length);
-        for (const q of expected) expect(got.filter((p) => quadDistance(p, q) < 0.01)).toHaveLength(1);
+      // The cut where the balance may take it, from one bound to the other (its first run).
+      for (const firstShare of [0.3, 0.42, 0.58, 0.7]) {
+        const uneven = await SplitCandidatePass.create(
+          { ...DEFAULT_CANDIDATE_PASS, dictionary: 'aruco_mip_36h12' },
+          100,
+          firstShare,
+        );
+        try {
+          expect(uneven.helperShare).toBe(firstShare);
+          const got = all(uneven.run(mixed));
+          expect(got).toHaveLength(expected.length);
+          for (const q of expected) expect(got.filter((p) => quadDistance(p, q) < 0.01)).toHaveLength(1);
+        } finally {
+          uneven.dispose();
+        }
       }
-      expect(uneven.helperShare).toBeLessThan(0.45);
-      expect(uneven.helperShare).toBeGreaterThanOrEqual(0.3);
     } finally {
-      uneven.dispose();
       mixed.delete();
-      void cv;
     }
+  });
+
+  it('moves its cut half-way towards equal time on both threads, within its bounds', () => {
+    // The top three times as costly per row: equal time with a quarter of the rows, bounded at 0.3.
+    expect(balancedShare(0.5, 3, 1)).toBeCloseTo(0.375, 12);
+    expect(balancedShare(0.375, 3, 1)).toBeCloseTo(0.3125, 12);
+    expect(balancedShare(0.3125, 3, 1)).toBe(0.3);
+    // Equal costs: back towards the middle.
+    expect(balancedShare(0.3, 1, 1)).toBeCloseTo(0.4, 12);
+    // The bottom costly: down, to the upper bound at most.
+    expect(balancedShare(0.6, 1, 9)).toBe(0.7);
+    // Nothing measured: the share stays, bounded.
+    expect(balancedShare(0.45, 0, 2)).toBe(0.45);
+    expect(balancedShare(0.45, Number.NaN, 2)).toBe(0.45);
+    expect(balancedShare(0.9, 0, 0)).toBe(0.7);
   });
 });
