@@ -110,8 +110,9 @@ describe('rival check', () => {
 
   // Cells of 1.9 px under σ 1.4 (σ/cell 0.74, where a reading's own evidence is overstated).
   // Where the quad is right, the drawn code, fitted at its best, leaves less residual than every
-  // rival that fits; with the quad up to two pixels off (as one inferred from a sticker can be),
-  // no rival's reading reaches the margin that makes a blurred reading firm.
+  // rival, fitted or (when its fit runs away) where it was read; with the quad up to two pixels
+  // off (as one inferred from a sticker can be), no rival's reading reaches the margin that makes
+  // a blurred reading firm.
   it('measures the fitted margin of the drawn code over rivals on a small blurred tag', async () => {
     const codes = await dictionaryCodes('aruco_mip_36h12');
     const cell = 1.9;
@@ -125,11 +126,12 @@ describe('rival check', () => {
       const theirs = check.fittedMargin(grey, claim(rival, 42, at(0, 0, tagSide)), 42, decoder, asFound);
       expect(theirs).not.toBeNull();
       expect(theirs!).toBeLessThan(0);
-      if (mine === null) continue;
-      expect(mine).toBeGreaterThan(0.5);
+      // Rival 7's own fit runs off the tag: it counts where it was read, and loses.
+      expect(mine).not.toBeNull();
+      expect(mine!).toBeGreaterThan(0.5);
       compared++;
     }
-    expect(compared).toBeGreaterThanOrEqual(4);
+    expect(compared).toBe(rivals.length);
     for (const [du, dv] of [
       [1.5, -1.2],
       [-2, 0.5],
