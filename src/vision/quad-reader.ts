@@ -40,6 +40,11 @@ function worthPlacing(r: TemplateReading, quad: Quad, cells: number, minContrast
 }
 
 const MIN_PLACING_FIT = 0.1;
+/**
+ * How far a measured quad may be from its marker's square on the table (size and skew, relative):
+ * a tag on a slope of 30° is foreshortened 13 %; a corner 4 px astray on a 13 px tag is 30 % off.
+ */
+const MEASURED_SQUARE_TOLERANCE = 0.15;
 const MIN_PLACED_CELL_PX = 1;
 
 /** One quad read over the ids of a marker class, by the stage that asked. */
@@ -162,6 +167,10 @@ export class QuadReader {
       alignBelowCellPx: this.options.alignBelowCellPx,
       blurSigmaPx: this.decoder.blurSigmaPx,
       isReference: this.referenceIds.has(id),
+      isSquare: (q) => {
+        const markerClass = this.priors?.classOf(id);
+        return !markerClass || this.priors!.isMarkerSquare(q, markerClass, MEASURED_SQUARE_TOLERANCE);
+      },
     });
   }
 
