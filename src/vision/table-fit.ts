@@ -24,8 +24,10 @@ import { alignWithModel, DEFAULT_ALIGN, type CornerModel } from './quad-align.ts
 export interface TableFitOptions {
   /** Largest residual increase over the free fit, in pixel-noise variances (χ², 5 degrees of freedom). */
   readonly maxChi2: number;
-  /** A corner may move at most this share of the tag's side from the free fit. */
+  /** A corner may move at most this share of the tag's side from the free fit… */
   readonly maxMoveShare: number;
+  /** …or this share when the square explains the picture better than the free fit does. */
+  readonly maxMoveShareWhenBetter: number;
 }
 
 export const DEFAULT_TABLE_FIT: TableFitOptions = {
@@ -34,6 +36,7 @@ export const DEFAULT_TABLE_FIT: TableFitOptions = {
   // 12–25 mm, tilt 15–25°: median 17–20, p90 45. A model 5 % too large: median 860, p90 4,400.
   maxChi2: 100,
   maxMoveShare: 0.25,
+  maxMoveShareWhenBetter: 0.5,
 };
 
 export interface TableSquare {
@@ -123,7 +126,12 @@ export function fitOnTable(
   // Pixel noise variance from the free fit: eight corners and three levels were fitted to the pixels.
   const noiseVariance = fit.startSse / Math.max(1, fit.pixels - 11);
   if (fit.sse - fit.startSse > options.maxChi2 * noiseVariance) return null;
-  const most = options.maxMoveShare * quadSide(corners);
+  // A square that explains the picture better than the free corners shows those were wrong, and
+  // may move further from them (a blurred 720p tag's free quad bent 5 px out of square, its
+  // square 125 noise variances better, was refused at a quarter side and its base placed 3 mm
+  // off; tuning seed 1762).
+  const share = fit.sse < fit.startSse ? options.maxMoveShareWhenBetter : options.maxMoveShare;
+  const most = share * quadSide(corners);
   for (let k = 0; k < 4; k++)
     if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
   return fit.corners;

@@ -38,28 +38,39 @@ describe('measuring corners', () => {
     expect(measuringCorners(grey, 42, start, { ...c, isSquare: () => true })).toEqual(fitted);
   });
 
-  // A blurred 720p tag whose code fit bent one corner 4 px astray (the other three within 0.2 px)
-  // had its base placed 3 mm off, counted as a false detection; kept square, it is placed within
-  // a tenth of a millimetre (tuning scene, seed 1742: 720p, 25 mm tags at 25°, blur σ 1.4).
-  it('places a blurred tag whose code fit went astray where it stands', async () => {
-    const seed = 1742;
-    const scenario = recallScenario(25, seed);
-    const camera = frameTable(scenario.table, { resolution: '720p', tiltDeg: 25 });
-    const setup = conditionSetup('blur', scenario, seed);
-    const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
-    live.setSensor({
-      noiseSigma: setup.table.noiseSigma ?? WEBCAM_SENSOR.noiseSigma,
-      blurSigma: setup.table.blurSigma ?? WEBCAM_SENSOR.blurSigma,
-    });
-    const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
-    try {
-      const frame = live.frameWithPoses({}, seed * 1000 + 400);
-      const result = pipeline.process({ image: { ...frame.image, channels: 3 }, capturedAt: 0, sequence: 0 });
-      const score = scoreBases(frame.truth, result.located.bases);
-      expect(score.wrong).toEqual([]);
-      expect(score.found.has(46)).toBe(true);
-    } finally {
-      pipeline.dispose();
-    }
-  });
+  // Blurred 720p tags whose corners came out bent out of square, their bases placed 3 mm off and
+  // counted as false detections (tuning scenes, blur σ 1.4): seed 1742, 25 mm at 25°, the code
+  // fit sent one corner 4 px astray (corner-measure.ts keeps the fit only while square); seed
+  // 1762, 20 mm at 15°, a quad 5 px off at one corner whose square was refused for moving more
+  // than a quarter side (table-fit.ts lets a square that explains the picture better move half).
+  it.each([
+    { seed: 1742, sizeMm: 25, tiltDeg: 25, id: 46 },
+    { seed: 1762, sizeMm: 20, tiltDeg: 15, id: 22 },
+  ])(
+    'places a blurred tag bent out of square where it stands (seed $seed)',
+    async ({ seed, sizeMm, tiltDeg, id }) => {
+      const scenario = recallScenario(sizeMm, seed);
+      const camera = frameTable(scenario.table, { resolution: '720p', tiltDeg });
+      const setup = conditionSetup('blur', scenario, seed);
+      const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
+      live.setSensor({
+        noiseSigma: setup.table.noiseSigma ?? WEBCAM_SENSOR.noiseSigma,
+        blurSigma: setup.table.blurSigma ?? WEBCAM_SENSOR.blurSigma,
+      });
+      const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
+      try {
+        const frame = live.frameWithPoses({}, seed * 1000 + 400);
+        const result = pipeline.process({
+          image: { ...frame.image, channels: 3 },
+          capturedAt: 0,
+          sequence: 0,
+        });
+        const score = scoreBases(frame.truth, result.located.bases);
+        expect(score.wrong).toEqual([]);
+        expect(score.found.has(id)).toBe(true);
+      } finally {
+        pipeline.dispose();
+      }
+    },
+  );
 });
