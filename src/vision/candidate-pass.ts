@@ -44,6 +44,11 @@ export interface CandidatePassResult {
   readonly read: ReadonlyArray<{ readonly id: number; readonly quad: Quad }>;
   /** Quads OpenCV could not read. */
   readonly unread: readonly Quad[];
+  /**
+   * Light squares (found on the negative picture): a tag's white sticker or a base top, never a
+   * tag's own black square, whatever their size.
+   */
+  readonly light?: readonly Quad[];
 }
 
 function quadsOf(vector: OpenCV): Quad[] {

@@ -110,6 +110,26 @@ export class FindingPriors {
   }
 
   /**
+   * The ways a light square can be round a declared marker: a sticker or base top centred on it,
+   * from the marker's own size (a sticker found on a dim or blurred picture comes out smaller
+   * than printed) to `maxSurroundRatio` times it. Never the marker's black square itself.
+   */
+  interpretLight(quad: Quad): Interpretation[] {
+    const out: Interpretation[] = [];
+    for (const markerClass of this.classes) {
+      const onTable = this.backProject(quad, markerClass.heightMm);
+      const shape = onTable ? squareShape(onTable) : null;
+      if (!onTable || !shape) continue;
+      const ratio = shape.side / markerClass.sizeMm;
+      if (ratio < 1 - this.options.sizeTolerance || ratio > this.options.maxSurroundRatio) continue;
+      if (shape.skew > this.options.surroundSquareTolerance) continue;
+      const inner = this.innerSquare(onTable, markerClass.sizeMm / shape.side, markerClass.heightMm);
+      if (inner) out.push({ kind: 'surround', quad: inner, markerClass });
+    }
+    return out;
+  }
+
+  /**
    * Whether a quad is, on the table, the square of a marker of this class within `tolerance` (size
    * and skew, relative). Corners fitted to a code are good to a tenth of a pixel, so a fitted quad
    * can be held to a far tighter shape than a found one.

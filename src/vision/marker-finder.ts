@@ -157,10 +157,11 @@ export class MarkerFinder {
       ...input.pass.unread,
       ...input.pass.read.filter((r) => !used.has(r.quad)).map((r) => r.quad),
     ];
-    for (const quad of candidates) {
+    const light = new Set(input.pass.light ?? []);
+    for (const quad of [...candidates, ...light]) {
       // Nested quads (the tag, its sticker, the base) are one marker: read it once.
       if (this.coveredBy(found, quad)) continue;
-      for (const interpretation of priors.interpret(quad)) {
+      for (const interpretation of light.has(quad) ? priors.interpretLight(quad) : priors.interpret(quad)) {
         const { attempt, firm } =
           interpretation.kind === 'surround'
             ? this.reader.readOrPlace(input.grey, interpretation.quad, interpretation.markerClass)

@@ -258,12 +258,16 @@ export class VisionPipeline {
    * The whole frame's quads. Under a blurred lens (the wide window is in use) the light squares
    * too: small tags whose black border blurred away are found by their white sticker (tuning
    * scenes, seeds 1501–1502, 720p, blur σ 1.4, 25 mm tags at tilt 0 and 15°: 21 → 74 of 216 read).
-   * And the dimly lit parts again, with a threshold their contrast can pass (dim-regions.ts).
+   * Light squares are read only as what surrounds a tag (finding-priors.ts interpretLight): one
+   * the size of a tag, as a blurred or dim sticker comes out, was read as the tag's own square,
+   * its corners a cell out (tuning scenes under blur, seeds 1740–1747: 1080p 15 mm at 15°
+   * 96 → 90 bases missed of 432, 720p 25 mm at 25° 122 → 120). And the dimly lit parts again,
+   * with a threshold their contrast can pass (dim-regions.ts).
    */
   private wholeFramePass(gray: OpenCV): CandidatePassResult {
     const pass = this.pass.run(gray);
     const unread = [...pass.unread];
-    if (this.pass.windowPx === BLURRED_WINDOW_PX) unread.push(...this.pass.runOnLight(gray));
+    const light = this.pass.windowPx === BLURRED_WINDOW_PX ? this.pass.runOnLight(gray) : [];
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
     const onTable = this.lastTable && onTableTest(this.camera, this.lastTable, this.scenario.table);
     const dim = dimRegions(
@@ -273,7 +277,7 @@ export class VisionPipeline {
       onTable,
       this.changes.latest,
     );
-    if (dim.length === 0) return { read: pass.read, unread };
+    if (dim.length === 0) return { read: pass.read, unread, light };
     // Only what the first pass did not see: a quad it already had (a marker it read, one not in
     // play among them) must not come back as an unread candidate to be read as something else.
     const seen = [...pass.read.map((r) => r.quad), ...pass.unread];
@@ -282,13 +286,18 @@ export class VisionPipeline {
     return {
       read: [...pass.read, ...again.read.filter((r) => isNew(r.quad))],
       unread: [...unread, ...again.unread.filter(isNew)],
+      light: [...light, ...(again.light ?? [])],
     };
   }
 
   /**
    * The dim regions' pass, each with a threshold constant in proportion to its light (a tag's
    * contrast is): the whole-frame constant where the light is the median's, down to
-   * DIM_THRESHOLD_CONSTANT. One run per constant.
+   * DIM_THRESHOLD_CONSTANT. One run per constant, for dark squares and for light ones: in deep
+   * shadow a small tag's one-cell border sinks into the dark cloth and base (grey 3–12 against
+   * paper at 20–29: no closed contour at any window), while its white sticker still stands out
+   * (tuning scenes under uneven light: 720p 25 mm at 15° 28 → 1 bases missed of 540, 1080p 15 mm
+   * 35 → 1 of 324, 1080p 20 mm 1 → 0 of 540; one frame).
    */
   private dimLook(gray: OpenCV, dim: readonly DimRegion[]): CandidatePassResult {
     const byConstant = new Map<number, DimRegion[]>();
@@ -301,12 +310,15 @@ export class VisionPipeline {
     }
     const read: CandidatePassResult['read'][number][] = [];
     const unread: Quad[] = [];
+    const light: Quad[] = [];
     for (const [constant, regions] of byConstant) {
       const found = this.dimPass.run(gray, regions, this.minPerimeterPx, constant);
       read.push(...found.read);
       unread.push(...found.unread);
+      const negative = this.dimPass.run(gray, regions, this.minPerimeterPx, constant, true);
+      light.push(...negative.unread, ...negative.read.map((r) => r.quad));
     }
-    return { read, unread };
+    return { read, unread, light };
   }
 
   /**

@@ -26,10 +26,13 @@ export class RegionPass {
     regions: readonly Rect[],
     minPerimeterPx: number,
     thresholdConstant = this.tuning.thresholdConstant,
+    /** Light squares instead (the negative picture's dark ones): a sticker, a base top. */
+    light = false,
   ): CandidatePassResult {
     const mosaic = buildMosaic(this.cv, gray, regions, { scale: 1, gapPx: 16, maxRowPx: 2048 });
     if (!mosaic) return { read: [], unread: [] };
     try {
+      if (light) this.cv.bitwise_not(mosaic.mat, mosaic.mat);
       const found = this.pass.run(mosaic.mat, {
         ...this.tuning,
         thresholdConstant,

@@ -90,6 +90,27 @@ describe('finding priors', () => {
     expect(surrounds).toBe(frame.truth.bases.length);
   });
 
+  it('reads a light square only as what surrounds a tag, down to the size of the tag', () => {
+    const m = frame.truth.bases[30]!;
+    const tag = m.marker.cornersPx as Quad;
+    const cu = (tag[0].u + tag[2].u) / 2;
+    const cv = (tag[0].v + tag[2].v) / 2;
+    const scaled = (k: number): Quad =>
+      tag.map((c) => ({ u: cu + (c.u - cu) * k, v: cv + (c.v - cv) * k })) as unknown as Quad;
+    // A sticker as it comes out of a dim or blurred picture: the tag's size, or a little more.
+    for (const k of [0.95, 1, 1.1, 1.3, 2]) {
+      const own = priors.interpretLight(scaled(k)).filter((i) => i.markerClass.ids.includes(m.markerId));
+      expect(own.map((i) => i.kind), `×${k}`).toEqual(['surround']);
+      expect(quadDistance(own[0]!.quad, tag), `×${k}`).toBeLessThan(0.05 * quadSide(tag));
+    }
+    // A dark quad of the tag's size is the tag itself; a light one never is.
+    expect(priors.interpret(scaled(1)).some((i) => i.kind === 'marker')).toBe(true);
+    expect(priors.interpretLight(scaled(1)).some((i) => i.kind === 'marker')).toBe(false);
+    // Nothing far smaller or larger than any surround, nor out of square.
+    expect(priors.interpretLight(scaled(0.6))).toEqual([]);
+    expect(priors.interpretLight(scaled(3.5))).toEqual([]);
+  });
+
   it('explains nothing of the wrong size or shape: a 40 × 60 mm base, a 5 mm speck', () => {
     const m = frame.truth.bases[30]!.marker.cornersPx;
     const cu = (m[0].u + m[2].u) / 2;
