@@ -100,7 +100,10 @@ describe('finding priors', () => {
     // A sticker as it comes out of a dim or blurred picture: the tag's size, or a little more.
     for (const k of [0.95, 1, 1.1, 1.3, 2]) {
       const own = priors.interpretLight(scaled(k)).filter((i) => i.markerClass.ids.includes(m.markerId));
-      expect(own.map((i) => i.kind), `×${k}`).toEqual(['surround']);
+      expect(
+        own.map((i) => i.kind),
+        `×${k}`,
+      ).toEqual(['surround']);
       expect(quadDistance(own[0]!.quad, tag), `×${k}`).toBeLessThan(0.05 * quadSide(tag));
     }
     // A dark quad of the tag's size is the tag itself; a light one never is.
