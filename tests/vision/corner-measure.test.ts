@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { recallScenario, conditionSetup, WEBCAM_SENSOR } from '../../bench/recall-scenes.ts';
-import { scoreBases } from '../../bench/recall-score.ts';
 import type { Pixel } from '../../src/camera/projection.ts';
-import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import type { Quad } from '../../src/vision/candidates.ts';
 import { dictionaryCodes } from '../../src/vision/code-book.ts';
 import { CodeFit } from '../../src/vision/code-fit.ts';
 import { edgeFitted, measuringCorners } from '../../src/vision/corner-measure.ts';
-import { VisionPipeline } from '../../src/vision/pipeline.ts';
 import { at, BLUR, drawTag } from './drawn-tag.ts';
+import { firstFrameOf } from './recall-scene-frame.ts';
 
 const worst = (a: readonly Pixel[], b: readonly Pixel[]) =>
   Math.max(...a.map((p, k) => Math.hypot(p.u - b[k]!.u, p.v - b[k]!.v)));
@@ -49,28 +45,9 @@ describe('measuring corners', () => {
   ])(
     'places a blurred tag bent out of square where it stands (seed $seed)',
     async ({ seed, sizeMm, tiltDeg, id }) => {
-      const scenario = recallScenario(sizeMm, seed);
-      const camera = frameTable(scenario.table, { resolution: '720p', tiltDeg });
-      const setup = conditionSetup('blur', scenario, seed);
-      const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
-      live.setSensor({
-        noiseSigma: setup.table.noiseSigma ?? WEBCAM_SENSOR.noiseSigma,
-        blurSigma: setup.table.blurSigma ?? WEBCAM_SENSOR.blurSigma,
-      });
-      const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
-      try {
-        const frame = live.frameWithPoses({}, seed * 1000 + 400);
-        const result = pipeline.process({
-          image: { ...frame.image, channels: 3 },
-          capturedAt: 0,
-          sequence: 0,
-        });
-        const score = scoreBases(frame.truth, result.located.bases);
-        expect(score.wrong).toEqual([]);
-        expect(score.found.has(id)).toBe(true);
-      } finally {
-        pipeline.dispose();
-      }
+      const { score } = await firstFrameOf({ resolution: '720p', sizeMm, tiltDeg, condition: 'blur', seed });
+      expect(score.wrong).toEqual([]);
+      expect(score.found.has(id)).toBe(true);
     },
   );
 });

@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { conditionSetup, recallScenario, WEBCAM_SENSOR } from '../../bench/recall-scenes.ts';
-import { scoreBases } from '../../bench/recall-score.ts';
-import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
-import { VisionPipeline } from '../../src/vision/pipeline.ts';
+import { firstFrameOf } from './recall-scene-frame.ts';
 
-/** The first frame of a recall tuning scene under uneven light, scored against the renderer's truth. */
-async function firstFrame(resolution: '720p' | '1080p', sizeMm: number, tiltDeg: number, seed: number) {
-  const scenario = recallScenario(sizeMm, seed);
-  const camera = frameTable(scenario.table, { resolution, tiltDeg });
-  const setup = conditionSetup('uneven light', scenario, seed);
-  const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
-  live.setSensor({
-    noiseSigma: setup.table.noiseSigma ?? WEBCAM_SENSOR.noiseSigma,
-    blurSigma: setup.table.blurSigma ?? WEBCAM_SENSOR.blurSigma,
-  });
-  const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
-  try {
-    const frame = live.frameWithPoses({}, seed * 1000 + 400);
-    const result = pipeline.process({ image: { ...frame.image, channels: 3 }, capturedAt: 0, sequence: 0 });
-    const visible = frame.truth.bases.filter((b) => b.marker.inView && b.marker.hiddenFraction === 0);
-    return { score: scoreBases(frame.truth, result.located.bases), visible: visible.map((b) => b.markerId) };
-  } finally {
-    pipeline.dispose();
-  }
-}
+const firstFrame = (resolution: '720p' | '1080p', sizeMm: number, tiltDeg: number, seed: number) =>
+  firstFrameOf({ resolution, sizeMm, tiltDeg, condition: 'uneven light', seed });
 
 /**
  * In deep shadow a small tag's one-cell black border sinks into the dark base and cloth, and no
