@@ -17,7 +17,10 @@ import type { MarkerBits } from './marker-bits.ts';
 const MAX_CELLS = 64;
 
 export class InkCoverage {
-  // Scratch polygons (a parallelogram clipped by four axis lines has at most 8 corners).
+  // The footprint's parallelogram, loaded once per sample; scratch polygons for its clipped parts
+  // (clipped by four axis lines it has at most 8 corners).
+  private readonly px = new Float64Array(4);
+  private readonly py = new Float64Array(4);
   private readonly ax = new Float64Array(12);
   private readonly ay = new Float64Array(12);
   private readonly bx = new Float64Array(12);
@@ -63,17 +66,18 @@ export class InkCoverage {
     const fr1 = Math.floor(maxY);
     // Wholly inside one cell (the common case on large cells): that cell's colour.
     if (fc0 === fc1 && fr0 === fr1) return inkAt(white, n, fc0, fr0) ? 1 : 0;
+    this.loadParallelogram(x0, y0, ux, uy, vx, vy);
     // Across one cell edge only (most of the rest): one cut, and the two cells' colours.
     if (fr0 === fr1 && fc1 === fc0 + 1) {
       const left = inkAt(white, n, fc0, fr0);
       if (left === inkAt(white, n, fc1, fr0)) return left ? 1 : 0;
-      const share = this.sideArea(x0, y0, ux, uy, vx, vy, 0, fc1) / area;
+      const share = this.sideArea(0, fc1) / area;
       return Math.min(1, left ? share : 1 - share);
     }
     if (fc0 === fc1 && fr1 === fr0 + 1) {
       const top = inkAt(white, n, fc0, fr0);
       if (top === inkAt(white, n, fc0, fr1)) return top ? 1 : 0;
-      const share = this.sideArea(x0, y0, ux, uy, vx, vy, 1, fr1) / area;
+      const share = this.sideArea(1, fr1) / area;
       return Math.min(1, top ? share : 1 - share);
     }
     const c0 = Math.max(0, fc0);
@@ -84,55 +88,33 @@ export class InkCoverage {
     if ((c1 - c0 + 1) * (r1 - r0 + 1) > MAX_CELLS) return Number.NaN;
     let inked = 0;
     for (let r = r0; r <= r1; r++)
-      for (let c = c0; c <= c1; c++)
-        if (white[r * n + c] === 0) inked += this.clippedArea(x0, y0, ux, uy, vx, vy, c, r);
+      for (let c = c0; c <= c1; c++) if (white[r * n + c] === 0) inked += this.clippedArea(c, r);
     return Math.min(1, inked / area);
   }
 
-  /** Area of the parallelogram (as clippedArea's) where coordinate `axis` is below `bound`. */
-  private sideArea(
-    x0: number,
-    y0: number,
-    ux: number,
-    uy: number,
-    vx: number,
-    vy: number,
-    axis: 0 | 1,
-    bound: number,
-  ): number {
-    const { ax, ay, bx, by } = this;
-    this.loadParallelogram(x0, y0, ux, uy, vx, vy);
-    const m = clip(ax, ay, 4, bx, by, axis, bound, -1);
-    return polygonArea(bx, by, m);
+  /** Area of the loaded parallelogram where coordinate `axis` is below `bound`. */
+  private sideArea(axis: 0 | 1, bound: number): number {
+    const m = clip(this.px, this.py, 4, this.bx, this.by, axis, bound, -1);
+    return polygonArea(this.bx, this.by, m);
   }
 
-  /** The parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], into the first scratch polygon. */
+  /** The parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], as the sample's footprint. */
   private loadParallelogram(x0: number, y0: number, ux: number, uy: number, vx: number, vy: number): void {
-    const { ax, ay } = this;
-    ax[0] = x0;
-    ay[0] = y0;
-    ax[1] = x0 + ux;
-    ay[1] = y0 + uy;
-    ax[2] = x0 + ux + vx;
-    ay[2] = y0 + uy + vy;
-    ax[3] = x0 + vx;
-    ay[3] = y0 + vy;
+    const { px, py } = this;
+    px[0] = x0;
+    py[0] = y0;
+    px[1] = x0 + ux;
+    py[1] = y0 + uy;
+    px[2] = x0 + ux + vx;
+    py[2] = y0 + uy + vy;
+    px[3] = x0 + vx;
+    py[3] = y0 + vy;
   }
 
-  /** Area of the parallelogram (x0, y0) + s·u + t·v, s, t ∈ [0, 1], inside cell [c, c+1] × [r, r+1]. */
-  private clippedArea(
-    x0: number,
-    y0: number,
-    ux: number,
-    uy: number,
-    vx: number,
-    vy: number,
-    c: number,
-    r: number,
-  ): number {
+  /** Area of the loaded parallelogram inside cell [c, c+1] × [r, r+1]. */
+  private clippedArea(c: number, r: number): number {
     const { ax, ay, bx, by } = this;
-    this.loadParallelogram(x0, y0, ux, uy, vx, vy);
-    let m = clip(ax, ay, 4, bx, by, 0, c, 1);
+    let m = clip(this.px, this.py, 4, bx, by, 0, c, 1);
     m = clip(bx, by, m, ax, ay, 0, c + 1, -1);
     m = clip(ax, ay, m, bx, by, 1, r, 1);
     m = clip(bx, by, m, ax, ay, 1, r + 1, -1);
