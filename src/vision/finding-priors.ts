@@ -85,8 +85,13 @@ export class FindingPriors {
     return this.classes.find((c) => c.ids.includes(markerId));
   }
 
-  /** The ways a candidate quad can be a declared marker (empty: it cannot be one here). */
-  interpret(quad: Quad): Interpretation[] {
+  /**
+   * The ways a candidate quad can be a declared marker (empty: it cannot be one here). A `light`
+   * square (found on the negative picture) is never the marker's black square, only a sticker or
+   * base top round it, and may be as small as the marker itself: a sticker found on a dim or
+   * blurred picture comes out smaller than printed.
+   */
+  interpret(quad: Quad, light = false): Interpretation[] {
     const out: Interpretation[] = [];
     for (const markerClass of this.classes) {
       const onTable = this.backProject(quad, markerClass.heightMm);
@@ -94,10 +99,11 @@ export class FindingPriors {
       const shape = squareShape(onTable);
       if (!shape) continue;
       const ratio = shape.side / markerClass.sizeMm;
-      if (Math.abs(ratio - 1) <= this.options.sizeTolerance) {
+      const tolerance = this.options.sizeTolerance;
+      if (!light && Math.abs(ratio - 1) <= tolerance) {
         if (shape.skew <= this.options.squareTolerance) out.push({ kind: 'marker', quad, markerClass });
       } else if (
-        ratio > 1 + this.options.sizeTolerance &&
+        (light ? ratio >= 1 - tolerance : ratio > 1 + tolerance) &&
         ratio <= this.options.maxSurroundRatio &&
         shape.skew <= this.options.surroundSquareTolerance
       ) {
@@ -105,26 +111,6 @@ export class FindingPriors {
         const inner = this.innerSquare(onTable, markerClass.sizeMm / shape.side, markerClass.heightMm);
         if (inner) out.push({ kind: 'surround', quad: inner, markerClass });
       }
-    }
-    return out;
-  }
-
-  /**
-   * The ways a light square can be round a declared marker: a sticker or base top centred on it,
-   * from the marker's own size (a sticker found on a dim or blurred picture comes out smaller
-   * than printed) to `maxSurroundRatio` times it. Never the marker's black square itself.
-   */
-  interpretLight(quad: Quad): Interpretation[] {
-    const out: Interpretation[] = [];
-    for (const markerClass of this.classes) {
-      const onTable = this.backProject(quad, markerClass.heightMm);
-      const shape = onTable ? squareShape(onTable) : null;
-      if (!onTable || !shape) continue;
-      const ratio = shape.side / markerClass.sizeMm;
-      if (ratio < 1 - this.options.sizeTolerance || ratio > this.options.maxSurroundRatio) continue;
-      if (shape.skew > this.options.surroundSquareTolerance) continue;
-      const inner = this.innerSquare(onTable, markerClass.sizeMm / shape.side, markerClass.heightMm);
-      if (inner) out.push({ kind: 'surround', quad: inner, markerClass });
     }
     return out;
   }

@@ -161,7 +161,7 @@ export class MarkerFinder {
     for (const quad of [...candidates, ...light]) {
       // Nested quads (the tag, its sticker, the base) are one marker: read it once.
       if (this.coveredBy(found, quad)) continue;
-      for (const interpretation of light.has(quad) ? priors.interpretLight(quad) : priors.interpret(quad)) {
+      for (const interpretation of priors.interpret(quad, light.has(quad))) {
         const { attempt, firm } =
           interpretation.kind === 'surround'
             ? this.reader.readOrPlace(input.grey, interpretation.quad, interpretation.markerClass)

@@ -258,7 +258,7 @@ export class VisionPipeline {
    * The whole frame's quads. Under a blurred lens (the wide window is in use) the light squares
    * too: small tags whose black border blurred away are found by their white sticker (tuning
    * scenes, seeds 1501–1502, 720p, blur σ 1.4, 25 mm tags at tilt 0 and 15°: 21 → 74 of 216 read).
-   * Light squares are read only as what surrounds a tag (finding-priors.ts interpretLight): one
+   * Light squares are read only as what surrounds a tag (finding-priors.ts `interpret`, light): one
    * the size of a tag, as a blurred or dim sticker comes out, was read as the tag's own square,
    * its corners a cell out (tuning scenes under blur, seeds 1740–1747: 1080p 15 mm at 15°
    * 96 → 90 bases missed of 432, 720p 25 mm at 25° 122 → 120). And the dimly lit parts again,

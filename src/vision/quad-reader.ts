@@ -168,8 +168,9 @@ export class QuadReader {
       blurSigmaPx: this.decoder.blurSigmaPx,
       isReference: this.referenceIds.has(id),
       isSquare: (q) => {
-        const markerClass = this.priors?.classOf(id);
-        return !markerClass || this.priors!.isMarkerSquare(q, markerClass, MEASURED_SQUARE_TOLERANCE);
+        const priors = this.priors;
+        const markerClass = priors?.classOf(id);
+        return !priors || !markerClass || priors.isMarkerSquare(q, markerClass, MEASURED_SQUARE_TOLERANCE);
       },
     });
   }

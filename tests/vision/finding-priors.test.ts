@@ -99,7 +99,7 @@ describe('finding priors', () => {
       tag.map((c) => ({ u: cu + (c.u - cu) * k, v: cv + (c.v - cv) * k })) as unknown as Quad;
     // A sticker as it comes out of a dim or blurred picture: the tag's size, or a little more.
     for (const k of [0.95, 1, 1.1, 1.3, 2]) {
-      const own = priors.interpretLight(scaled(k)).filter((i) => i.markerClass.ids.includes(m.markerId));
+      const own = priors.interpret(scaled(k), true).filter((i) => i.markerClass.ids.includes(m.markerId));
       expect(
         own.map((i) => i.kind),
         `×${k}`,
@@ -108,10 +108,10 @@ describe('finding priors', () => {
     }
     // A dark quad of the tag's size is the tag itself; a light one never is.
     expect(priors.interpret(scaled(1)).some((i) => i.kind === 'marker')).toBe(true);
-    expect(priors.interpretLight(scaled(1)).some((i) => i.kind === 'marker')).toBe(false);
+    expect(priors.interpret(scaled(1), true).some((i) => i.kind === 'marker')).toBe(false);
     // Nothing far smaller or larger than any surround, nor out of square.
-    expect(priors.interpretLight(scaled(0.6))).toEqual([]);
-    expect(priors.interpretLight(scaled(3.5))).toEqual([]);
+    expect(priors.interpret(scaled(0.6), true)).toEqual([]);
+    expect(priors.interpret(scaled(3.5), true)).toEqual([]);
   });
 
   it('explains nothing of the wrong size or shape: a 40 × 60 mm base, a 5 mm speck', () => {
