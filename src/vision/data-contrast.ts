@@ -1,6 +1,6 @@
 import type { Pixel } from '../camera/projection.ts';
 import type { GreyImage } from './image.ts';
-import { fitLevels } from './quad-align.ts';
+import { fitLevels } from './level-fit.ts';
 import { pixelsAround, predictWhiteness } from './tag-footprint.ts';
 
 /**

@@ -1,21 +1,17 @@
 import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
-import {
-  gridToImage,
-  pixelsAround,
-  predictWhiteness,
-  type Grey,
-  MIN_OUTER_WEIGHT,
-  type OuterWeights,
-  type PixelSet,
-} from './tag-footprint.ts';
+import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
 import { WorkArray } from './work-array.ts';
+import { predictWhitenessGaussian } from './gaussian-footprint.ts';
+import { fitLevelsWithPlane, surroundColumns, type Fit, type SurroundColumns } from './level-fit.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
  * the rendering matches what the camera saw (Levenberg–Marquardt on the eight corner
- * coordinates plus the black, white and surround levels, fitThreeLevels).
+ * coordinates plus the grey levels of black, white and the surround, level-fit.ts). The picture
+ * is rendered with each pixel's footprint the Gaussian it is, through the tag's perspective
+ * (gaussian-footprint.ts); the surround past the quiet zone as a plane, not one level.
  *
  * Corner detectors look for edges and corners; on a 15 mm tag at 1080p the black border is
  * 1.5 px wide, so its inner edge (and the data cells behind it) pull any edge fit off by a third
@@ -27,6 +23,26 @@ import { WorkArray } from './work-array.ts';
  * (rendered mid-grey) the fit is worse than edge fitting.
  */
 
+/**
+ * Which picture of a pixel's footprint a fit renders with: `gaussian` (gaussian-footprint.ts) to
+ * measure a read tag's corners; `tent` (tag-footprint.ts), cheaper, where a rough frame is only
+ * placed to be read (table-fit.ts fitFrameOnTable: on the sticker test scene the Gaussian placed
+ * 17 of 54 tags where the tent placed 20).
+ */
+export type Footprint = 'gaussian' | 'tent';
+
+/** What a fit renders: the pattern, its cells, the blur and the footprint's model. */
+interface Rendering {
+  readonly pattern: Float64Array;
+  readonly cells: number;
+  readonly blur: number;
+  readonly footprint: typeof predictWhiteness;
+}
+
+function footprintOf(footprint: Footprint): typeof predictWhiteness {
+  return footprint === 'tent' ? predictWhiteness : predictWhitenessGaussian;
+}
+
 export interface AlignOptions {
   /** Optical blur of the camera (Gaussian σ, px). */
   readonly blurSigmaPx: number;
@@ -37,6 +53,7 @@ export interface AlignOptions {
   readonly maxIterations: number;
   /** A corner that moves further than this from where it started is not trusted (px). */
   readonly maxShiftPx: number;
+  readonly footprint: Footprint;
 }
 
 export const DEFAULT_ALIGN: AlignOptions = {
@@ -45,6 +62,7 @@ export const DEFAULT_ALIGN: AlignOptions = {
   coarseBlurPx: 0.8,
   maxIterations: 8,
   maxShiftPx: 2.5,
+  footprint: 'gaussian',
 };
 
 export interface AlignedQuad {
@@ -70,101 +88,28 @@ export function markerPattern(cells: number, white: ArrayLike<number>): Float64A
   return pattern;
 }
 
-interface Fit {
-  sse: number;
-  a: number;
-  b: number;
-  /** Level of what lies past the quiet zone, over black (0 when nothing past it is seen). */
-  c: number;
-}
-
-/** Least-squares a + b·w against the pixel values. */
-export function fitLevels(values: Float64Array, w: Float64Array, n: number): Fit {
-  let sw = 0;
-  let si = 0;
-  let sww = 0;
-  let swi = 0;
-  let sii = 0;
-  for (let i = 0; i < n; i++) {
-    const x = w[i]!;
-    const y = values[i]!;
-    sw += x;
-    si += y;
-    sww += x * x;
-    swi += x * y;
-    sii += y * y;
-  }
-  const varW = sww - (sw * sw) / n;
-  const sst = sii - (si * si) / n;
-  if (varW <= 1e-12) return { sse: sst, a: si / n, b: 0, c: 0 };
-  const b = (swi - (sw * si) / n) / varW;
-  const a = (si - b * sw) / n;
-  return { sse: Math.max(0, sst - b * (swi - (sw * si) / n)), a, b, c: 0 };
-}
-
-/** Least-squares a + b·(w + o): paper everywhere past the border, the surround at the white level (c = b). */
-function paperLevels(values: Float64Array, w: Float64Array, o: Float64Array, n: number): Fit {
-  const paper = work.paper.take(n);
-  for (let i = 0; i < n; i++) paper[i] = w[i]! + o[i]!;
-  const fit = fitLevels(values, paper, n);
-  return { ...fit, c: fit.b };
-}
-
 /**
- * Least-squares a + b·w + c·o against the pixel values: o is each pixel's weight on what lies
- * past the quiet zone (OuterWeights), at a level of its own. Two levels when no pixel sees it.
+ * Renders the marker through `corners` into `w` (whiteness) and `o` (weight past the quiet zone)
+ * and fits its levels, the surround as a plane (level-fit.ts, its columns written into `plane`);
+ * null where the quad is degenerate.
  */
-export function fitThreeLevels(values: Float64Array, w: Float64Array, o: Float64Array, n: number): Fit {
-  let sw = 0;
-  let so = 0;
-  let si = 0;
-  let sww = 0;
-  let soo = 0;
-  let swo = 0;
-  let swi = 0;
-  let soi = 0;
-  let sii = 0;
-  for (let i = 0; i < n; i++) {
-    const x = w[i]!;
-    const z = o[i]!;
-    const y = values[i]!;
-    sw += x;
-    so += z;
-    si += y;
-    sww += x * x;
-    soo += z * z;
-    swo += x * z;
-    swi += x * y;
-    soi += z * y;
-    sii += y * y;
-  }
-  const varW = sww - (sw * sw) / n;
-  const varO = soo - (so * so) / n;
-  const covWO = swo - (sw * so) / n;
-  const det = varW * varO - covWO * covWO;
-  if (so < MIN_OUTER_WEIGHT || det <= 1e-9 * varW * varO) return paperLevels(values, w, o, n);
-  const sst = sii - (si * si) / n;
-  const covW = swi - (sw * si) / n;
-  const covO = soi - (so * si) / n;
-  const b = (varO * covW - covWO * covO) / det;
-  const c = (varW * covO - covWO * covW) / det;
-  const a = (si - b * sw - c * so) / n;
-  return { sse: Math.max(0, sst - b * covW - c * covO), a, b, c };
-}
-
-function render(
+function renderAndFit(
   pixels: PixelSet,
   corners: readonly Pixel[],
-  pattern: Float64Array,
-  cells: number,
-  blur: number,
-  out: Float64Array,
-  outer: OuterWeights,
-): boolean {
-  const toImage = gridToImage(corners, cells);
+  r: Rendering,
+  w: Float64Array,
+  o: Float64Array,
+  plane: SurroundColumns,
+): Fit | null {
+  const toImage = gridToImage(corners, r.cells);
   const toGrid = toImage && invert3(toImage);
-  if (!toGrid) return false;
-  return predictWhiteness(pixels, toGrid, pattern, cells, blur, out, null, outer);
+  if (
+    !toGrid ||
+    !r.footprint(pixels, toGrid, r.pattern, r.cells, r.blur, w, null, { weight: o, gradient: null })
+  )
+    return null;
+  surroundColumns(pixels, toGrid, r.cells, o, plane);
+  return fitLevelsWithPlane(pixels.values, w, o, plane, pixels.count);
 }
 
 function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
@@ -214,12 +159,15 @@ const work = {
   o: new WorkArray(Float64Array),
   oStep: new WorkArray(Float64Array),
   oGradient: new WorkArray(Float64Array),
-  paper: new WorkArray(Float64Array),
   given: new WorkArray(Float64Array),
   givenOuter: new WorkArray(Float64Array),
   jac: new WorkArray(Float64Array),
   gradient: new WorkArray(Float64Array),
   grid: new WorkArray(Float64Array),
+  planeX: new WorkArray(Float64Array),
+  planeY: new WorkArray(Float64Array),
+  planeXStep: new WorkArray(Float64Array),
+  planeYStep: new WorkArray(Float64Array),
   jtj: new WorkArray(Float64Array),
   jtr: new WorkArray(Float64Array),
   damped: new WorkArray(Float64Array),
@@ -265,12 +213,11 @@ export interface CornerModel {
 function refine(
   pixels: PixelSet,
   start: Float64Array,
-  pattern: Float64Array,
-  cells: number,
-  blur: number,
+  r: Rendering,
   maxIterations: number,
   model: CornerModel | null = null,
 ): { params: Float64Array; fit: Fit } | null {
+  const { pattern, cells, blur } = r;
   const n = pixels.count;
   const k = model ? model.steps.length : 8;
   const cornersOf = (p: Float64Array): Float64Array | null => (model ? model.corners(p) : p);
@@ -282,11 +229,12 @@ function refine(
   const jac = work.jac.take(n * k);
   const gradient = work.gradient.take(2 * n);
   const grid = work.grid.take(2 * n);
+  const plane = { x: work.planeX.take(n), y: work.planeY.take(n) };
+  const planeStep = { x: work.planeXStep.take(n), y: work.planeYStep.take(n) };
   let params = Float64Array.from(start);
   let at = cornersOf(params);
-  if (!at || !render(pixels, withParams(at), pattern, cells, blur, w, { weight: o, gradient: null }))
-    return null;
-  let fit = fitThreeLevels(pixels.values, w, o, n);
+  let fit = at && renderAndFit(pixels, withParams(at), r, w, o, plane);
+  if (!fit) return null;
   let lambda = 1e-3;
   const eps = 0.01;
   for (let iter = 0; iter < maxIterations; iter++) {
@@ -301,7 +249,7 @@ function refine(
     if (
       !toImage ||
       !toGrid ||
-      !predictWhiteness(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }, outer)
+      !r.footprint(pixels, toGrid, pattern, cells, blur, w, { gradient, grid }, outer)
     )
       return null;
     const moved: Mat3[] = [];
@@ -328,9 +276,10 @@ function refine(
       const a12 = (i1 - gx * i7) / den;
       const a21 = (i3 - gy * i6) / den;
       const a22 = (i4 - gy * i7) / den;
-      // The levels held: the rendering moves by b·∇w + c·∇o.
-      const dwx = fit.b * gradient[2 * i]! + fit.c * oGradient[2 * i]!;
-      const dwy = fit.b * gradient[2 * i + 1]! + fit.c * oGradient[2 * i + 1]!;
+      // The levels held: the rendering moves by b·∇w + s·∇o + o·∇s, s the surround's level here.
+      const surround = fit.c + (fit.e * (gx - cells / 2) + fit.f * (gy - cells / 2)) / cells;
+      const dwx = fit.b * gradient[2 * i]! + surround * oGradient[2 * i]! + (o[i]! * fit.e) / cells;
+      const dwy = fit.b * gradient[2 * i + 1]! + surround * oGradient[2 * i + 1]! + (o[i]! * fit.f) / cells;
       for (let j = 0; j < 8; j++) {
         const h = moved[j]!;
         const z = h[6] * gx + h[7] * gy + h[8];
@@ -353,7 +302,8 @@ function refine(
     const jtj = work.jtj.take(k * k);
     const jtr = work.jtr.take(k);
     for (let i = 0; i < n; i++) {
-      const r = pixels.values[i]! - fit.a - fit.b * w[i]! - fit.c * o[i]!;
+      const r =
+        pixels.values[i]! - fit.a - fit.b * w[i]! - fit.c * o[i]! - fit.e * plane.x[i]! - fit.f * plane.y[i]!;
       const row = i * k;
       for (let j = 0; j < k; j++) {
         const jj = jac[row + j]!;
@@ -374,14 +324,11 @@ function refine(
       }
       const next = Float64Array.from(params, (x, j) => x + step[j]!);
       const nextAt = cornersOf(next);
-      if (
-        !nextAt ||
-        !render(pixels, withParams(nextAt), pattern, cells, blur, wStep, { weight: oStep, gradient: null })
-      ) {
+      const nextFit = nextAt && renderAndFit(pixels, withParams(nextAt), r, wStep, oStep, planeStep);
+      if (!nextFit) {
         lambda *= 10;
         continue;
       }
-      const nextFit = fitThreeLevels(pixels.values, wStep, oStep, n);
       if (nextFit.sse < fit.sse) {
         // How far the corners moved (px): the step itself when the parameters are the corners.
         const shift = model ? largestMove(at!, nextAt) : Math.max(...step.map(Math.abs));
@@ -390,6 +337,8 @@ function refine(
         fit = nextFit;
         w.set(wStep);
         o.set(oStep);
+        plane.x.set(planeStep.x);
+        plane.y.set(planeStep.y);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
         if (shift < 0.005) return { params, fit };
@@ -415,18 +364,20 @@ export function alignQuad(
   if (!pixels || pixels.count < 16) return null;
   const start = Float64Array.from(corners.flatMap((c) => [c.u, c.v]));
   let params: Float64Array = start;
+  const footprint = footprintOf(options.footprint);
   if (options.coarseBlurPx > 0) {
+    // A smoother picture to reach further from: its footprint's exact shape does not matter, and the tent is cheaper.
+    const blur = Math.hypot(options.blurSigmaPx, options.coarseBlurPx);
     const coarse = refine(
       pixels,
       params,
-      pattern,
-      cells,
-      Math.hypot(options.blurSigmaPx, options.coarseBlurPx),
+      { pattern, cells, blur, footprint: predictWhiteness },
       options.maxIterations,
     );
     if (coarse) params = coarse.params;
   }
-  const fine = refine(pixels, params, pattern, cells, options.blurSigmaPx, options.maxIterations);
+  const rendering = { pattern, cells, blur: options.blurSigmaPx, footprint };
+  const fine = refine(pixels, params, rendering, options.maxIterations);
   if (!fine) return null;
   for (let k = 0; k < 4; k++) {
     if (
@@ -466,15 +417,12 @@ export function alignWithModel(
   if (!pixels || pixels.count < 16) return null;
   const given = work.given.take(pixels.count);
   const givenOuter = work.givenOuter.take(pixels.count);
-  if (
-    !render(pixels, corners, pattern, cells, options.blurSigmaPx, given, {
-      weight: givenOuter,
-      gradient: null,
-    })
-  )
-    return null;
-  const startSse = fitThreeLevels(pixels.values, given, givenOuter, pixels.count).sse;
-  const fine = refine(pixels, start, pattern, cells, options.blurSigmaPx, options.maxIterations, model);
+  const givenPlane = { x: work.planeX.take(pixels.count), y: work.planeY.take(pixels.count) };
+  const rendering = { pattern, cells, blur: options.blurSigmaPx, footprint: footprintOf(options.footprint) };
+  const givenFit = renderAndFit(pixels, corners, rendering, given, givenOuter, givenPlane);
+  if (!givenFit) return null;
+  const startSse = givenFit.sse;
+  const fine = refine(pixels, start, rendering, options.maxIterations, model);
   const at = fine && model.corners(fine.params);
   if (!fine || !at) return null;
   return { params: fine.params, corners: withParams(at), sse: fine.fit.sse, startSse, pixels: pixels.count };

@@ -4,7 +4,7 @@ import type { TablePose } from '../camera/table-pose.ts';
 import type { Quad } from './candidates.ts';
 import { quadSide } from './candidates.ts';
 import type { GreyImage } from './image.ts';
-import { alignWithModel, DEFAULT_ALIGN, type CornerModel } from './quad-align.ts';
+import { alignWithModel, DEFAULT_ALIGN, type CornerModel, type Footprint } from './quad-align.ts';
 
 /**
  * A base's tag measured as what it is: a square of known size lying flat at a known height on a
@@ -28,6 +28,8 @@ export interface TableFitOptions {
   readonly maxMoveShare: number;
   /** …or this share when the square explains the picture better than the free fit does. */
   readonly maxMoveShareWhenBetter: number;
+  /** The pixel footprint the square is rendered with (quad-align.ts). */
+  readonly footprint: Footprint;
 }
 
 export const DEFAULT_TABLE_FIT: TableFitOptions = {
@@ -37,6 +39,7 @@ export const DEFAULT_TABLE_FIT: TableFitOptions = {
   maxChi2: 100,
   maxMoveShare: 0.25,
   maxMoveShareWhenBetter: 0.5,
+  footprint: 'gaussian',
 };
 
 export interface TableSquare {
@@ -121,6 +124,7 @@ export function fitOnTable(
   const fit = alignWithModel(grey, corners, pattern, cells, squareModel(square), start, {
     ...DEFAULT_ALIGN,
     blurSigmaPx,
+    footprint: options.footprint,
   });
   if (!fit) return null;
   // Pixel noise variance from the free fit: eight corners and three levels were fitted to the pixels.
@@ -152,9 +156,11 @@ export function fitFrameOnTable(
 ): Quad | null {
   const start = startOf(corners, square);
   if (!start) return null;
+  // Only placed, to be read: the cheaper tent (quad-align.ts Footprint).
   const fit = alignWithModel(grey, corners, framePattern(cells), cells, squareModel(square), start, {
     ...DEFAULT_ALIGN,
     blurSigmaPx,
+    footprint: 'tent',
   });
   if (!fit) return null;
   const most = 0.5 * quadSide(corners);

@@ -4,8 +4,11 @@ import type { GreyImage } from './image.ts';
 import { WorkArray } from './work-array.ts';
 
 /**
- * How a square marker looks through the camera, pixel by pixel: the forward model shared by the
- * decoder (which code is this?) and the aligner (where exactly are its corners?).
+ * How a square marker looks through the camera, pixel by pixel: the decoder's forward model
+ * (which code is this?), and the aligner's where it only places a rough frame or takes a coarse
+ * first step. Where the aligner measures a read tag's corners it renders the footprint as the
+ * Gaussian it is, seen through the tag's perspective (gaussian-footprint.ts): the tent below
+ * turns small tilted tags by a degree and more.
  *
  * A marker is a grid of `cells × cells` cells (the one-cell black border included) with a cell
  * of white paper round it, and past that whatever the base top is (OuterWeights). A pixel sees a small blurred patch of that grid: the lens blur and the
