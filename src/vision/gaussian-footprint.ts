@@ -1,5 +1,11 @@
 import type { Mat3 } from './homography.ts';
-import { MAX_HALF_CELLS, type OuterWeights, type PixelSet, type WhitenessGradient } from './tag-footprint.ts';
+import {
+  MAX_HALF_CELLS,
+  writePixel,
+  type OuterWeights,
+  type PixelSet,
+  type WhitenessGradient,
+} from './tag-footprint.ts';
 
 /**
  * The marker's picture for measuring it: each pixel's footprint as the Gaussian it is, seen
@@ -217,20 +223,7 @@ export function predictWhitenessGaussian(
       cdfLo = cdfHi;
       pdfLo = pdfHi;
     }
-    out[i] = sum;
-    if (outer) {
-      outer.weight[i] = outerSum;
-      if (outer.gradient) {
-        outer.gradient[2 * i] = odx;
-        outer.gradient[2 * i + 1] = ody;
-      }
-    }
-    if (withGradient) {
-      withGradient.gradient[2 * i] = dx;
-      withGradient.gradient[2 * i + 1] = dy;
-      withGradient.grid[2 * i] = gx;
-      withGradient.grid[2 * i + 1] = gy;
-    }
+    writePixel(i, out, withGradient, outer, sum, dx, dy, gx, gy, outerSum, odx, ody);
   }
   return true;
 }

@@ -241,20 +241,42 @@ export function predictWhiteness(
         }
       }
     }
-    out[i] = sum;
-    if (outer) {
-      outer.weight[i] = outerSum;
-      if (outer.gradient) {
-        outer.gradient[2 * i] = odx;
-        outer.gradient[2 * i + 1] = ody;
-      }
-    }
-    if (withGradient) {
-      withGradient.gradient[2 * i] = dx;
-      withGradient.gradient[2 * i + 1] = dy;
-      withGradient.grid[2 * i] = gx;
-      withGradient.grid[2 * i + 1] = gy;
-    }
+    writePixel(i, out, withGradient, outer, sum, dx, dy, gx, gy, outerSum, odx, ody);
   }
   return true;
+}
+
+/**
+ * Writes pixel i's outputs of a footprint model (predictWhiteness here, gaussian-footprint.ts):
+ * its whiteness, with a gradient its gradient and grid place, with outer weights its weight past
+ * the quiet zone and that weight's gradient.
+ */
+export function writePixel(
+  i: number,
+  out: Float64Array,
+  withGradient: WhitenessGradient | null,
+  outer: OuterWeights | null,
+  sum: number,
+  dx: number,
+  dy: number,
+  gx: number,
+  gy: number,
+  outerSum: number,
+  odx: number,
+  ody: number,
+): void {
+  out[i] = sum;
+  if (outer) {
+    outer.weight[i] = outerSum;
+    if (outer.gradient) {
+      outer.gradient[2 * i] = odx;
+      outer.gradient[2 * i + 1] = ody;
+    }
+  }
+  if (withGradient) {
+    withGradient.gradient[2 * i] = dx;
+    withGradient.gradient[2 * i + 1] = dy;
+    withGradient.grid[2 * i] = gx;
+    withGradient.grid[2 * i + 1] = gy;
+  }
 }
