@@ -2,7 +2,7 @@ import type { Pixel } from '../camera/projection.ts';
 import { quadSide } from './candidates.ts';
 import type { DictionaryCodes } from './code-book.ts';
 import type { GreyImage } from './image.ts';
-import { alignQuad, DEFAULT_ALIGN, markerPattern, type AlignedQuad } from './quad-align.ts';
+import { alignQuad, DEFAULT_ALIGN, markerPattern, type AlignedQuad, type Footprint } from './quad-align.ts';
 
 type Corners = readonly [Pixel, Pixel, Pixel, Pixel];
 
@@ -22,7 +22,7 @@ export class CodeFit {
     grey: GreyImage,
     corners: Corners,
     id: number,
-    options: { blurSigmaPx: number; maxShiftPx: number; coarse: boolean },
+    options: { blurSigmaPx: number; maxShiftPx: number; coarse: boolean; footprint?: Footprint },
   ): AlignedQuad | null {
     const cells = this.codes.bitsPerSide + 2;
     return alignQuad(grey, corners, this.patternOf(id), cells, {
@@ -30,6 +30,7 @@ export class CodeFit {
       blurSigmaPx: options.blurSigmaPx,
       maxShiftPx: options.maxShiftPx,
       coarseBlurPx: options.coarse ? DEFAULT_ALIGN.coarseBlurPx : 0,
+      footprint: options.footprint ?? DEFAULT_ALIGN.footprint,
     });
   }
 

@@ -4,7 +4,13 @@ import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
 import { WorkArray } from './work-array.ts';
 import { predictWhitenessGaussian } from './gaussian-footprint.ts';
-import { fitLevelsWithPlane, surroundColumns, type Fit, type SurroundColumns } from './level-fit.ts';
+import {
+  fitLevelsWithPlane,
+  fitThreeLevels,
+  surroundColumns,
+  type Fit,
+  type SurroundColumns,
+} from './level-fit.ts';
 
 /**
  * Fits a quad's four corners to the image by rendering the marker and moving the corners until
@@ -24,10 +30,16 @@ import { fitLevelsWithPlane, surroundColumns, type Fit, type SurroundColumns } f
  */
 
 /**
- * Which picture of a pixel's footprint a fit renders with: `gaussian` (gaussian-footprint.ts) to
- * measure a read tag's corners; `tent` (tag-footprint.ts), cheaper, where a rough frame is only
- * placed to be read (table-fit.ts fitFrameOnTable: on the sticker test scene the Gaussian placed
- * 17 of 54 tags where the tent placed 20).
+ * Which picture of the tag a fit renders:
+ * - `gaussian` measures a read tag's corners: each pixel's footprint the Gaussian it is
+ *   (gaussian-footprint.ts), the surround past the quiet zone a plane (level-fit.ts);
+ * - `tent` is the decoder's picture (tag-footprint.ts, the surround at one level): cheaper, and
+ *   what decisions between codes were tuned with. A rough frame placed to be read uses it
+ *   (table-fit.ts fitFrameOnTable: on the sticker test scene the Gaussian placed 17 of 54 tags
+ *   where the tent placed 20), and so does a close call between two codes fitted at their best
+ *   (rival-check.ts): with the measuring picture, every code's residual is smaller, their margin
+ *   is not the one the limit was set on, and blurred tiny tags were read as other codes more often
+ *   (tuning scenes, blur σ 1.4, 720p 12–15 mm and 1080p 12 mm, seeds 1712–1723: 6 bases against 2).
  */
 export type Footprint = 'gaussian' | 'tent';
 
@@ -37,6 +49,13 @@ interface Rendering {
   readonly cells: number;
   readonly blur: number;
   readonly footprint: typeof predictWhiteness;
+  /** The surround past the quiet zone as a plane (level-fit.ts), or as one level. */
+  readonly plane: boolean;
+}
+
+/** A measuring fit renders the surround as a plane; the decoder's picture has it at one level. */
+function measuring(options: AlignOptions): boolean {
+  return options.footprint === 'gaussian';
 }
 
 function footprintOf(footprint: Footprint): typeof predictWhiteness {
@@ -108,6 +127,7 @@ function renderAndFit(
     !r.footprint(pixels, toGrid, r.pattern, r.cells, r.blur, w, null, { weight: o, gradient: null })
   )
     return null;
+  if (!r.plane) return fitThreeLevels(pixels.values, w, o, pixels.count);
   surroundColumns(pixels, toGrid, r.cells, o, plane);
   return fitLevelsWithPlane(pixels.values, w, o, plane, pixels.count);
 }
@@ -391,12 +411,12 @@ export function alignQuad(
     const coarse = refine(
       pixels,
       params,
-      { pattern, cells, blur, footprint: predictWhiteness },
+      { pattern, cells, blur, footprint: predictWhiteness, plane: measuring(options) },
       options.maxIterations,
     );
     if (coarse) params = coarse.params;
   }
-  const rendering = { pattern, cells, blur: options.blurSigmaPx, footprint };
+  const rendering = { pattern, cells, blur: options.blurSigmaPx, footprint, plane: measuring(options) };
   const fine = refineThenPolish(pixels, params, rendering, options.maxIterations);
   if (!fine) return null;
   for (let k = 0; k < 4; k++) {
@@ -438,7 +458,13 @@ export function alignWithModel(
   const given = work.given.take(pixels.count);
   const givenOuter = work.givenOuter.take(pixels.count);
   const givenPlane = { x: work.planeX.take(pixels.count), y: work.planeY.take(pixels.count) };
-  const rendering = { pattern, cells, blur: options.blurSigmaPx, footprint: footprintOf(options.footprint) };
+  const rendering = {
+    pattern,
+    cells,
+    blur: options.blurSigmaPx,
+    footprint: footprintOf(options.footprint),
+    plane: measuring(options),
+  };
   const givenFit = renderAndFit(pixels, corners, rendering, given, givenOuter, givenPlane);
   if (!givenFit) return null;
   const startSse = givenFit.sse;

@@ -81,6 +81,8 @@ export class RivalCheck {
       // than the tag's side has left the tag.
       maxShiftPx: Math.max(1.5, quadSide(corners)),
       coarse: true,
+      // The picture the margin's limit was set on (quad-align.ts Footprint).
+      footprint: 'tent',
     });
     return aligned && aligned.pixels > 0 ? aligned.sse / aligned.pixels : null;
   }
