@@ -1,5 +1,6 @@
 import type { Mat3 } from './homography.ts';
 import { MIN_OUTER_WEIGHT, type PixelSet } from './tag-footprint.ts';
+import { solveSpd } from './solve-spd.ts';
 import { WorkArray } from './work-array.ts';
 
 /**
@@ -149,7 +150,7 @@ export function fitLevelsWithPlane(
   let so = 0;
   for (let i = 0; i < n; i++) so += o[i]!;
   if (so < MIN_PLANE_WEIGHT) return fitThreeLevels(values, w, o, n);
-  // Normal equations over the columns 1, w, o, ox, oy (5 × 5, upper triangle summed).
+  // Normal equations over the columns 1, w, o, ox, oy (5 × 5, upper triangle summed, then mirrored).
   const m = work.normal.take(25);
   const r = work.rhs.take(5);
   const row = work.row.take(5);
@@ -168,7 +169,8 @@ export function fitLevelsWithPlane(
       for (let k = j; k < 5; k++) m[j * 5 + k]! += rj * row[k]!;
     }
   }
-  const x = solveSymmetric5(m, r);
+  for (let j = 0; j < 5; j++) for (let k = 0; k < j; k++) m[j * 5 + k] = m[k * 5 + j]!;
+  const x = solveSpd(m, r, 5);
   if (!x) return fitThreeLevels(values, w, o, n);
   // sse = Σy² − xᵀ·(Aᵀy) at the least-squares solution.
   let explained = 0;
@@ -176,46 +178,9 @@ export function fitLevelsWithPlane(
   return { sse: Math.max(0, sii - explained), a: x[0]!, b: x[1]!, c: x[2]!, e: x[3]!, f: x[4]! };
 }
 
-/**
- * Solves the 5 × 5 system whose upper triangle is in `m` by Gaussian elimination with partial
- * pivoting; null when it is (nearly) singular.
- */
-function solveSymmetric5(m: Float64Array, r: Float64Array): Float64Array | null {
-  const a = work.augmented.take(30);
-  let scale = 0;
-  for (let j = 0; j < 5; j++) {
-    for (let k = 0; k < 5; k++) a[j * 6 + k] = k >= j ? m[j * 5 + k]! : m[k * 5 + j]!;
-    a[j * 6 + 5] = r[j]!;
-    scale = Math.max(scale, Math.abs(a[j * 6 + j]!));
-  }
-  for (let c = 0; c < 5; c++) {
-    let pivot = c;
-    for (let j = c + 1; j < 5; j++) if (Math.abs(a[j * 6 + c]!) > Math.abs(a[pivot * 6 + c]!)) pivot = j;
-    if (!(Math.abs(a[pivot * 6 + c]!) > 1e-10 * scale)) return null;
-    if (pivot !== c)
-      for (let k = 0; k < 6; k++) {
-        const t = a[c * 6 + k]!;
-        a[c * 6 + k] = a[pivot * 6 + k]!;
-        a[pivot * 6 + k] = t;
-      }
-    for (let j = c + 1; j < 5; j++) {
-      const factor = a[j * 6 + c]! / a[c * 6 + c]!;
-      for (let k = c; k < 6; k++) a[j * 6 + k]! -= factor * a[c * 6 + k]!;
-    }
-  }
-  const x = new Float64Array(5);
-  for (let j = 4; j >= 0; j--) {
-    let s = a[j * 6 + 5]!;
-    for (let k = j + 1; k < 5; k++) s -= a[j * 6 + k]! * x[k]!;
-    x[j] = s / a[j * 6 + j]!;
-  }
-  return x;
-}
-
 const work = {
   paper: new WorkArray(Float64Array),
   normal: new WorkArray(Float64Array),
   rhs: new WorkArray(Float64Array),
   row: new WorkArray(Float64Array),
-  augmented: new WorkArray(Float64Array),
 };

@@ -2,6 +2,7 @@ import type { Pixel } from '../camera/projection.ts';
 import { invert3 } from './homography.ts';
 import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
+import { solveSpd } from './solve-spd.ts';
 import { WorkArray } from './work-array.ts';
 import { predictWhitenessGaussian } from './gaussian-footprint.ts';
 import {
@@ -141,34 +142,6 @@ function withParams(params: Float64Array): [Pixel, Pixel, Pixel, Pixel] {
   ];
 }
 
-/** Solves the symmetric positive system A x = b (n × n, row-major) by Cholesky; null if not positive. */
-function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
-  const l = work.cholesky.take(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * n + j]!;
-      for (let k = 0; k < j; k++) s -= l[i * n + k]! * l[j * n + k]!;
-      if (i === j) {
-        if (s <= 0) return null;
-        l[i * n + i] = Math.sqrt(s);
-      } else l[i * n + j] = s / l[j * n + j]!;
-    }
-  }
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!;
-    for (let k = 0; k < i; k++) s -= l[i * n + k]! * y[k]!;
-    y[i] = s / l[i * n + i]!;
-  }
-  const x = new Float64Array(n);
-  for (let i = n - 1; i >= 0; i--) {
-    let s = y[i]!;
-    for (let k = i + 1; k < n; k++) s -= l[k * n + i]! * x[k]!;
-    x[i] = s / l[i * n + i]!;
-  }
-  return x;
-}
-
 /**
  * refine's work arrays, reused (refine is never re-entered; alignQuad runs it twice in turn):
  * per-pixel arrays made fresh for every run were most of the vision worker's garbage.
@@ -191,7 +164,6 @@ const work = {
   jtj: new WorkArray(Float64Array),
   jtr: new WorkArray(Float64Array),
   damped: new WorkArray(Float64Array),
-  cholesky: new WorkArray(Float64Array),
   perCorner: new WorkArray(Float64Array),
 };
 
