@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import { jpegFrameSize } from './image-decoding.ts';
+import { decodeCameraJpeg, jpegFrameSize } from './image-decoding.ts';
 import type { Frame, FrameSource } from '../frame-source.ts';
 import { SourceError } from './source-error.ts';
 
@@ -83,11 +82,7 @@ export class BrowserCameraSource implements FrameSource {
       this.queued = null;
       try {
         // Held to the announced size (checked from the header in push()), whatever the data says.
-        const { data, info } = await sharp(jpeg, { limitInputPixels: this.width * this.height })
-          .removeAlpha()
-          .toColourspace('srgb')
-          .raw()
-          .toBuffer({ resolveWithObject: true });
+        const info = await decodeCameraJpeg(jpeg, this.width * this.height);
         if (info.width !== this.width || info.height !== this.height) {
           this.refuse(
             from,
@@ -99,7 +94,7 @@ export class BrowserCameraSource implements FrameSource {
           width: info.width,
           height: info.height,
           channels: 3 as const,
-          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+          data: info.data,
         };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch (err) {

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { Frame, FrameSource } from '../frame-source.ts';
-import { imageSize, jpegFrameSize } from './image-decoding.ts';
+import { decodeCameraJpeg, imageSize, jpegFrameSize } from './image-decoding.ts';
 import { SourceError } from './source-error.ts';
 
 /** What ffmpeg reads. */
@@ -386,17 +385,8 @@ export class FfmpegSource implements FrameSource {
           this.child?.kill('SIGKILL');
           break;
         }
-        const { data, info } = await sharp(jpeg, { limitInputPixels: width * height })
-          .removeAlpha()
-          .toColourspace('srgb')
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        const image = {
-          width: info.width,
-          height: info.height,
-          channels: 3 as const,
-          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-        };
+        const decoded = await decodeCameraJpeg(jpeg, width * height);
+        const image = { ...decoded, channels: 3 as const };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch (err) {
         this.stderrTail += `\nundecodable frame: ${(err as Error).message}`;

@@ -1,9 +1,8 @@
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
-import sharp from 'sharp';
 import type { Frame, FrameSource } from '../frame-source.ts';
 import { redactUrl } from './ffmpeg-source.ts';
-import { imageSize, jpegFrameSize } from './image-decoding.ts';
+import { decodeCameraJpeg, imageSize, jpegFrameSize } from './image-decoding.ts';
 import { multipartBoundary, MultipartSplitter } from './multipart-jpeg.ts';
 import { PixelPool } from './pixel-pool.ts';
 import { SourceError } from './source-error.ts';
@@ -183,11 +182,7 @@ export class HttpMjpegSource implements FrameSource {
         this.failWaiting(this.gaveUp);
         return;
       }
-      const { data } = await sharp(jpeg, { limitInputPixels: width * height })
-        .removeAlpha()
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      const { data } = await decodeCameraJpeg(jpeg, width * height);
       this.undecodable = 0;
       // Into a buffer of our own: transferred to the vision worker, not copied, and reused.
       const pixels = this.pixels.take(data.length);

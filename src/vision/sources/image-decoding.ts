@@ -69,6 +69,33 @@ export async function decodeRgb(
 }
 
 /**
+ * Decodes a camera's JPEG frame to RGB. A colour JPEG comes out of libjpeg as sRGB already, and
+ * asking sharp for `removeAlpha().toColourspace('srgb')` on it added a pass over the picture that
+ * changed no byte (1080p: ~21 → ~15 ms of CPU a frame, a fifth of a still table's server CPU at
+ * 30 fps). sharp gives grey and CMYK JPEGs as sRGB on its own; a picture that still comes out
+ * with other than three channels is converted as before.
+ */
+export async function decodeCameraJpeg(
+  jpeg: Buffer,
+  maxPixels: number,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
+  let { data, info } = await sharp(jpeg, { limitInputPixels: maxPixels })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3)
+    ({ data, info } = await sharp(jpeg, { limitInputPixels: maxPixels })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+/**
  * Width and height from a JPEG's frame header (SOFn), read synchronously without decoding, or null
  * when the bytes are not a JPEG with one. (sharp's `metadata()` says the same, but asynchronously;
  * a camera frame of the wrong size is refused as it arrives, before it can take a decoder's turn.)

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSyntheticProfile } from '../../../src/synth/calibration.ts';
 import { createSource } from '../../../src/vision/sources/create-source.ts';
 import {
+  decodeCameraJpeg,
   decodeRgb,
   ImageTooLargeError,
   jpegFrameSize,
@@ -211,4 +212,33 @@ describe('fuzz: damaged pictures (issue 15)', () => {
       expect(outcomes.tooLarge).toBeGreaterThan(0);
     });
   }
+});
+
+describe('a camera JPEG decoded as it is', () => {
+  it('is the same RGB, byte for byte, as decoding it through an sRGB conversion; a CMYK JPEG is converted', async () => {
+    const photo = readFileSync(join(import.meta.dirname, '../../camera/fixtures/charuco-real/img_00.jpg'));
+    const convert = (jpeg: Buffer) =>
+      sharp(jpeg).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    for (const quality of [60, 90])
+      for (const chromaSubsampling of ['4:2:0', '4:4:4']) {
+        const jpeg = await sharp(photo)
+          .resize(640, 360, { fit: 'fill' })
+          .jpeg({ quality, chromaSubsampling })
+          .toBuffer();
+        const fast = await decodeCameraJpeg(jpeg, 640 * 360);
+        const slow = await convert(jpeg);
+        expect([fast.width, fast.height, fast.data.length]).toEqual([640, 360, 640 * 360 * 3]);
+        expect(Buffer.compare(Buffer.from(fast.data), slow.data)).toBe(0);
+      }
+    // A grey and a CMYK JPEG come out as the same sRGB too.
+    const grey = await sharp(photo).resize(320, 180).toColourspace('b-w').jpeg().toBuffer();
+    const cmyk = await sharp(photo).resize(320, 180).toColourspace('cmyk').jpeg().toBuffer();
+    expect((await sharp(cmyk).metadata()).channels).toBe(4);
+    for (const jpeg of [grey, cmyk]) {
+      const fast = await decodeCameraJpeg(jpeg, 320 * 180);
+      expect(fast.data.length).toBe(320 * 180 * 3);
+      expect(Buffer.compare(Buffer.from(fast.data), (await convert(jpeg)).data)).toBe(0);
+    }
+    await expect(decodeCameraJpeg(cmyk, 1000)).rejects.toThrow(/pixel limit/i);
+  });
 });
