@@ -111,9 +111,9 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  *
  * - Capture pulls a frame from a live camera only when the slot is empty and the pipeline is free
  *   to take it, so no frame is decoded only to be thrown away or to wait through a pipeline run: the
- *   camera keeps only its newest picture meanwhile (and, once a second, the one before it to
- *   catch up after a slow run) and decodes it when asked (the frames it
- *   skipped are its `dropped`, counted here as dropped). A source that makes frames on request
+ *   camera keeps only its newest picture meanwhile (and, at most once a quarter second, the one
+ *   before it to catch up after a slow run) and decodes it when asked (the frames it skipped are
+ *   its `dropped`, counted here as dropped). A source that makes frames on request
  *   (the synthetic table) is asked whenever the slot is empty, so it renders the next frame while
  *   the pipeline works on this one.
  * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off

@@ -19,11 +19,15 @@ export interface HttpMjpegSourceOptions {
 
 const MAX_JPEG_BYTES = 32 * 1024 * 1024;
 /**
- * At most one picture a second is given from behind the newest, to catch up after one slow
- * pipeline run (a whole-frame search on a still table takes a little over two camera frames); a
- * pipeline slower than the camera for longer gets the newest picture, as before.
+ * At most one picture every quarter second is given from behind the newest, to catch up after a
+ * slow pipeline run (a whole-frame search, a collection, the machine busy elsewhere); a pipeline
+ * slower than the camera for longer gets the newest picture, as before. How far behind a picture
+ * may be is capped below (2.5 frames), so catching up more often cannot build a lag. It was once
+ * a second: on a still table at 30 fps, 8–27 of ~370 frames were still dropped; a quarter second
+ * gave 3–21 (`npm run bench -- live --only mjpeg`, three alternations on a machine whose speed
+ * swung by half between runs), and the moving unit's overlay p95 117–132 ms against 118–156 ms.
  */
-const CATCH_UP_EVERY_MS = 1000;
+const CATCH_UP_EVERY_MS = 250;
 /** A picture kept to catch up with is given only while it is at most this many camera frames old… */
 const CATCH_UP_MAX_FRAMES_BEHIND = 2.5;
 /** …or this many ms (a timer on a busy machine is late by tens of ms). */
@@ -43,7 +47,7 @@ function openStream(url: string, onResponse: (res: IncomingMessage) => void): Cl
  * An HTTP MJPEG camera (multipart/x-mixed-replace) read directly, without ffmpeg: the stream is
  * read as fast as the camera sends (so nothing waits in the socket queues and every picture is
  * recent), split into its JPEG parts, and only the newest part is kept (and the one before it,
- * to catch up after a slow pipeline run, at most once a second); it is decoded with sharp when
+ * to catch up after a slow pipeline run, at most once a quarter second); it is decoded with sharp when
  * `next()` asks, so a frame the pipeline never takes costs a copy, not a decode. Parts replaced
  * unread are counted in `dropped`. The JPEG goes with the frame (re-sent as is).
  *
