@@ -82,20 +82,15 @@ export class BrowserCameraSource implements FrameSource {
       this.queued = null;
       try {
         // Held to the announced size (checked from the header in push()), whatever the data says.
-        const info = await decodeCameraJpeg(jpeg, this.width * this.height);
-        if (info.width !== this.width || info.height !== this.height) {
+        const decoded = await decodeCameraJpeg(jpeg, this.width * this.height);
+        if (decoded.width !== this.width || decoded.height !== this.height) {
           this.refuse(
             from,
-            `frame decodes to ${info.width}×${info.height}, not the announced ${this.width}×${this.height}`,
+            `frame decodes to ${decoded.width}×${decoded.height}, not the announced ${this.width}×${this.height}`,
           );
           continue;
         }
-        const image = {
-          width: info.width,
-          height: info.height,
-          channels: 3 as const,
-          data: info.data,
-        };
+        const image = { ...decoded, channels: 3 as const };
         this.deliver({ image, capturedAt: at, sequence: this.sequence++, jpeg });
       } catch (err) {
         this.refuse(from, `cannot decode the frame: ${(err as Error).message}`);
