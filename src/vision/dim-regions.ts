@@ -13,7 +13,18 @@ export interface DimRegionOptions {
   readonly wholeFrameShare: number;
 }
 
-export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.75, wholeFrameShare: 0.5 };
+/**
+ * Dim below 0.6 of the median: the dim pass's threshold constant is the whole-frame one times the
+ * light (pipeline.ts), so a block at 0.6–0.75 got 4–5 grey levels against 7, and found nothing
+ * the whole-frame pass had not (tuning scenes under uneven light and hands, seeds 1760–1773,
+ * 720p 15–25 mm and 1080p 12–20 mm, tilt 0–25°: the same bases missed at 0.6 as at 0.75, in all
+ * 18 scene sets; at 0.5, 2 → 17 of 188 missed at 720p 20 mm with hands). Hands' and clutter's
+ * mild shadows sent most clutter frames through that pass for nothing (tuning clutter seeds
+ * 1382–1387: whole-frame search 24.3–25.3 → 21.4–23.8 ms). This is the share once the table is
+ * known; before that, the pipeline searches the whole frame at the lowest threshold (pipeline.ts
+ * firstLook), which is what finds the smallest tags on a first frame.
+ */
+export const DEFAULT_DIM_REGIONS: DimRegionOptions = { blockPx: 32, dimShare: 0.6, wholeFrameShare: 0.5 };
 
 /**
  * The parts of a frame lit far less than the rest: a shadow, the dark side of a lamp's spot, a

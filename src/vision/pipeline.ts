@@ -262,21 +262,23 @@ export class VisionPipeline {
    * the size of a tag, as a blurred or dim sticker comes out, was read as the tag's own square,
    * its corners a cell out (tuning scenes under blur, seeds 1740–1747: 1080p 15 mm at 15°
    * 96 → 90 bases missed of 432, 720p 25 mm at 25° 122 → 120). And the dimly lit parts again,
-   * with a threshold their contrast can pass (dim-regions.ts).
+   * with a threshold their contrast can pass (dim-regions.ts); before the table is known, the
+   * whole frame (firstLook).
    */
   private wholeFramePass(gray: OpenCV): CandidatePassResult {
     const pass = this.pass.run(gray);
     const unread = [...pass.unread];
     const light = this.pass.windowPx === BLURRED_WINDOW_PX ? this.pass.runOnLight(gray) : [];
     const grey = { data: gray.data as Uint8Array, width: gray.cols as number, height: gray.rows as number };
-    const onTable = this.lastTable && onTableTest(this.camera, this.lastTable, this.scenario.table);
-    const dim = dimRegions(
-      grey,
-      largestSquarePx(this.camera, this.scenario),
-      undefined,
-      onTable,
-      this.changes.latest,
-    );
+    const dim = this.lastTable
+      ? dimRegions(
+          grey,
+          largestSquarePx(this.camera, this.scenario),
+          undefined,
+          onTableTest(this.camera, this.lastTable, this.scenario.table),
+          this.changes.latest,
+        )
+      : [firstLook(grey.width, grey.height)];
     if (dim.length === 0) return { read: pass.read, unread, light };
     // Only what the first pass did not see: a quad it already had (a marker it read, one not in
     // play among them) must not come back as an unread candidate to be read as something else.
@@ -429,4 +431,19 @@ function splitOverlapRows(camera: CameraProfile, scenario: Scenario): number {
 
 function contains(r: Rect, p: { u: number; v: number }): boolean {
   return p.u >= r.x0 && p.v >= r.y0 && p.u < r.x0 + r.w && p.v < r.y0 + r.h;
+}
+
+/**
+ * A first look (no table pose yet) searches the whole frame again at the dim pass's lowest
+ * threshold, light squares included. Small tags of a few pixels a cell (720p 15 mm: 8 px) keep
+ * too little contrast for the whole-frame threshold, and the table does not know yet where its
+ * bases are to look for them. Before this was deliberate it happened by accident: with no table
+ * to compare against, the dark floor and the table's vignetted rim made the frame one dim region
+ * (light 0.3–0.48 of the median, so the same lowest threshold). Where the floor came out as two
+ * strips instead (tuning seed 1771, 720p 15 mm at tilt 0), 39 of 58 markers were found against
+ * 58 of 58; a dim share of 0.6 made that the rule and lost the bench's 720p tags at tilt 0
+ * (stop 32, docs/recall.md).
+ */
+function firstLook(width: number, height: number): DimRegion {
+  return { x0: 0, y0: 0, w: width, h: height, light: 0 };
 }

@@ -26,6 +26,12 @@ describe('dimly lit regions', () => {
     expect(dimRegions(picture(150, null, 0), 20)).toEqual([]);
   });
 
+  it('are not a mild shadow, which the whole-frame threshold already sees through', () => {
+    // 0.7 of the light: the dim pass's threshold would be 5 grey levels against the whole frame's 7.
+    expect(dimRegions(picture(160, { x0: 96, y0: 64, x1: 288, y1: 192 }, 112), 20)).toEqual([]);
+    expect(dimRegions(picture(160, { x0: 96, y0: 64, x1: 288, y1: 192 }, 88), 20).length).toBeGreaterThan(0);
+  });
+
   it('cover a shadow whole, widened by the margin, and nothing lit', () => {
     const shadow = { x0: 96, y0: 64, x1: 288, y1: 192 };
     const regions = dimRegions(picture(160, shadow, 70), 20);
@@ -44,7 +50,7 @@ describe('dimly lit regions', () => {
 
   it("carry the light in them: the dimmest block's brightest part over the median block's", () => {
     const shadow = { x0: 96, y0: 64, x1: 288, y1: 192 };
-    for (const darkLevel of [50, 80, 110]) {
+    for (const darkLevel of [50, 80, 90]) {
       const regions = dimRegions(picture(160, shadow, darkLevel), 20);
       expect(regions.length).toBe(1);
       // A block's brightest 8 px square averages its level (noise ±10 averages out over 64 px).
