@@ -435,14 +435,15 @@ function contains(r: Rect, p: { u: number; v: number }): boolean {
 
 /**
  * A first look (no table pose yet) searches the whole frame again at the dim pass's lowest
- * threshold, light squares included. Small tags of a few pixels a cell (720p 15 mm: 8 px) keep
- * too little contrast for the whole-frame threshold, and the table does not know yet where its
- * bases are to look for them. Before this was deliberate it happened by accident: with no table
- * to compare against, the dark floor and the table's vignetted rim made the frame one dim region
- * (light 0.3–0.48 of the median, so the same lowest threshold). Where the floor came out as two
- * strips instead (tuning seed 1771, 720p 15 mm at tilt 0), 39 of 58 markers were found against
- * 58 of 58; a dim share of 0.6 made that the rule and lost the bench's 720p tags at tilt 0
- * (stop 32, docs/recall.md).
+ * threshold, light squares included: a region of light 0, which dimLook searches as the dimmest.
+ * Small tags of a few pixels a cell (720p 15 mm: 8 px) keep too little contrast for the
+ * whole-frame threshold, and the table does not know yet where its bases are to look for them.
+ * Before this was deliberate it happened by accident: with no table to compare against, the dark
+ * floor and the table's vignetted rim made the frame one dim region (light 0.3–0.48 of the
+ * median, so the same lowest threshold). Where the floor came out as two strips instead, a third
+ * of the tags were missed (test seeds 1–8, 720p 15 mm at tilt 0: 33–38 of ~58 markers in five
+ * first frames, 55–58 with the first look); a dim share of 0.6 made strips the rule and lost the
+ * recall bench's 720p tags at tilt 0 (stop 32, docs/recall.md).
  */
 function firstLook(width: number, height: number): DimRegion {
   return { x0: 0, y0: 0, w: width, h: height, light: 0 };
