@@ -82,6 +82,8 @@ export class VisionPipeline {
   private lastTable: TablePose | null = null;
   /** Smallest quad perimeter worth finding (px), from the scenario's smallest marker once the table is known. */
   private minPerimeterPx: number;
+  /** The smallest declared marker's cell anywhere on the table, px (0 until a table pose: taken as small). */
+  private smallestCellPx = 0;
 
   private constructor(
     private readonly cv: OpenCV,
@@ -94,6 +96,7 @@ export class VisionPipeline {
     private readonly options: PipelineOptions,
     private readonly references: ReferenceSearch,
     private readonly dimPass: RegionPass,
+    private readonly cellsPerSide: number,
   ) {
     this.minPerimeterPx = 0.01 * Math.max(locator.camera.imageWidth, locator.camera.imageHeight);
     this.greyMats = new GreyMatConverter(cv);
@@ -153,6 +156,7 @@ export class VisionPipeline {
       { ...DEFAULT_PIPELINE, ...options },
       references,
       dimPass,
+      codes.bitsPerSide + 2,
     );
   }
 
@@ -210,6 +214,7 @@ export class VisionPipeline {
           const smallest = priors.smallestMarkerSidePx(this.scenario.table);
           if (Number.isFinite(smallest)) {
             this.minPerimeterPx = 0.7 * 4 * smallest;
+            this.smallestCellPx = smallest / this.cellsPerSide;
             this.pass.setMinPerimeterRate(this.minPerimeterPx / Math.max(width, height));
           }
           expected = this.tracker.all().flatMap((b) => {
@@ -223,7 +228,7 @@ export class VisionPipeline {
       full
         ? this.wholeFramePass(gray)
         : change.regions.length > 0
-          ? this.regionPass.run(gray, change.regions, this.minPerimeterPx)
+          ? this.changedPass(gray, change.regions)
           : { read: [], unread: [] };
     let found = findWith(runPass());
     // A whole-frame search that just learned the camera is blurred looks again with the window
@@ -280,16 +285,33 @@ export class VisionPipeline {
         )
       : [firstLook(grey.width, grey.height)];
     if (dim.length === 0) return { read: pass.read, unread, light };
-    // Only what the first pass did not see: a quad it already had (a marker it read, one not in
-    // play among them) must not come back as an unread candidate to be read as something else.
-    const seen = [...pass.read.map((r) => r.quad), ...pass.unread];
-    const isNew = (q: Quad) => !seen.some((s) => quadDistance(s, q) < 0.3 * quadSide(s));
-    const again = this.dimLook(gray, dim);
-    return {
-      read: [...pass.read, ...again.read.filter((r) => isNew(r.quad))],
-      unread: [...unread, ...again.unread.filter(isNew)],
-      light: [...light, ...(again.light ?? [])],
-    };
+    return withSecondLook({ read: pass.read, unread, light }, this.dimLook(gray, dim));
+  }
+
+  /**
+   * Where the picture changed, at the whole-frame threshold and again at the first look's lowest
+   * one (firstLook): a base put down on the table is as new there as on a first frame, and a small
+   * tag needs that threshold to be seen at all. Bases put down at once on a table already known
+   * were found far less than the same bases on a first frame (tuning seeds 1795–1796, in that
+   * frame: 720p 15 mm under noise 41 of 108 against 105; 720p 25 mm under blur 31 against 107;
+   * 1080p 12 mm under uneven light 47 against 107). Light squares too only under a blurred lens,
+   * as the whole-frame pass: with them, a white die coming and going at 720p was read as a 12 mm
+   * tag through its "sticker" (tuning clutter seed 1385), while under blur they find most tags
+   * (720p 25 mm: 76 of 108 without, 105 with). Only for small tags or under blur
+   * (SECOND_LOOK_BELOW_CELL_PX).
+   */
+  private changedPass(gray: OpenCV, regions: readonly Rect[]): CandidatePassResult {
+    const pass = this.regionPass.run(gray, regions, this.minPerimeterPx);
+    const blurred = this.pass.windowPx === BLURRED_WINDOW_PX;
+    if (!blurred && this.smallestCellPx >= SECOND_LOOK_BELOW_CELL_PX) return pass;
+    return withSecondLook(
+      pass,
+      this.dimLook(
+        gray,
+        regions.map((r) => ({ ...r, light: 0 })),
+        blurred,
+      ),
+    );
   }
 
   /**
@@ -301,7 +323,7 @@ export class VisionPipeline {
    * (tuning scenes under uneven light: 720p 25 mm at 15° 28 → 1 bases missed of 540, 1080p 15 mm
    * 35 → 1 of 324, 1080p 20 mm 1 → 0 of 540; one frame).
    */
-  private dimLook(gray: OpenCV, dim: readonly DimRegion[]): CandidatePassResult {
+  private dimLook(gray: OpenCV, dim: readonly DimRegion[], lightSquares = true): CandidatePassResult {
     const byConstant = new Map<number, DimRegion[]>();
     for (const r of dim) {
       const constant = Math.max(
@@ -320,7 +342,7 @@ export class VisionPipeline {
       // Light squares only where the light is low (a region's light is its dimmest block's):
       // shadows of hands and dark clutter at 0.7 of the median sent most clutter frames through
       // this pass, ~2 ms each, for nothing (tuning clutter seed 1390).
-      const darkest = regions.filter((r) => r.light < LIGHT_SQUARES_BELOW);
+      const darkest = lightSquares ? regions.filter((r) => r.light < LIGHT_SQUARES_BELOW) : [];
       if (darkest.length > 0) {
         const negative = this.dimPass.run(gray, darkest, this.minPerimeterPx, constant, true);
         light.push(...negative.unread, ...negative.read.map((r) => r.quad));
@@ -392,6 +414,16 @@ function reserveHeap(cv: OpenCV, bytes: number): void {
  */
 const DIM_THRESHOLD_CONSTANT = 3;
 
+/**
+ * Changed regions are looked at again as a first look does (changedPass) when the smallest
+ * declared marker's cells are under this (px), or the lens is blurred. Bases put down at once on a
+ * known table, found in that frame without the second look and with it (tuning seeds 1795–1796,
+ * tilt 15°, noise σ 6): cells of 1.2–1.3 px (1080p 15 mm, 720p 25 mm) 95 → 103 and 97 → 105 of
+ * 108; of 1.6 and 2 px (1080p 20 and 25 mm) the same 107 and 108. Larger tags do not pay for it:
+ * on the live bench's table (cells of 2.5 px and more) it cost a moving frame about 8 ms.
+ */
+const SECOND_LOOK_BELOW_CELL_PX = 2;
+
 /** Dim regions are searched for light squares (a tag's sticker) where their light is under this. */
 const LIGHT_SQUARES_BELOW = 0.5;
 
@@ -447,4 +479,19 @@ function contains(r: Rect, p: { u: number; v: number }): boolean {
  */
 function firstLook(width: number, height: number): DimRegion {
   return { x0: 0, y0: 0, w: width, h: height, light: 0 };
+}
+
+/**
+ * A pass and a second look at the same pixels: of the second, only what the first did not see. A
+ * quad the first already had (a marker it read, one not in play among them) must not come back as
+ * an unread candidate to be read as something else.
+ */
+function withSecondLook(pass: CandidatePassResult, again: CandidatePassResult): CandidatePassResult {
+  const seen = [...pass.read.map((r) => r.quad), ...pass.unread];
+  const isNew = (q: Quad) => !seen.some((s) => quadDistance(s, q) < 0.3 * quadSide(s));
+  return {
+    read: [...pass.read, ...again.read.filter((r) => isNew(r.quad))],
+    unread: [...pass.unread, ...again.unread.filter(isNew)],
+    light: [...(pass.light ?? []), ...(again.light ?? [])],
+  };
 }
