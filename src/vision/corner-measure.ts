@@ -42,10 +42,12 @@ export function measuringCorners(
     isReference: boolean;
     /** Whether a quad can be this marker's square on the table (when the table is known). */
     isSquare?: (quad: Quad) => boolean;
+    /** Whether the marker, with its edges here, is being carried (carried-markers.ts): then edges suffice. */
+    isCarried?: (edges: Quad) => boolean;
   },
 ): Quad {
   const edges = edgeFitted(grey, corners, c.cells);
-  if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference) return edges;
+  if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference || c.isCarried?.(edges)) return edges;
   const shift = measuringShiftPx(c.blurSigmaPx);
   // A fit that bent the tag out of square found some other optimum: a blurred 720p tag's corner
   // went 4 px astray while the other three stayed within 0.2 px, and the base was placed 3 mm off

@@ -18,6 +18,11 @@ export interface FinderOptions extends FirmnessOptions {
   readonly foreignMinCellPx: number;
   /** Regions searched again per frame, at most. */
   readonly maxRegionsPerFrame: number;
+  /**
+   * A marker whose edges moved more than this (px) since the frame before is being carried and is
+   * measured by its edges alone (carried-markers.ts); Infinity measures every frame in full.
+   */
+  readonly carriedMinMovePx: number;
 }
 
 /**
@@ -42,6 +47,7 @@ export const DEFAULT_FINDER: FinderOptions = {
   tentativeEvidence: 1,
   foreignMinCellPx: 2,
   maxRegionsPerFrame: 48,
+  carriedMinMovePx: 1,
   alignBelowCellPx: 3,
   minDarkSurroundFit: 0.6,
   minQuietZone: 0.38,

@@ -4,6 +4,7 @@ import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { edgeFitted } from './corner-measure.ts';
 import { rereadSheets } from './sheet-reread.ts';
 import { BlurEstimate } from './blur-estimate.ts';
+import { CarriedMarkers } from './carried-markers.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
@@ -65,6 +66,8 @@ export class MarkerFinder {
   private referenceBook: CodeBook | null = null;
   /** A picture of the camera's size holding still tags' averaged regions (measureStillAgain). */
   private averagedFrame: Float32Array | null = null;
+  /** Markers moved since the frame before: measured by their edges alone (carried-markers.ts). */
+  private readonly carried: CarriedMarkers;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -75,6 +78,8 @@ export class MarkerFinder {
     private readonly learned: LearnedTagReader | null = null,
   ) {
     this.reader = new QuadReader(codes, referenceIds, options);
+    this.carried = new CarriedMarkers(options.carriedMinMovePx);
+    this.reader.isCarried = (id, corners) => this.carried.isCarried(id, corners);
   }
 
   /**
@@ -88,7 +93,10 @@ export class MarkerFinder {
   ): FinderResult {
     // A frame looked at twice is one frame: summed twice, one picture's noise would pass for two
     // (a blurred 720p tag read as a code it is not, on "two frames" of one picture; tuning seed 1713).
-    if (!input.sameFrame) this.evidence.nextFrame();
+    if (!input.sameFrame) {
+      this.evidence.nextFrame();
+      this.carried.nextFrame();
+    }
     this.currentGrey = input.grey;
     this.reader.priors = null;
     this.blurSamplesThisFrame = 0;
@@ -269,13 +277,14 @@ export class MarkerFinder {
     if (recalled) {
       for (const [id, m] of found)
         if (!recalled.has(m)) {
-          const measured = this.onTable(grey, m);
+          const measured = this.carried.isCarried(id, m.corners) ? m : this.onTable(grey, m);
           found.set(id, measured);
           this.still.remember(grey, measured);
         }
       this.measureStillAgain(grey, found, recalled);
     }
     const markers = [...found.values()];
+    this.carried.note(markers);
     return {
       markers,
       unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),

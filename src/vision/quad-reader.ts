@@ -68,6 +68,8 @@ export class QuadReader {
   decoder: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
   /** The table's priors in the frame being read (null until the table pose is known). */
   priors: FindingPriors | null = null;
+  /** Whether marker `id`, its edges at `corners`, is being carried (carried-markers.ts). */
+  isCarried: (id: number, corners: Quad) => boolean = () => false;
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -167,6 +169,7 @@ export class QuadReader {
       alignBelowCellPx: this.options.alignBelowCellPx,
       blurSigmaPx: this.decoder.blurSigmaPx,
       isReference: this.referenceIds.has(id),
+      isCarried: (edges) => this.isCarried(id, edges),
       isSquare: (q) => {
         const priors = this.priors;
         const markerClass = priors?.classOf(id);
