@@ -6,6 +6,7 @@ import type { Frame, FrameSource } from '../vision/frame-source.ts';
 import { isPermanent } from '../vision/sources/source-error.ts';
 import type { FrameProcessor, ProcessedFrame } from '../vision/worker-pipeline.ts';
 import { snapshotOf, type LiveSnapshot } from './live-state.ts';
+import { RunPacer } from './run-pacer.ts';
 import type { SourceStatus } from './protocol.ts';
 
 export type { SourceState, SourceStatus } from './protocol.ts';
@@ -47,7 +48,10 @@ export interface LiveLoopEvents {
 }
 
 export interface LiveLoopOptions {
-  /** Least time between the starts of two pipeline runs, ms (caps the CPU the loop takes). */
+  /**
+   * Mean time between the starts of pipeline runs, ms (caps the CPU the loop takes); a run that
+   * started late lets the next start up to this much early (run-pacer.ts).
+   */
   readonly minIntervalMs: number;
   readonly jpegQuality: number;
   /**
@@ -384,12 +388,12 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   }
 
   private async process(signal: AbortSignal): Promise<void> {
-    let lastStart = 0;
+    const pacer = new RunPacer(this.options.minIntervalMs);
     // The previous frame's JPEG and message, made while the pipeline takes the next frame.
     let finishing: Promise<void> = Promise.resolve();
     try {
       while (this.running && !signal.aborted) {
-        const gap = this.options.minIntervalMs - (Date.now() - lastStart);
+        const gap = pacer.waitMs(Date.now());
         if (gap > 0) await sleep(gap, signal);
         // Stopped while asleep: stop() found nobody to wake, so do not wait to be woken.
         if (signal.aborted) return;
@@ -402,13 +406,14 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
         this.pending = null;
         this.pipelineBusy = true;
         this.wakeCapture?.();
-        lastStart = Date.now();
+        const startedAt = Date.now();
+        pacer.started(startedAt);
         try {
           const processed = this.pipeline.process(frame);
           // Free again (also when it failed): a live camera may decode its newest frame now.
           void processed.then(this.pipelineFree, this.pipelineFree);
           // …or, better, just before: its decode then overlaps the end of this run.
-          if (this.source.live) this.source.prepare?.(lastStart + this.expectedRunMs());
+          if (this.source.live) this.source.prepare?.(startedAt + this.expectedRunMs());
           const done = await processed;
           this.recentRunsMs.push(done.processMs);
           if (this.recentRunsMs.length > 5) this.recentRunsMs.shift();
