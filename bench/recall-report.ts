@@ -3,8 +3,10 @@
  * tilt × condition, the mover, the clutter set, detection time beside native OpenCV, which stage
  * found the bases, and the pass/fail of each target of issue 12's "How we will know".
  */
+import { placedFalse, placedSection } from './recall-placed-report.ts';
+import type { PlacedRun } from './recall-placed.ts';
 import type { ClutterRun, FullFrameTiming, SceneRun } from './recall-run.ts';
-import { quantile } from './recall-score.ts';
+import { quantile, recallCounts } from './recall-score.ts';
 
 const MM_PER_IN = 25.4;
 
@@ -12,33 +14,10 @@ export interface RecallReport {
   readonly mode: 'quick' | 'full';
   readonly scenes: readonly SceneRun[];
   readonly movers: ReadonlyArray<SceneRun & { moverId: number; moverFound: number }>;
+  readonly placed: readonly PlacedRun[];
   readonly clutter: readonly ClutterRun[];
   readonly native: string | null;
   readonly seconds: number;
-}
-
-/** Visible bases found in the first frame, and in the last. */
-export function recallCounts(run: SceneRun): {
-  visible: number;
-  single: number;
-  last: number;
-  lostFrames: number;
-} {
-  const first = run.foundPerFrame[0] ?? new Set<number>();
-  const last = run.foundPerFrame[run.foundPerFrame.length - 1] ?? new Set<number>();
-  let lostFrames = 0;
-  for (const id of run.visible) {
-    const firstSeen = run.foundPerFrame.findIndex((s) => s.has(id));
-    if (firstSeen < 0) continue;
-    for (let f = firstSeen + 1; f < run.foundPerFrame.length; f++)
-      if (!run.foundPerFrame[f]!.has(id)) lostFrames++;
-  }
-  return {
-    visible: run.visible.length,
-    single: run.visible.filter((id) => first.has(id)).length,
-    last: run.visible.filter((id) => last.has(id)).length,
-    lostFrames,
-  };
 }
 
 const pct = (n: number, d: number): string => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}`);
@@ -215,6 +194,7 @@ export function printReport(r: RecallReport): void {
     '',
   );
   out.push('## Recall by resolution and tag size (all conditions)', '', ...summaryTable(r.scenes), '');
+  out.push(...placedSection(r.placed, r.scenes));
   out.push('## Mover (a 20 mm base pushed 1 in per frame, 100 ms apart)', '');
   for (const m of r.movers)
     out.push(
@@ -248,8 +228,10 @@ export function printReport(r: RecallReport): void {
   );
   out.push('## Which stage found the bases (found bases, all conditions)', '', ...stageTotals(r.scenes), '');
   const sceneFalse =
-    sum(r.scenes.flatMap((s) => s.falsePerFrame)) + sum(r.movers.flatMap((m) => m.falsePerFrame));
-  const examples = [...r.scenes, ...r.movers].flatMap((s) =>
+    sum(r.scenes.flatMap((s) => s.falsePerFrame)) +
+    sum(r.movers.flatMap((m) => m.falsePerFrame)) +
+    sum(r.placed.map(placedFalse));
+  const examples = [...r.scenes, ...r.movers, ...r.placed].flatMap((s) =>
     s.falseExamples.map((e) => `${s.resolution} ${s.sizeMm} mm tilt ${s.tiltDeg}° ${s.condition}: ${e}`),
   );
   if (examples.length)

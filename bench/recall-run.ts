@@ -57,11 +57,11 @@ export interface SceneRun {
   readonly nativeFalse: number;
 }
 
-const cameraFor = (scenario: Scenario, resolution: Resolution, tiltDeg: number): SynthCamera =>
+export const cameraFor = (scenario: Scenario, resolution: Resolution, tiltDeg: number): SynthCamera =>
   frameTable(scenario.table, { resolution, tiltDeg });
 
 /** Everything the pipeline and native OpenCV make of one frame, scored. */
-interface FrameOutcome {
+export interface FrameOutcome {
   readonly result: PipelineResult;
   readonly found: ReadonlySet<number>;
   readonly falseCount: number;
@@ -75,7 +75,7 @@ interface FrameOutcome {
 /** Quiet time before a frame whose search is timed against native OpenCV, ms (see runFrame). */
 const SETTLE_BEFORE_TIMED_MS = 50;
 
-async function runFrame(
+export async function runFrame(
   pipeline: VisionPipeline,
   frame: SynthFrame,
   image: RgbImage,
@@ -200,7 +200,7 @@ export async function runStaticScene(
   return out;
 }
 
-const CONDITION_KEY: Record<Condition, number> = {
+export const CONDITION_KEY: Record<Condition, number> = {
   noise: 1,
   blur: 2,
   jpeg: 3,
@@ -209,11 +209,11 @@ const CONDITION_KEY: Record<Condition, number> = {
   hands: 6,
 };
 
-type MutableRun = {
+export type MutableRun = {
   -readonly [K in keyof SceneRun]: SceneRun[K] extends readonly (infer T)[] ? T[] : SceneRun[K];
 } & { stagesFirst: Record<string, number>; stagesLast: Record<string, number> };
 
-function emptyRun(c: {
+export function emptyRun(c: {
   resolution: Resolution;
   sizeMm: number;
   tiltDeg: number;
@@ -248,7 +248,7 @@ function emptyRun(c: {
 export const GLARE_WASHES_OUT = 255 - 24;
 
 /** Sorts the frame's bases: visible (the targets' denominator), partly hidden, washed out by glare. */
-function classify(out: MutableRun, frame: SynthFrame): void {
+export function classify(out: MutableRun, frame: SynthFrame): void {
   for (const b of frame.truth.bases) {
     if (!b.marker.inView) continue;
     const list =
@@ -261,7 +261,7 @@ function classify(out: MutableRun, frame: SynthFrame): void {
   }
 }
 
-function record(out: MutableRun, o: FrameOutcome, first: boolean, last: boolean): void {
+export function record(out: MutableRun, o: FrameOutcome, first: boolean, last: boolean): void {
   out.frames++;
   out.foundPerFrame.push(o.found);
   out.falsePerFrame.push(o.falseCount);

@@ -5,6 +5,7 @@
  * stands where it was seen.
  */
 import type { PixelPoint, SceneTruth } from '../src/synth/truth.ts';
+import type { SceneRun } from './recall-run.ts';
 
 /** A located base further than this from its truth is not found (and is a false detection). */
 export const MATCH_MM = 2.5;
@@ -108,4 +109,28 @@ export function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Visible bases found in the first frame, and in the last. */
+export function recallCounts(run: SceneRun): {
+  visible: number;
+  single: number;
+  last: number;
+  lostFrames: number;
+} {
+  const first = run.foundPerFrame[0] ?? new Set<number>();
+  const last = run.foundPerFrame[run.foundPerFrame.length - 1] ?? new Set<number>();
+  let lostFrames = 0;
+  for (const id of run.visible) {
+    const firstSeen = run.foundPerFrame.findIndex((s) => s.has(id));
+    if (firstSeen < 0) continue;
+    for (let f = firstSeen + 1; f < run.foundPerFrame.length; f++)
+      if (!run.foundPerFrame[f]!.has(id)) lostFrames++;
+  }
+  return {
+    visible: run.visible.length,
+    single: run.visible.filter((id) => first.has(id)).length,
+    last: run.visible.filter((id) => last.has(id)).length,
+    lostFrames,
+  };
 }

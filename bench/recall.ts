@@ -7,6 +7,8 @@
  *   - single frame: a fresh pipeline's first frame (a whole-frame search);
  *   - within 10 static frames: the same pipeline fed 10 frames of the same still scene, fresh
  *     sensor noise each, 200 ms of capture time apart; a base counts when found in frame 10;
+ *   - placed scenes: the table alone for 3 frames, then every base put down at once, as players
+ *     do (bench/recall-placed.ts); found in that frame and in the 10th from it;
  *   - a mover: a 20 mm base pushed 1 in per frame at 1080p, frames 100 ms apart;
  *   - a clutter set: reference sheets and clutter only (bare bases and dark outlines, dice,
  *     rulers, printed cards, hands), a new layout every frame, the pipeline told 54 bases are in
@@ -18,11 +20,13 @@
  * Run: npm run bench:recall [-- --quick]   (or npx tsx bench/recall.ts [--quick])
  *   --quick  1080p, 20 mm, tilt 15°, noise and hands, 20 clutter frames, a short mover (≈ 1 min)
  *   full     720p and 1080p × 12/15/20/25 mm × tilt 0/15/25° × 6 conditions; 4K × 12/15/20/25 mm
- *            × tilt 15° × noise/glare/hands; 3 movers; 1,088 clutter frames (a new layout every
- *            4 frames)                                              (≈ 30 min alone on 2 cores)
+ *            × tilt 15° × noise/glare/hands; placed scenes at 1080p 15/20 mm and 720p 25 mm, tilt
+ *            15° × 6 conditions; 3 movers; 1,088 clutter frames (a new layout every 4 frames)
+ *                                                                   (≈ 17 min alone on 2 cores)
  * It prints figures and the pass/fail of each target; it never fails itself.
  */
 import { NativeAruco } from './recall-native.ts';
+import { runPlacedScene } from './recall-placed.ts';
 import { printReport } from './recall-report.ts';
 import { runClutter, runMover, runStaticScene, TableCache, type Resolution } from './recall-run.ts';
 import { CONDITIONS, FIRST_BENCH_SEED, RECALL_DICTIONARY, type Condition } from './recall-scenes.ts';
@@ -36,6 +40,8 @@ export interface RecallPlan {
     readonly conditions: readonly Condition[];
   }>;
   readonly staticFrames: number;
+  /** Groups of placed scenes (bench/recall-placed.ts): bases put down after the table is known. */
+  readonly placed: RecallPlan['scenes'];
   readonly movers: ReadonlyArray<{ resolution: Resolution; tiltDeg: number }>;
   readonly moverFrames: number;
   /** Clutter frames per block; blocks cycle resolutions, tilts and declared tag sizes. */
@@ -50,6 +56,7 @@ export interface RecallPlan {
 export const QUICK_PLAN: RecallPlan = {
   scenes: [{ resolution: '1080p', sizesMm: [20], tiltsDeg: [15], conditions: ['noise', 'hands'] }],
   staticFrames: 10,
+  placed: [{ resolution: '1080p', sizesMm: [20], tiltsDeg: [15], conditions: ['noise'] }],
   movers: [{ resolution: '1080p', tiltDeg: 15 }],
   moverFrames: 8,
   clutterBlocks: [{ resolution: '1080p', tiltDeg: 15, declaredMm: 12, frames: 20 }],
@@ -76,6 +83,11 @@ export const FULL_PLAN: RecallPlan = {
     { resolution: '4k', sizesMm: [12, 15, 20, 25], tiltsDeg: [15], conditions: ['noise', 'glare', 'hands'] },
   ],
   staticFrames: 10,
+  // The sizes the targets name, at the targets' tilt.
+  placed: [
+    { resolution: '1080p', sizesMm: [15, 20], tiltsDeg: [15], conditions: CONDITIONS },
+    { resolution: '720p', sizesMm: [25], tiltsDeg: [15], conditions: CONDITIONS },
+  ],
   movers: [
     { resolution: '1080p', tiltDeg: 0 },
     { resolution: '1080p', tiltDeg: 15 },
@@ -114,6 +126,26 @@ async function main(): Promise<void> {
             );
           }
         }
+    const placed = [];
+    let placedSeed = FIRST_BENCH_SEED + 600;
+    for (const { resolution, sizesMm, tiltsDeg, conditions } of plan.placed)
+      for (const sizeMm of sizesMm)
+        for (const tiltDeg of tiltsDeg) {
+          placedSeed++;
+          for (const condition of conditions) {
+            progress(`placed: ${resolution} ${sizeMm} mm tilt ${tiltDeg}° ${condition}`);
+            placed.push(
+              await runPlacedScene({
+                resolution,
+                sizeMm,
+                tiltDeg,
+                condition,
+                seed: placedSeed,
+                frames: plan.staticFrames,
+              }),
+            );
+          }
+        }
     const movers = [];
     for (const [i, m] of plan.movers.entries()) {
       progress(`mover ${m.resolution} tilt ${m.tiltDeg}°`);
@@ -135,6 +167,7 @@ async function main(): Promise<void> {
       mode: quick ? 'quick' : 'full',
       scenes,
       movers,
+      placed,
       clutter,
       native: nativeOrNull ? `OpenCV ${nativeOrNull.version}, ${nativeOrNull.threads} threads` : null,
       seconds: (performance.now() - started) / 1000,

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recallCounts } from '../../bench/recall-report.ts';
 import type { SceneRun } from '../../bench/recall-run.ts';
 import {
   clutterLayout,
@@ -12,6 +11,7 @@ import {
   headingError,
   MATCH_MM,
   quantile,
+  recallCounts,
   scoreBases,
   scoreDetections,
   type LocatedBase,
