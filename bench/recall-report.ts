@@ -183,6 +183,18 @@ function stageTotals(scenes: readonly SceneRun[]): string[] {
   return lines;
 }
 
+/**
+ * Whether the sigmas the pipeline reports are honest: the share of found bases whose error is
+ * within the 95 % bound its own sigma sets (2.45 σ for a position on the table, 1.96 σ for a
+ * heading). A ruling near an edge is borderline or firm by these sigmas.
+ */
+function sigmaHonesty(runs: readonly SceneRun[]): string {
+  const within = (xs: readonly number[], k: number) => pct(xs.filter((x) => x <= k).length, xs.length);
+  const position = runs.flatMap((s) => s.positionOverSigma);
+  const heading = runs.flatMap((s) => s.headingOverSigma);
+  return `within their own 95 % bounds: position ${within(position, 2.45)} %, heading ${within(heading, 1.96)} %`;
+}
+
 export function printReport(r: RecallReport): void {
   const out: string[] = [];
   const verdict = (ok: boolean, measured: boolean) => (!measured ? 'NOT MEASURED' : ok ? 'PASS' : 'FAIL');
@@ -333,7 +345,7 @@ export function printReport(r: RecallReport): void {
       0.95,
     );
     out.push(
-      `- accuracy at ${label}: position p95 ${fixed(position / MM_PER_IN, 4)} in, heading p95 ${fixed(heading, 2)}°`,
+      `- accuracy at ${label}: position p95 ${fixed(position / MM_PER_IN, 4)} in, heading p95 ${fixed(heading, 2)}°; ${sigmaHonesty(scenes)}`,
     );
   };
   accuracyOf(
@@ -350,5 +362,6 @@ export function printReport(r: RecallReport): void {
     (s) => s.resolution === '1080p' && s.sizeMm === 12 && s.tiltDeg <= 15,
   );
   accuracyOf('720p, 12–20 mm (smaller than advised)', (s) => s.resolution === '720p' && s.sizeMm < 25);
+  out.push(`- everything found: ${sigmaHonesty([...r.scenes, ...r.movers])}`);
   console.log(out.join('\n'));
 }

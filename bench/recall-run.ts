@@ -48,6 +48,9 @@ export interface SceneRun {
   readonly falseExamples: readonly string[];
   readonly errorsMm: readonly number[];
   readonly headingErrorsDeg: readonly number[];
+  /** Found bases' errors over their reported sigmas (recall-score.ts BaseScore). */
+  readonly positionOverSigma: readonly number[];
+  readonly headingOverSigma: readonly number[];
   /** Which stage found each found base, first frame and last frame. */
   readonly stagesFirst: Readonly<Record<string, number>>;
   readonly stagesLast: Readonly<Record<string, number>>;
@@ -68,6 +71,8 @@ export interface FrameOutcome {
   readonly falseExamples: string[];
   readonly errorsMm: readonly number[];
   readonly headingErrorsDeg: readonly number[];
+  readonly positionOverSigma: readonly number[];
+  readonly headingOverSigma: readonly number[];
   readonly stages: Record<string, number>;
   readonly native: { ms: number; found: Set<number>; falseCount: number } | null;
 }
@@ -122,6 +127,8 @@ export async function runFrame(
     falseExamples,
     errorsMm: bases.errorsMm,
     headingErrorsDeg: bases.headingErrorsDeg,
+    positionOverSigma: bases.positionOverSigma,
+    headingOverSigma: bases.headingOverSigma,
     stages,
     native: nativeOut,
   };
@@ -233,6 +240,8 @@ export function emptyRun(c: {
     falseExamples: [],
     errorsMm: [],
     headingErrorsDeg: [],
+    positionOverSigma: [],
+    headingOverSigma: [],
     stagesFirst: {},
     stagesLast: {},
     timings: [],
@@ -269,6 +278,8 @@ export function record(out: MutableRun, o: FrameOutcome, first: boolean, last: b
     out.falseExamples.push(...o.falseExamples.slice(0, 5 - out.falseExamples.length));
   out.errorsMm.push(...o.errorsMm);
   out.headingErrorsDeg.push(...o.headingErrorsDeg);
+  out.positionOverSigma.push(...o.positionOverSigma);
+  out.headingOverSigma.push(...o.headingOverSigma);
   if (first) out.stagesFirst = o.stages;
   if (last) out.stagesLast = o.stages;
   if (o.native) {

@@ -21,6 +21,9 @@ export interface LocatedBase {
   readonly x: number;
   readonly y: number;
   readonly headingDeg: number;
+  /** The pose's own one-sigma errors, when it reports them (the locator does). */
+  readonly sigmaMm?: number;
+  readonly sigmaHeadingDeg?: number;
 }
 
 /** A raw detection: an id and four corners in pixels. */
@@ -38,6 +41,13 @@ export interface BaseScore {
   readonly errorsMm: readonly number[];
   /** Heading error of each found base, degrees (0–180). */
   readonly headingErrorsDeg: readonly number[];
+  /**
+   * Each found base's errors over the sigmas it reported (when it did): position error over its
+   * per-axis sigma, heading error over its heading sigma. Honest sigmas put 95 % of the first under
+   * 2.45 (a 2-D normal's radius) and 95 % of the second under 1.96.
+   */
+  readonly positionOverSigma: readonly number[];
+  readonly headingOverSigma: readonly number[];
 }
 
 export function headingError(a: number, b: number): number {
@@ -51,6 +61,8 @@ export function scoreBases(truth: Pick<SceneTruth, 'bases'>, located: readonly L
   const wrong: LocatedBase[] = [];
   const errorsMm: number[] = [];
   const headingErrorsDeg: number[] = [];
+  const positionOverSigma: number[] = [];
+  const headingOverSigma: number[] = [];
   for (const m of located) {
     const t = byId.get(m.markerId);
     const e = t ? Math.hypot(m.x - t.centreMm.x, m.y - t.centreMm.y) : Infinity;
@@ -60,9 +72,13 @@ export function scoreBases(truth: Pick<SceneTruth, 'bases'>, located: readonly L
     }
     found.add(m.markerId);
     errorsMm.push(e);
-    headingErrorsDeg.push(headingError(m.headingDeg, t.headingDeg));
+    const h = headingError(m.headingDeg, t.headingDeg);
+    headingErrorsDeg.push(h);
+    if (m.sigmaMm !== undefined && m.sigmaMm > 0) positionOverSigma.push(e / m.sigmaMm);
+    if (m.sigmaHeadingDeg !== undefined && m.sigmaHeadingDeg > 0)
+      headingOverSigma.push(h / m.sigmaHeadingDeg);
   }
-  return { found, wrong, errorsMm, headingErrorsDeg };
+  return { found, wrong, errorsMm, headingErrorsDeg, positionOverSigma, headingOverSigma };
 }
 
 const centre = (q: readonly PixelPoint[]): PixelPoint => ({

@@ -60,6 +60,19 @@ describe('scoring located bases against the truth', () => {
     expect(s.found.has(b!.markerId)).toBe(true);
     expect(quantile(s.errorsMm, 1)).toBeCloseTo(2, 9);
     expect(quantile(s.headingErrorsDeg, 1)).toBeCloseTo(0.4, 9);
+    // No sigmas given: none compared.
+    expect(s.positionOverSigma).toEqual([]);
+  });
+
+  it("sets each found base's errors against the sigmas it reports", () => {
+    const [a, b] = atTruth(truth);
+    const s = scoreBases(truth, [
+      { ...a!, x: a!.x + 0.3, sigmaMm: 0.1, headingDeg: a!.headingDeg - 1, sigmaHeadingDeg: 0.25 },
+      { ...b!, x: b!.x + 5, sigmaMm: 0.1, sigmaHeadingDeg: 0.25 }, // not found: not compared
+    ]);
+    expect(s.positionOverSigma).toHaveLength(1);
+    expect(s.positionOverSigma[0]).toBeCloseTo(3, 9);
+    expect(s.headingOverSigma[0]).toBeCloseTo(4, 9);
   });
 
   it('an id not on the table, two ids swapped, or one id twice are all false', () => {
@@ -162,6 +175,8 @@ describe('recall counts', () => {
     falseExamples: [],
     errorsMm: [],
     headingErrorsDeg: [],
+    positionOverSigma: [],
+    headingOverSigma: [],
     stagesFirst: {},
     stagesLast: {},
     timings: [],
