@@ -15,6 +15,8 @@ export interface DetectedMarker {
   readonly stage?: FindingStage;
   /** Evidence for the id, nats (Infinity when OpenCV read the exact code). */
   readonly evidence?: number;
+  /** The tag's own one-sigma errors when it was measured as a square on the table (table-fit.ts). */
+  readonly fitSigma?: { readonly mm: number; readonly headingDeg: number };
 }
 
 /**

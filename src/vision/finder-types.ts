@@ -68,6 +68,8 @@ export interface FoundMarker {
   readonly stage: FindingStage;
   /** Evidence for the id (nats); Infinity when OpenCV read the exact code. */
   readonly evidence: number;
+  /** The tag's own one-sigma errors when measured as a square on the table (table-fit.ts). */
+  readonly fitSigma?: { readonly mm: number; readonly headingDeg: number };
 }
 
 export interface FinderInput {

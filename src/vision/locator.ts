@@ -276,14 +276,20 @@ export class Locator {
     const offset = rotate(spec.offsetMm, degToRad(headingDeg));
     const mmPerPx = this.mmPerPixel(pose, d.corners, spec.heightMm);
     const sidePx = perimeterPx(d.corners) / 4;
+    // Two parts, in quadrature: the table pose's, and the tag's own. Both are taken as corners
+    // ~cornerSigma off; a tag measured as a square on the table knows its own part better (its
+    // fit's covariance, table-fit.ts), and a small or poorly modelled tag's is the larger.
+    const poseMm = (mmPerPx * cornerSigmaPx) / 2;
+    const poseRad = cornerSigmaPx / (2 * sidePx);
+    const ownMm = Math.max(poseMm, d.fitSigma?.mm ?? 0);
+    const ownRad = Math.max(poseRad, degToRad(d.fitSigma?.headingDeg ?? 0));
     return {
       markerId: d.id,
       x: cx - offset.x,
       y: cy - offset.y,
       headingDeg,
-      // Half the error from the base's own four corners, half from the table pose (both ~cornerSigma).
-      sigmaMm: mmPerPx * cornerSigmaPx * Math.SQRT1_2,
-      sigmaHeadingDeg: radToDeg((Math.SQRT2 * cornerSigmaPx) / (2 * sidePx)),
+      sigmaMm: Math.hypot(poseMm, ownMm),
+      sigmaHeadingDeg: radToDeg(Math.hypot(poseRad, ownRad)),
     };
   }
 

@@ -9,7 +9,7 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { codePattern } from './code-fit.ts';
-import { DEFAULT_TABLE_FIT, fitOnTable } from './table-fit.ts';
+import { DEFAULT_TABLE_FIT, measureOnTable } from './table-fit.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
@@ -338,7 +338,7 @@ export class MarkerFinder {
     const priors = this.reader.priors;
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
     if (!priors || !markerClass || !this.fitsOnTable(m)) return m;
-    const corners = fitOnTable(
+    const measured = measureOnTable(
       grey,
       m.corners,
       codePattern(this.codes, m.id),
@@ -347,7 +347,13 @@ export class MarkerFinder {
       this.reader.decoder.blurSigmaPx,
       DEFAULT_TABLE_FIT,
     );
-    return corners ? { ...m, corners } : m;
+    return measured
+      ? {
+          ...m,
+          corners: measured.corners,
+          fitSigma: { mm: measured.sigmaMm, headingDeg: measured.sigmaHeadingDeg },
+        }
+      : m;
   }
 
   private toFound(a: Attempt): FoundMarker {

@@ -208,7 +208,7 @@ function refine(
   r: Rendering,
   maxIterations: number,
   model: CornerModel | null = null,
-): { params: Float64Array; fit: Fit } | null {
+): Refined | null {
   const { pattern, cells, blur } = r;
   const n = pixels.count;
   const k = model ? model.steps.length : 8;
@@ -229,6 +229,8 @@ function refine(
   if (!fit) return null;
   let lambda = 1e-3;
   const eps = 0.01;
+  // JᵀJ at the last linearisation: the fit's information about its parameters (ModelAlignment).
+  let information: Float64Array | null = null;
   for (let iter = 0; iter < maxIterations; iter++) {
     // Analytic Jacobian: whiteness gradient in grid coordinates, times how each pixel's grid
     // position moves with each corner. A pixel p sees grid point g = H⁻¹(p); moving corner
@@ -304,6 +306,7 @@ function refine(
       }
     }
     for (let j = 0; j < k; j++) for (let l = 0; l < j; l++) jtj[l * k + j] = jtj[j * k + l]!;
+    information = Float64Array.from(jtj);
     let improved = false;
     for (let attempt = 0; attempt < 6 && !improved; attempt++) {
       const damped = work.damped.take(k * k);
@@ -333,12 +336,19 @@ function refine(
         plane.y.set(planeStep.y);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
-        if (shift < 0.005) return { params, fit };
+        if (shift < 0.005) return { params, fit, information };
       } else lambda *= 10;
     }
     if (!improved) break;
   }
-  return { params, fit };
+  return { params, fit, information };
+}
+
+interface Refined {
+  readonly params: Float64Array;
+  readonly fit: Fit;
+  /** JᵀJ (parameters × parameters) at the last linearisation, the levels held; null if none was made. */
+  readonly information: Float64Array | null;
 }
 
 /**
@@ -354,7 +364,7 @@ function refineThenPolish(
   r: Rendering,
   maxIterations: number,
   model: CornerModel | null = null,
-): { params: Float64Array; fit: Fit } | null {
+): Refined | null {
   if (r.footprint === predictWhiteness || POLISH_ITERATIONS >= maxIterations)
     return refine(pixels, start, r, maxIterations, model);
   const rough = refine(pixels, start, { ...r, footprint: predictWhiteness }, maxIterations, model);
@@ -409,6 +419,11 @@ export interface ModelAlignment {
   readonly sse: number;
   readonly startSse: number;
   readonly pixels: number;
+  /**
+   * JᵀJ of the fit's parameters (row-major, parameters × parameters) at its end, the levels held
+   * at their best: with the residual's variance, the parameters' covariance. Null if never formed.
+   */
+  readonly information: Float64Array | null;
 }
 
 /**
@@ -443,5 +458,12 @@ export function alignWithModel(
   const fine = refineThenPolish(pixels, start, rendering, options.maxIterations, model);
   const at = fine && model.corners(fine.params);
   if (!fine || !at) return null;
-  return { params: fine.params, corners: withParams(at), sse: fine.fit.sse, startSse, pixels: pixels.count };
+  return {
+    params: fine.params,
+    corners: withParams(at),
+    sse: fine.fit.sse,
+    startSse,
+    pixels: pixels.count,
+    information: fine.information,
+  };
 }

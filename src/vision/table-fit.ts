@@ -5,6 +5,7 @@ import type { Quad } from './candidates.ts';
 import { quadSide } from './candidates.ts';
 import type { GreyImage } from './image.ts';
 import { alignWithModel, DEFAULT_ALIGN, type CornerModel, type Footprint } from './quad-align.ts';
+import { solveSpd } from './solve-spd.ts';
 
 /**
  * A base's tag measured as what it is: a square of known size lying flat at a known height on a
@@ -106,6 +107,22 @@ function startOf(corners: Quad, square: TableSquare): Float64Array | null {
   );
 }
 
+/** A tag measured as a square on the table, with the fit's own uncertainty. */
+export interface TableFitMeasure {
+  readonly corners: Quad;
+  /**
+   * One-sigma errors of the tag's place on the table (mm, along each axis) and of its turn
+   * (degrees), from the fit's covariance: the residual's variance over the fit's information
+   * about its three parameters. A tag of few pixels, or one the model explains poorly (JPEG
+   * blocks, blur it does not model), is measured less surely, and says so.
+   */
+  readonly sigmaMm: number;
+  readonly sigmaHeadingDeg: number;
+}
+
+/** Levels the fit solves besides the tag's three parameters (quad-align.ts: a, b, c, e, f). */
+const FIT_LEVELS = 5;
+
 /**
  * The tag's corners fitted as a square on the table, or null when that model does not explain
  * the picture (see above) or the fit fails. `corners`: the free fit (code or edges).
@@ -119,6 +136,19 @@ export function fitOnTable(
   blurSigmaPx: number,
   options: TableFitOptions = DEFAULT_TABLE_FIT,
 ): Quad | null {
+  return measureOnTable(grey, corners, pattern, cells, square, blurSigmaPx, options)?.corners ?? null;
+}
+
+/** fitOnTable, with the fit's own sigmas (TableFitMeasure). */
+export function measureOnTable(
+  grey: GreyImage,
+  corners: Quad,
+  pattern: Float64Array,
+  cells: number,
+  square: TableSquare,
+  blurSigmaPx: number,
+  options: TableFitOptions = DEFAULT_TABLE_FIT,
+): TableFitMeasure | null {
   const start = startOf(corners, square);
   if (!start) return null;
   const fit = alignWithModel(grey, corners, pattern, cells, squareModel(square), start, {
@@ -138,7 +168,19 @@ export function fitOnTable(
   const most = share * quadSide(corners);
   for (let k = 0; k < 4; k++)
     if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
-  return fit.corners;
+  const variance = fit.sse / Math.max(1, fit.pixels - STEPS.length - FIT_LEVELS);
+  const inverse = (m: number): number => {
+    if (!fit.information) return Number.POSITIVE_INFINITY;
+    const unit = new Float64Array(STEPS.length);
+    unit[m] = 1;
+    const column = solveSpd(fit.information, unit, STEPS.length);
+    return column ? (column[m] as number) : Number.POSITIVE_INFINITY;
+  };
+  return {
+    corners: fit.corners,
+    sigmaMm: Math.sqrt((variance * (inverse(0) + inverse(1))) / 2),
+    sigmaHeadingDeg: (Math.sqrt(variance * inverse(2)) * 180) / Math.PI,
+  };
 }
 
 /**
