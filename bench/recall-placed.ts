@@ -20,10 +20,10 @@ import {
   record,
   runFrame,
   STATIC_FRAME_GAP_MS,
-  type Resolution,
+  type SceneConfig,
   type SceneRun,
 } from './recall-run.ts';
-import { conditionSetup, recallScenario, WEBCAM_SENSOR, type Condition } from './recall-scenes.ts';
+import { conditionSetup, recallScenario, WEBCAM_SENSOR } from './recall-scenes.ts';
 
 /** Frames of the table alone before the bases are put down (the first is a whole-frame search). */
 export const PLACED_AT = 3;
@@ -34,14 +34,7 @@ export interface PlacedRun extends SceneRun {
 }
 
 /** One placed scene: `frames` frames counted from the one the bases appear in. */
-export async function runPlacedScene(config: {
-  resolution: Resolution;
-  sizeMm: number;
-  tiltDeg: number;
-  condition: Condition;
-  seed: number;
-  frames: number;
-}): Promise<PlacedRun> {
+export async function runPlacedScene(config: SceneConfig): Promise<PlacedRun> {
   const { resolution, sizeMm, tiltDeg, condition, seed, frames } = config;
   const scenario = recallScenario(sizeMm, seed);
   const camera = cameraFor(scenario, resolution, tiltDeg);

@@ -161,16 +161,19 @@ export class TableCache {
   }
 }
 
+/** A scene of the bench: one resolution, tag size, tilt and condition, its seed and frame count. */
+export interface SceneConfig {
+  readonly resolution: Resolution;
+  readonly sizeMm: number;
+  readonly tiltDeg: number;
+  readonly condition: Condition;
+  readonly seed: number;
+  readonly frames: number;
+}
+
 /** One static scene under one condition: `frames` frames, fresh sensor noise each, one pipeline. */
 export async function runStaticScene(
-  config: {
-    resolution: Resolution;
-    sizeMm: number;
-    tiltDeg: number;
-    condition: Condition;
-    seed: number;
-    frames: number;
-  },
+  config: SceneConfig,
   native: NativeAruco | null,
   cache: TableCache,
 ): Promise<SceneRun> {

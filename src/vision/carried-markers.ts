@@ -11,10 +11,10 @@ import { quadCentre, type Quad } from './candidates.ts';
  * benchmark's MJPEG loop (a unit of 20 mm tags carried 1 in a frame at 1080p) they were 3.8 of
  * the finder's 5.0 s, and detection took 26.5 ms a frame (9.5 ms without them). A base in a hand
  * is shown where it is to a few tenths of a millimetre (0.15 mm p95 on that loop, 0.03 mm
- * fitted). Once it stands it is measured as finely as before: from the frame after
- * its last move its picture is unchanged, so it is recalled and measured again on the mean of the
- * frames it has stood in, first at two (still-markers.ts, marker-finder.ts `measureStillAgain`):
- * within two frames of its last move (tests/vision/pipeline-carried.test.ts).
+ * fitted). Once it stands it is measured as finely as before: from the frame after its last move
+ * its picture is unchanged, so it is recalled and measured again on the mean of the frames it has
+ * stood in, first at two (still-markers.ts, marker-finder.ts `measureStillAgain`): within two
+ * frames of its last move (tests/vision/pipeline-carried.test.ts).
  *
  * A marker with no place in the frame before (a base put down, one seen again after a hand) is
  * measured in full: its first pose may be all a ruling gets.
