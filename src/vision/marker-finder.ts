@@ -277,7 +277,7 @@ export class MarkerFinder {
     if (recalled) {
       for (const [id, m] of found)
         if (!recalled.has(m)) {
-          const measured = this.carried.isCarried(id, m.corners) ? m : this.onTable(grey, m);
+          const measured = this.onTable(grey, m);
           found.set(id, measured);
           this.still.remember(grey, measured);
         }
@@ -337,7 +337,8 @@ export class MarkerFinder {
   private onTable(grey: GreyImage, m: FoundMarker): FoundMarker {
     const priors = this.reader.priors;
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
-    if (!priors || !markerClass || !this.fitsOnTable(m)) return m;
+    // A base being carried is measured by its edges until it stands (carried-markers.ts).
+    if (!priors || !markerClass || !this.fitsOnTable(m) || this.carried.isCarried(m.id, m.corners)) return m;
     const measured = measureOnTable(
       grey,
       m.corners,

@@ -125,21 +125,14 @@ const FIT_LEVELS = 5;
 
 /**
  * The tag's corners fitted as a square on the table, or null when that model does not explain
- * the picture (see above) or the fit fails. `corners`: the free fit (code or edges).
+ * the picture (see above) or the fit fails. `corners`: the free fit (code or edges). Its
+ * arguments are measureOnTable's.
  */
-export function fitOnTable(
-  grey: GreyImage,
-  corners: Quad,
-  pattern: Float64Array,
-  cells: number,
-  square: TableSquare,
-  blurSigmaPx: number,
-  options: TableFitOptions = DEFAULT_TABLE_FIT,
-): Quad | null {
-  return measureOnTable(grey, corners, pattern, cells, square, blurSigmaPx, options)?.corners ?? null;
+export function fitOnTable(...args: Parameters<typeof measureOnTable>): Quad | null {
+  return measureOnTable(...args)?.corners ?? null;
 }
 
-/** fitOnTable, with the fit's own sigmas (TableFitMeasure). */
+/** The tag measured as a square on the table (fitOnTable), with the fit's own sigmas (TableFitMeasure). */
 export function measureOnTable(
   grey: GreyImage,
   corners: Quad,
