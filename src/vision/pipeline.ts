@@ -348,9 +348,14 @@ export class VisionPipeline {
     return true;
   }
 
-  /** The blur the finder decodes with (px), learned from the markers read. */
+  /** The camera's blur (px) as the finder measures with it, learned from the reference sheets. */
   get blurSigmaPx(): number {
     return this.finder.blurSigmaPx;
+  }
+
+  /** The blur (px) the finder reads small tags with (marker-finder.ts readingBlurPx). */
+  get readingBlurSigmaPx(): number {
+    return this.finder.readingBlurSigmaPx;
   }
 
   dispose(): void {
