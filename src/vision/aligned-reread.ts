@@ -24,8 +24,6 @@ export interface AlignedRereadContext {
   readonly markerClass: MarkerClass;
   readonly codeFit: CodeFit;
   readonly decoder: TemplateDecoderOptions;
-  /** The camera's blur (quad-reader.ts cameraBlurPx): how blurred the tag is judged to be. */
-  readonly cameraBlurPx: number;
   /** The table's priors; without them nothing is read again. */
   readonly priors: FindingPriors | null;
   readonly isFirm: (reading: TemplateReading) => boolean;
@@ -44,7 +42,7 @@ export interface AlignedRereadContext {
  */
 export function readAligned(reading: TemplateReading, c: AlignedRereadContext): TemplateReading | null {
   const cellPx = c.codeFit.cellPx(reading.corners);
-  if (c.cameraBlurPx > MAX_BLUR_PER_CELL * cellPx) return null;
+  if (c.decoder.blurSigmaPx > MAX_BLUR_PER_CELL * cellPx) return null;
   const fitted = c.codeFit.fit(c.grey, reading.corners, reading.id, {
     blurSigmaPx: c.decoder.blurSigmaPx,
     maxShiftPx: Math.max(1.5, cellPx),

@@ -38,7 +38,7 @@ export class BlurEstimate {
 
   /** The blur to decode with now, px. */
   get sigmaPx(): number {
-    if (!this.stands) return this.options.initialSigmaPx;
+    if (this.samples < this.options.minSamples) return this.options.initialSigmaPx;
     let best = 0;
     for (let i = 1; i < LADDER.length; i++) if (this.scores[i]! < this.scores[best]!) best = i;
     // Parabola through the best rung and its neighbours, for a value between rungs.
@@ -54,11 +54,6 @@ export class BlurEstimate {
 
   get sampleCount(): number {
     return this.samples;
-  }
-
-  /** Whether enough markers were read for the estimate to be used. */
-  get stands(): boolean {
-    return this.samples >= this.options.minSamples;
   }
 
   /**

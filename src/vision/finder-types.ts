@@ -58,6 +58,9 @@ export const DEFAULT_FINDER: FinderOptions = {
   blurredFitMargin: 1.5,
 };
 
+/** A reference sheet teaches the blur as this many small tags (blur-estimate.ts). */
+export const SHEET_BLUR_WEIGHT = 2;
+
 /** A marker found in a frame. */
 export interface FoundMarker {
   readonly id: number;

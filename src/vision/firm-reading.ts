@@ -74,23 +74,18 @@ export class FirmReadings {
     this.rivals = new RivalCheck(codes);
   }
 
-  /**
-   * `cameraBlurPx` is the camera's blur (the sheets', learned-blurs.ts): how much of a code the
-   * picture keeps, which the limits under blur are set on; the decoder's may be a little under it.
-   */
   isFirm(
     r: TemplateReading,
     grey: GreyImage,
     decoder: TemplateDecoderOptions,
     edgeFitted: (corners: Corners) => Corners,
-    cameraBlurPx = decoder.blurSigmaPx,
   ): boolean {
     if (r.evidence < this.options.firmEvidence || r.contrast < this.options.minContrast) return false;
     // A code not in play close to or better than ours: under blur, may be settled by fitting both.
     const foreignClose = r.plausibility < this.options.minPlausibility;
-    if (foreignClose && !this.mayOutfitForeign(r, cameraBlurPx)) return false;
+    if (foreignClose && !this.mayOutfitForeign(r, decoder.blurSigmaPx)) return false;
     // Short of what its blur asks, a reading may still stand on its code fitted at its best.
-    const shortForBlur = r.evidence < this.evidenceNeeded(r, cameraBlurPx);
+    const shortForBlur = r.evidence < this.evidenceNeeded(r, decoder.blurSigmaPx);
     if (shortForBlur && !this.mayStandOnFit(r)) return false;
     // A printed marker has paper all round and cells its code explains. A die showing four or five
     // on the cloth has neither, though its pips can match a code in play (quiet-zone.ts).

@@ -3,7 +3,7 @@ import { quadCentre, quadDistance, quadShape, quadSide, quadsOverlap, type Quad 
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { edgeFitted } from './corner-measure.ts';
 import { rereadSheets } from './sheet-reread.ts';
-import { LearnedBlurs } from './learned-blurs.ts';
+import { BlurEstimate } from './blur-estimate.ts';
 import { CarriedMarkers } from './carried-markers.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
@@ -13,6 +13,7 @@ import { DEFAULT_TABLE_FIT, measureOnTable } from './table-fit.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
+  SHEET_BLUR_WEIGHT,
   type FinderInput,
   type FinderOptions,
   type FinderResult,
@@ -56,11 +57,12 @@ export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
   private readonly still = new StillMarkers<FoundMarker>();
-  /** The blurs measuring fits and the decoder render with, learned from what was read (learned-blurs.ts). */
-  private readonly blurs = new LearnedBlurs();
+  /** The camera's blur, learned from markers read (blur-estimate.ts). */
+  private readonly blur = new BlurEstimate();
   private currentGrey: GreyImage | null = null;
   /** Reads quads, judges readings and measures firm ones; holds the frame's blur and priors. */
   private readonly reader: QuadReader;
+  private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
   /** A picture of the camera's size holding still tags' averaged regions (measureStillAgain). */
   private averagedFrame: Float32Array | null = null;
@@ -97,8 +99,8 @@ export class MarkerFinder {
     }
     this.currentGrey = input.grey;
     this.reader.priors = null;
-    this.blurs.nextFrame();
-    this.useLearnedBlur();
+    this.blurSamplesThisFrame = 0;
+    this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
     const cells = this.codes.bitsPerSide + 2;
     const found = new Map<number, FoundMarker>();
     const unknown: FoundMarker[] = [];
@@ -146,7 +148,7 @@ export class MarkerFinder {
         this.learnBlurFromReference(input.grey, id, corners);
       }
     // The sheets may just have taught the blur (learnBlurFromReference): read the tags with it.
-    this.useLearnedBlur();
+    this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;
@@ -343,7 +345,7 @@ export class MarkerFinder {
       codePattern(this.codes, m.id),
       this.codes.bitsPerSide + 2,
       { camera: priors.camera, pose: priors.pose, ...markerClass },
-      this.reader.cameraBlurPx,
+      this.reader.decoder.blurSigmaPx,
       DEFAULT_TABLE_FIT,
     );
     return measured
@@ -360,25 +362,15 @@ export class MarkerFinder {
     return { id: a.reading.id, corners: a.reading.corners, stage: a.stage, evidence: a.reading.evidence };
   }
 
-  /** Firm readings of small tags teach the blur they are read with (learned-blurs.ts). */
+  /** A few firm readings of small tags per frame teach the blur estimate. */
   private learnBlur(a: Attempt): void {
+    const cells = this.codes.bitsPerSide + 2;
+    if (this.blurSamplesThisFrame >= BLUR_SAMPLES_PER_FRAME || quadSide(a.reading.corners) / cells > 4)
+      return;
     if (!this.currentGrey) return;
-    const cellPx = quadSide(a.reading.corners) / (this.codes.bitsPerSide + 2);
     const book = this.reader.bookOf(a.markerClass);
-    this.blurs.learnFromTag(
-      this.currentGrey,
-      a.reading.corners,
-      cellPx,
-      book,
-      a.reading.id,
-      this.reader.decoder,
-    );
-  }
-
-  /** Reads and measures with the blurs learned so far. */
-  private useLearnedBlur(): void {
-    this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blurs.readingPx };
-    this.reader.cameraBlurPx = this.blurs.cameraPx;
+    if (this.blur.observeCode(this.currentGrey, a.reading.corners, book, a.reading.id, this.reader.decoder))
+      this.blurSamplesThisFrame++;
   }
 
   /**
@@ -389,8 +381,9 @@ export class MarkerFinder {
    * (a still 720p table under blur read no small tag at the starting blur and never learned it).
    */
   private learnBlurFromReference(grey: GreyImage, id: number, corners: Quad): void {
+    if (this.blur.sampleCount >= this.blur.options.minSamples) return;
     this.referenceBook ??= codeBook(this.codes, this.referenceIds);
-    this.blurs.learnFromSheet(grey, corners, this.referenceBook, id, this.reader.decoder);
+    this.blur.observeCode(grey, corners, this.referenceBook, id, this.reader.decoder, SHEET_BLUR_WEIGHT);
   }
 
   private rereadSheets(input: FinderInput, found: Map<number, FoundMarker>, used: Set<Quad>) {
@@ -411,14 +404,9 @@ export class MarkerFinder {
     });
   }
 
-  /** The camera's blur as learned so far, what measuring fits render with (px; the starting value until enough markers were read). */
+  /** The camera's blur as learned so far (px; the starting value until enough markers were read). */
   get blurSigmaPx(): number {
-    return this.blurs.cameraPx;
-  }
-
-  /** The blur tags are read with in the frame being searched (px). */
-  get readingBlurSigmaPx(): number {
-    return this.reader.decoder.blurSigmaPx;
+    return this.blur.sigmaPx;
   }
 
   private withFirmness(attempt: Attempt | null, grey: GreyImage): { attempt: Attempt | null; firm: boolean } {
@@ -443,6 +431,9 @@ export class MarkerFinder {
     return { centre: quadCentre(quad), halfSizePx: quadSide(quad) * 0.95 + 3, markerClass };
   }
 }
+
+/** Firm readings re-fitted per frame to learn the blur (each costs about eight readings). */
+const BLUR_SAMPLES_PER_FRAME = 2;
 
 function dedupeRegions<T extends { centre: Pixel; halfSizePx: number }>(regions: T[]): T[] {
   const out: T[] = [];

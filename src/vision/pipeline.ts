@@ -348,14 +348,9 @@ export class VisionPipeline {
     return true;
   }
 
-  /** The camera's blur (px) as the finder measures with it, learned from the reference sheets. */
+  /** The blur the finder decodes with (px), learned from the markers read. */
   get blurSigmaPx(): number {
     return this.finder.blurSigmaPx;
-  }
-
-  /** The blur (px) the finder reads small tags with (marker-finder.ts readingBlurPx). */
-  get readingBlurSigmaPx(): number {
-    return this.finder.readingBlurSigmaPx;
   }
 
   dispose(): void {

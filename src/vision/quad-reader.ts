@@ -58,7 +58,7 @@ export interface Attempt {
  * Reading one quad as a marker for the finder (marker-finder.ts): as found, edge-refined, fitted to
  * its code, or placed on the table by its frame; whether a reading is firm (firm-reading.ts); and
  * the corners a firm reading is measured by (corner-measure.ts). The finder sets the decoder's
- * blur, the measuring blur and the table's priors for each frame.
+ * blur and the table's priors for each frame.
  */
 export class QuadReader {
   /** Code books by their ids, keyed by content (the priors' classes are new every frame). */
@@ -66,12 +66,6 @@ export class QuadReader {
   readonly codeFit: CodeFit;
   private readonly firmness: FirmReadings;
   decoder: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
-  /**
-   * The camera's blur (learned-blurs.ts): what a read marker's corners are measured with and how
-   * blurred a tag is judged to be. The decoder's blur, which small tags are read with, may be a
-   * little under it.
-   */
-  cameraBlurPx = DEFAULT_TEMPLATE_DECODER.blurSigmaPx;
   /** The table's priors in the frame being read (null until the table pose is known). */
   priors: FindingPriors | null = null;
   /** Whether marker `id`, its edges at `corners`, is being carried (carried-markers.ts). */
@@ -112,7 +106,6 @@ export class QuadReader {
             markerClass,
             codeFit: this.codeFit,
             decoder: this.decoder,
-            cameraBlurPx: this.cameraBlurPx,
             priors: this.priors,
             isFirm: (r) => this.isFirm(r, grey),
           })
@@ -161,11 +154,11 @@ export class QuadReader {
    * such a quad, 1.20–1.22 × the tag, read at 11–31 nats; at the true corners 159–194.
    */
   blurWideFor(quad: Quad): boolean {
-    return this.cameraBlurPx / this.codeFit.cellPx(quad) >= this.options.blurredEvidenceFrom;
+    return this.decoder.blurSigmaPx / this.codeFit.cellPx(quad) >= this.options.blurredEvidenceFrom;
   }
 
   isFirm(r: TemplateReading, grey: GreyImage): boolean {
-    return this.firmness.isFirm(r, grey, this.decoder, this.edgeFit(grey), this.cameraBlurPx);
+    return this.firmness.isFirm(r, grey, this.decoder, this.edgeFit(grey));
   }
 
   /** Corners for measuring a marker whose id is known (corner-measure.ts). */
@@ -174,7 +167,7 @@ export class QuadReader {
       codeFit: this.codeFit,
       cells: this.cells,
       alignBelowCellPx: this.options.alignBelowCellPx,
-      blurSigmaPx: this.cameraBlurPx,
+      blurSigmaPx: this.decoder.blurSigmaPx,
       isReference: this.referenceIds.has(id),
       isCarried: (edges) => this.isCarried(id, edges),
       isSquare: (q) => {
