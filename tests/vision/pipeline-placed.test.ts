@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { conditionSetup, recallScenario, WEBCAM_SENSOR } from '../../bench/recall-scenes.ts';
 import { scoreBases } from '../../bench/recall-score.ts';
-import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
+import { syntheticCameraProfile } from '../../src/synth/camera.ts';
 import { VisionPipeline } from '../../src/vision/pipeline.ts';
+import { recallTable } from './recall-scene-frame.ts';
 
 /**
  * Players start Vedette on a table with only its reference sheets and then put their bases down.
@@ -15,11 +14,13 @@ import { VisionPipeline } from '../../src/vision/pipeline.ts';
 describe('bases put down after the table is known', () => {
   it('are found in the frame they appear, as on a first frame (720p, 25 mm tags, blurred lens)', async () => {
     const seed = 2;
-    const scenario = recallScenario(25, seed);
-    const camera = frameTable(scenario.table, { resolution: '720p', tiltDeg: 0 });
-    const setup = conditionSetup('blur', scenario, seed);
-    const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
-    live.setSensor({ noiseSigma: WEBCAM_SENSOR.noiseSigma, blurSigma: setup.table.blurSigma ?? 1.4 });
+    const { scenario, camera, live } = await recallTable({
+      resolution: '720p',
+      sizeMm: 25,
+      tiltDeg: 0,
+      condition: 'blur',
+      seed,
+    });
     // Every base far off the table (and out of the picture) until frame 3.
     const away = Object.fromEntries(
       scenario.units

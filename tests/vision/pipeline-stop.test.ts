@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { conditionSetup, recallScenario, WEBCAM_SENSOR } from '../../bench/recall-scenes.ts';
 import { scoreBases } from '../../bench/recall-score.ts';
-import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
-import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
+import { syntheticCameraProfile } from '../../src/synth/camera.ts';
 import type { BasePose } from '../../src/synth/scene.ts';
 import { VisionPipeline } from '../../src/vision/pipeline.ts';
+import { recallTable } from './recall-scene-frame.ts';
 
 /**
  * Every base of a table moves for a while (a game in play; a bumped camera is the same to the
@@ -18,11 +17,13 @@ import { VisionPipeline } from '../../src/vision/pipeline.ts';
 describe('a whole table that stops moving', () => {
   it('has every base placed finely within two frames of standing (720p, 25 mm, blur σ 1.4)', async () => {
     const seed = 4;
-    const scenario = recallScenario(25, seed);
-    const camera = frameTable(scenario.table, { resolution: '720p', tiltDeg: 15 });
-    const setup = conditionSetup('blur', scenario, seed);
-    const live = await LiveSyntheticTable.create(scenario, camera, { ...setup.table, seed });
-    live.setSensor({ noiseSigma: WEBCAM_SENSOR.noiseSigma, blurSigma: setup.table.blurSigma ?? 1.4 });
+    const { scenario, camera, live } = await recallTable({
+      resolution: '720p',
+      sizeMm: 25,
+      tiltDeg: 15,
+      condition: 'blur',
+      seed,
+    });
     const bases = scenario.units
       .flatMap((u) => u.bases)
       .flatMap((b) => (b.pose ? [{ ...b, pose: b.pose }] : []));

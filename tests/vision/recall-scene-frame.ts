@@ -4,17 +4,16 @@ import { frameTable, syntheticCameraProfile } from '../../src/synth/camera.ts';
 import { LiveSyntheticTable } from '../../src/synth/live-table.ts';
 import { VisionPipeline, type PipelineResult } from '../../src/vision/pipeline.ts';
 
-/**
- * The first frame of a recall tuning scene (never a benchmark seed: those start at 5000), drawn
- * as the recall benchmark draws it, through a fresh pipeline, scored against the renderer's truth.
- */
-export async function firstFrameOf(o: {
+export interface RecallSceneConfig {
   resolution: '720p' | '1080p';
   sizeMm: number;
   tiltDeg: number;
   condition: Condition;
   seed: number;
-}): Promise<{ result: PipelineResult; score: BaseScore; visible: number[] }> {
+}
+
+/** A recall scene's table, camera and renderer under its condition, as the recall benchmark sets them up. */
+export async function recallTable(o: RecallSceneConfig) {
   const scenario = recallScenario(o.sizeMm, o.seed);
   const camera = frameTable(scenario.table, { resolution: o.resolution, tiltDeg: o.tiltDeg });
   const setup = conditionSetup(o.condition, scenario, o.seed);
@@ -23,6 +22,17 @@ export async function firstFrameOf(o: {
     noiseSigma: setup.table.noiseSigma ?? WEBCAM_SENSOR.noiseSigma,
     blurSigma: setup.table.blurSigma ?? WEBCAM_SENSOR.blurSigma,
   });
+  return { scenario, camera, live };
+}
+
+/**
+ * The first frame of a recall tuning scene (never a benchmark seed: those start at 5000), drawn
+ * as the recall benchmark draws it, through a fresh pipeline, scored against the renderer's truth.
+ */
+export async function firstFrameOf(
+  o: RecallSceneConfig,
+): Promise<{ result: PipelineResult; score: BaseScore; visible: number[] }> {
+  const { scenario, camera, live } = await recallTable(o);
   const pipeline = await VisionPipeline.create(syntheticCameraProfile(camera), scenario);
   try {
     const frame = live.frameWithPoses({}, o.seed * 1000 + 400);
