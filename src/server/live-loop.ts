@@ -1,4 +1,3 @@
-// One file over ~400 lines on purpose: the capture and process loops share one frame slot, its timing and its retry state.
 import { EventEmitter } from 'node:events';
 import sharp from 'sharp';
 import type { Scenario } from '../table/scenario.ts';
@@ -8,6 +7,9 @@ import type { FrameProcessor, ProcessedFrame } from '../vision/worker-pipeline.t
 import { snapshotOf, type LiveSnapshot } from './live-state.ts';
 import { RunPacer } from './run-pacer.ts';
 import type { SourceStatus } from './protocol.ts';
+import { sleep } from './abortable-sleep.ts';
+import { DEFAULT_LIVE_LOOP_OPTIONS, type LiveLoopOptions } from './live-loop-options.ts';
+import { RollingWindow, type LiveStats } from './live-stats.ts';
 
 export type { SourceState, SourceStatus } from './protocol.ts';
 
@@ -18,96 +20,10 @@ export interface LiveFrame {
   readonly latencyMs: number;
 }
 
-export interface Figure {
-  readonly last: number | null;
-  readonly mean: number | null;
-  readonly p95: number | null;
-}
-
-export interface LiveStats {
-  /** Frames delivered by the source (these figures restart when the camera or scenario changes). */
-  readonly framesIn: number;
-  /** Frames through the pipeline and out to the page. */
-  readonly framesProcessed: number;
-  /** Frames replaced by a newer one while the pipeline was busy (latest wins). */
-  readonly framesDropped: number;
-  /** Frames the pipeline refused (e.g. wrong size for the camera profile). */
-  readonly framesFailed: number;
-  /** Frames per second through the pipeline over the last 10 s. */
-  readonly processedFps: number;
-  /** Detector time in the worker, ms (last 100 frames). */
-  readonly detectionMs: Figure;
-  /** Capture to picture ready to send, ms (last 100 frames). */
-  readonly latencyMs: Figure;
-}
-
 export interface LiveLoopEvents {
   frame: [LiveFrame];
   sourceError: [Error];
   sourceStatus: [SourceStatus];
-}
-
-export interface LiveLoopOptions {
-  /**
-   * Mean time between the starts of pipeline runs, ms (caps the CPU the loop takes); a run that
-   * started late lets the next start up to this much early (run-pacer.ts).
-   */
-  readonly minIntervalMs: number;
-  readonly jpegQuality: number;
-  /**
-   * Back-off after the n-th consecutive failure: min(maxRetryMs, retryBaseMs × 2^(n−1)). The cap
-   * is what a camera that comes back waits at most, so it stays short (a failed attempt costs a
-   * process start, no more).
-   */
-  readonly retryBaseMs: number;
-  readonly maxRetryMs: number;
-  /** Give up (state `failed`) after this many consecutive failures. */
-  readonly maxAttempts: number;
-  /** A live source that has delivered no frame for this long is reported `stalled` (ms). */
-  readonly stallAfterMs: number;
-}
-
-export const DEFAULT_LIVE_LOOP_OPTIONS: LiveLoopOptions = {
-  minIntervalMs: 33, // camera rate (30 fps); change-driven detection makes still frames cheap
-  jpegQuality: 80,
-  retryBaseMs: 250,
-  maxRetryMs: 2000,
-  maxAttempts: Number.POSITIVE_INFINITY,
-  stallAfterMs: 2000,
-};
-
-/** Rolling window of the last `size` values. */
-class Window {
-  private readonly values: number[] = [];
-  constructor(private readonly size = 100) {}
-  push(v: number): void {
-    this.values.push(v);
-    if (this.values.length > this.size) this.values.shift();
-  }
-  figure(): Figure {
-    const n = this.values.length;
-    if (n === 0) return { last: null, mean: null, p95: null };
-    const sorted = [...this.values].sort((a, b) => a - b);
-    return {
-      last: this.values[n - 1]!,
-      mean: this.values.reduce((t, v) => t + v, 0) / n,
-      p95: sorted[Math.min(n - 1, Math.floor(0.95 * n))]!,
-    };
-  }
-}
-
-/** A sleep that ends early when the signal aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -146,8 +62,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   private status: Omit<SourceStatus, 'retryInMs' | 'text'>;
   private readonly options: LiveLoopOptions;
   private counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
-  private detection = new Window();
-  private latency = new Window();
+  private detection = new RollingWindow();
+  private latency = new RollingWindow();
   private processedAt: number[] = [];
   /** The last pipeline runs' wall times (ms), to tell a live source when the pipeline will be free. */
   private recentRunsMs: number[] = [];
@@ -216,8 +132,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.latest = undefined;
     // Figures describe the camera being watched now.
     this.counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
-    this.detection = new Window();
-    this.latency = new Window();
+    this.detection = new RollingWindow();
+    this.latency = new RollingWindow();
     this.processedAt = [];
     this.recentRunsMs = [];
     this.setStatus(this.initialStatus());

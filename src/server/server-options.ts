@@ -1,6 +1,8 @@
 import type { AccessTokens } from './security.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.ts';
-import type { LiveLoop, LiveLoopOptions, LiveStats, SourceStatus } from './live-loop.ts';
+import type { LiveLoopOptions } from './live-loop-options.ts';
+import type { LiveLoop, SourceStatus } from './live-loop.ts';
+import type { LiveStats } from './live-stats.ts';
 import type { RecordOptions } from '../record/live-recording.ts';
 import type { Scenario } from '../table/scenario.ts';
 import type { SourceSpec } from '../vision/sources/create-source.ts';

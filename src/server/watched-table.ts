@@ -4,7 +4,8 @@ import { sameForVision } from '../table/scenario-change.ts';
 import type { FrameSource } from '../vision/frame-source.ts';
 import { createSource, type SourceSpec } from '../vision/sources/create-source.ts';
 import { WorkerPipeline } from '../vision/worker-pipeline.ts';
-import { LiveLoop, type LiveLoopOptions } from './live-loop.ts';
+import type { LiveLoopOptions } from './live-loop-options.ts';
+import { LiveLoop } from './live-loop.ts';
 
 /** Told after each change, so that pages and the battle record follow (set by the server's wiring). */
 export interface TableChangeHooks {
