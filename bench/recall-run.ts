@@ -255,7 +255,7 @@ export function emptyRun(c: {
 
 /**
  * Glare (grey levels added, truth's `glareLevel`) at which the printed black (24 grey levels,
- * shade.ts) reaches white: the tag's cells are gone from the picture.
+ * surface-shader.ts) reaches white: the tag's cells are gone from the picture.
  */
 export const GLARE_WASHES_OUT = 255 - 24;
 

@@ -4,8 +4,8 @@
  * camera, the table, its reference sheets and its light stay put). Each ray keeps its direction
  * and either what a reference sheet or the floor adds (fixed), or the cloth's colour and light
  * before the bases' contact shadows (which move with the bases, so they are applied per frame).
- * The values are the very doubles `Shader.shadeRay` computes, so cached pixels come out bit for
- * bit as shaded afresh.
+ * The values are the very doubles `shadeRay` (ray-caster.ts) computes, so cached pixels come out
+ * bit for bit as shaded afresh.
  */
 
 /** Doubles per ray: direction (3), then cloth x, y, light × weight, colour (3) — or NaN, ·, ·, addends (3). */

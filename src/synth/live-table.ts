@@ -23,7 +23,8 @@ import {
   type SceneBase,
   type SynthScene,
 } from './scene.ts';
-import { Shader, type BaseBox, type PropBox } from './shade.ts';
+import type { BaseBox, PropBox } from './pixel-boxes.ts';
+import { Shader } from './shade.ts';
 import { sceneTruth } from './truth.ts';
 
 /**

@@ -158,7 +158,7 @@ export abstract class BoxProp implements Prop {
 /**
  * First hit (t > 0) of ray o + t·d with an upright box standing on the table (centre cx, cy,
  * turned by cos/sin, half sides hw × hd, top at `top`), entering from above: the slab test of
- * the base boxes in shade.ts. Writes the face hit (0 top, 1 ±x wall, 2 ±y wall) and its sign
+ * the base boxes in ray-caster.ts. Writes the face hit (0 top, 1 ±x wall, 2 ±y wall) and its sign
  * into `hit` when given; Infinity when missed.
  */
 export function slabHit(

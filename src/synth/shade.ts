@@ -1,245 +1,26 @@
-// One file over ~400 lines on purpose: a single ray caster (per-pixel hit, texture and light), whose parts share hot inner-loop state; its cached path (ground-cache.ts) shares them too.
-import { cameraCentre, projectPoint, type SynthCamera } from './camera.ts';
 import { undistort } from './lens.ts';
 import type { Rect } from './noise.ts';
-import { GLOSS, LightingField, type SceneLighting } from './lighting.ts';
-import { printedInk } from './print-defects.ts';
+import { baseBoxIn, propBoxesIn, type BaseBox, type PropBox } from './pixel-boxes.ts';
 import type { Prop } from './props.ts';
-import type { SceneBase, SceneMarker, SynthScene } from './scene.ts';
+import { RayCaster } from './ray-caster.ts';
+import type { SceneBase } from './scene.ts';
+import { PAPER } from './surface-shader.ts';
+import { TILE, TileGrid } from './tile-grid.ts';
 import { valueNoise } from './value-noise.ts';
 import { GroundCache, RAY_STRIDE, type RayTile } from './ground-cache.ts';
-import { InkCoverage } from './ink-coverage.ts';
 
 /**
  * The ray caster: one ray per (sub)pixel from the camera centre through the lens, hit against
  * the raised base boxes, the reference sheets and the table, textured and lit. Writes linear
  * RGB floats (0–255 scale) before blur and noise. Pixel centres are at integer coordinates.
+ *
+ * Three layers share its hot inner-loop state through `this`, so no object stands between a loop
+ * and its numbers: surface-shader.ts (light and ink at a point), ray-caster.ts (what a ray meets)
+ * and this file (pixels, their cached rays, and the background and base passes over 16-px tiles).
  */
 
-export interface ShadeOptions {
-  /** Unevenness of the light, 0 = flat, 1 = strong hot spot, gradient and vignette (default 0.25). */
-  readonly lighting: number;
-  /** Samples per axis where edges are (bases, markers, table edge); default 4. */
-  readonly supersampling: number;
-  /**
-   * Ink by point samples instead of integrated over each sample's footprint (ink-coverage.ts):
-   * cell edges on a 1/s px grid, for pictures only looked at (the live demo; 2–3 ms a frame).
-   */
-  readonly pointSampledInk?: boolean;
-}
-
-const PAPER: readonly [number, number, number] = [238, 238, 232];
-const STICKER: readonly [number, number, number] = [240, 240, 236];
-const INK: readonly [number, number, number] = [24, 24, 27];
-const TILE = 16;
-/**
- * Beyond this distance from a base (mm, along either of its axes) its contact shadow's factor
- * 1 − 0.5·e^(−d/1.8) rounds to exactly 1 in doubles (0.5·e^(−38.9) < 2^−54), so it is skipped.
- */
-const FAR_CONTACT_MM = 70;
-
-export interface BaseBox {
-  readonly base: SceneBase;
-  /** Pixel rectangle that holds the base, its walls and its contact shadow. */
-  readonly rect: Rect;
-}
-
-/** One part of a prop's picture (a prop may have several, so long thin parts stay tight). */
-export interface PropBox {
-  readonly prop: Prop;
-  readonly rect: Rect;
-}
-
-export class Shader {
-  readonly width: number;
-  readonly height: number;
-  private readonly ox: number;
-  private readonly oy: number;
-  private readonly oz: number;
-  private readonly ss: number;
-  private readonly lighting: number;
-  private readonly tilesX: number;
-  private readonly tilesY: number;
-  // Scratch, so the inner loops allocate nothing.
-  private readonly acc = new Float64Array(3);
-  private readonly n0 = new Float64Array(2);
-  private readonly n1 = new Float64Array(2);
-  private readonly n2 = new Float64Array(2);
-  private readonly colour = new Float64Array(3);
-  /**
-   * Step of the ray direction from one sample to the next across (subU) and down (subV) the
-   * pixel, while a pixel of s > 1 samples is shaded: each sample stands for that footprint, and
-   * a marker's ink is integrated over it (ink-coverage.ts). Unset (subOn false) for 1 sample.
-   */
-  private readonly subU = new Float64Array(3);
-  private readonly subV = new Float64Array(3);
-  private subOn = false;
-  private readonly integrateInk: boolean;
-  private readonly ink = new InkCoverage();
-  /** Glare and cast shadows of the scene; null when it has none (the plain, fast path). */
-  private field: LightingField | null = null;
-  private fieldOf: SceneLighting | undefined;
-  /** Plain booleans for the hot paths (a default scene pays one test per sample). */
-  private glareOn = false;
-  private shadowsOn = false;
-  /** Rays of redrawn pixels kept from frame to frame (the live table), or null (see ground-cache.ts). */
-  private groundCache: GroundCache | null = null;
-  // The base the last `nearestBase` found: its distance along the ray, face and side.
-  private hitT = Infinity;
-  private hitFace = -1;
-  private hitSgn = 0;
-
-  constructor(
-    readonly cam: SynthCamera,
-    private scene: SynthScene,
-    options: ShadeOptions,
-  ) {
-    this.width = cam.width;
-    this.height = cam.height;
-    const c = cameraCentre(cam);
-    this.ox = c.x;
-    this.oy = c.y;
-    this.oz = c.z;
-    this.ss = Math.max(1, Math.round(options.supersampling));
-    this.integrateInk = options.pointSampledInk !== true;
-    this.lighting = Math.max(0, options.lighting);
-    this.tilesX = Math.ceil(this.width / TILE);
-    this.tilesY = Math.ceil(this.height / TILE);
-    this.setScene(scene);
-  }
-
-  setScene(scene: SynthScene): void {
-    this.scene = scene;
-    if (scene.lighting !== this.fieldOf) {
-      this.groundCache?.clear();
-      this.fieldOf = scene.lighting;
-      this.field = scene.lighting ? new LightingField(scene.lighting) : null;
-      this.glareOn = this.field?.hasGlare ?? false;
-      this.shadowsOn = this.field?.hasShadows ?? false;
-    }
-  }
-
-  /** Light at (x, y) with the cast shadows (what lies on the table receives). */
-  private light(x: number, y: number): number {
-    const l = this.openLight(x, y);
-    return this.shadowsOn ? l * this.field!.shade(x, y) : l;
-  }
-
-  /** Glare on a surface of `gloss` at (x, y), weighted by the sample's share w (only when glareOn). */
-  private addGlare(x: number, y: number, gloss: number, w: number): void {
-    const g = this.field!.glare(x, y) * gloss * w;
-    this.acc[0]! += g;
-    this.acc[1]! += g;
-    this.acc[2]! += g;
-  }
-
-  /** Light falling on table point (x, y) before cast shadows: a hot spot off-centre plus a gentle gradient. */
-  private openLight(x: number, y: number): number {
-    const { widthMm: w, depthMm: d } = this.scene.table;
-    const hx = x - 0.38 * w;
-    const hy = y - 0.62 * d;
-    const hot = (hx * hx + hy * hy) / (0.45 * (w * w + d * d));
-    return 1.04 - this.lighting * (0.7 * hot + 0.35 * (x / w));
-  }
-
-  /** Lens vignette at pixel (u, v). */
-  private vignette(u: number, v: number): number {
-    const du = (u - this.cam.cx) / (this.width / 2);
-    const dv = (v - this.cam.cy) / (this.width / 2);
-    return 1 - 0.45 * this.lighting * (du * du + dv * dv);
-  }
-
-  /**
-   * Adds ink or paper of a marker at table point (x, y) to acc; false if outside its paper. The
-   * ray (direction dx, dy, dz) met the marker's plane at distance t: with the sample's footprint
-   * known (subOn), the ink is its share of that footprint, else the point's.
-   */
-  private markerTexel(
-    m: SceneMarker,
-    x: number,
-    y: number,
-    k: number,
-    paper: readonly [number, number, number],
-    t: number,
-    dx: number,
-    dy: number,
-    dz: number,
-  ): boolean {
-    const px = x - m.x;
-    const py = y - m.y;
-    const a = px * m.right[0] + py * m.right[1];
-    const b = px * m.up[0] + py * m.up[1];
-    const half = m.sizeMm / 2;
-    if (Math.abs(a) > m.paperHalfMm || Math.abs(b) > m.paperHalfMm) return false;
-    let inkShare = 0;
-    if (m.print) {
-      if (printedInk(m.bits, m.sizeMm, m.paperHalfMm, m.print, a, b)) inkShare = 1;
-    } else {
-      inkShare = this.subOn ? this.footprintInk(m, a, b, t, dx, dy, dz) : Number.NaN;
-      if (Number.isNaN(inkShare)) {
-        inkShare = 0;
-        if (a > -half && a < half && b > -half && b < half) {
-          const n = m.bits.cells;
-          const col = Math.min(n - 1, Math.floor(((a + half) / m.sizeMm) * n));
-          const row = Math.min(n - 1, Math.floor(((half - b) / m.sizeMm) * n));
-          if (m.bits.white[row * n + col] === 0) inkShare = 1;
-        }
-      }
-    }
-    const p = 1 - inkShare;
-    this.acc[0]! += (paper[0] * p + INK[0] * inkShare) * k;
-    this.acc[1]! += (paper[1] * p + INK[1] * inkShare) * k;
-    this.acc[2]! += (paper[2] * p + INK[2] * inkShare) * k;
-    return true;
-  }
-
-  /**
-   * Ink under the current sample's footprint on marker m (its plane met at distance t along
-   * direction d), or NaN where it cannot be integrated. A point P = O + t·D on the plane moves by
-   * t·(δD − D·δD_z/D_z) when the direction moves by δD.
-   */
-  private footprintInk(
-    m: SceneMarker,
-    a: number,
-    b: number,
-    t: number,
-    dx: number,
-    dy: number,
-    dz: number,
-  ): number {
-    const su = this.subU;
-    const sv = this.subV;
-    const ru = su[2]! / dz;
-    const rv = sv[2]! / dz;
-    const pux = t * (su[0]! - dx * ru);
-    const puy = t * (su[1]! - dy * ru);
-    const pvx = t * (sv[0]! - dx * rv);
-    const pvy = t * (sv[1]! - dy * rv);
-    const [rx, ry] = m.right;
-    const [ux, uy] = m.up;
-    return this.ink.coverage(
-      m.bits,
-      m.sizeMm,
-      a,
-      b,
-      pux * rx + puy * ry,
-      pux * ux + puy * uy,
-      pvx * rx + pvy * ry,
-      pvx * ux + pvy * uy,
-    );
-  }
-
-  /** Sets the step between samples from the pixel's direction map (direction = r · (x, y, 1)). */
-  private setSubSteps(ax: number, ay: number, bx: number, by: number, s: number): void {
-    const r = this.cam.rotation;
-    const su = this.subU;
-    const sv = this.subV;
-    for (let i = 0; i < 3; i++) {
-      su[i] = (r[i]! * ax + r[i + 3]! * ay) / s;
-      sv[i] = (r[i]! * bx + r[i + 3]! * by) / s;
-    }
-    this.subOn = this.integrateInk;
-  }
+export class Shader extends RayCaster {
+  private readonly tiles = new TileGrid(this.width, this.height);
 
   /**
    * Keeps the rays of the pixels `renderBases` redraws from one call to the next, for a camera,
@@ -248,203 +29,6 @@ export class Shader {
    */
   enableGroundCache(): void {
     this.groundCache ??= new GroundCache();
-  }
-
-  /**
-   * The nearest base box a ray enters (slab test in the base's own frame), or undefined; its
-   * distance, face (0 = top, 1 = ±x wall, 2 = ±y wall) and side in hitT, hitFace, hitSgn.
-   */
-  private nearestBase(
-    dx: number,
-    dy: number,
-    dz: number,
-    cands: readonly SceneBase[],
-  ): SceneBase | undefined {
-    const { ox, oy, oz } = this;
-    let tBest = Infinity;
-    let hitBase: SceneBase | undefined;
-    let face = -1;
-    let sgn = 0;
-    for (const b of cands) {
-      const px = ox - b.x;
-      const py = oy - b.y;
-      const lx = px * b.cos + py * b.sin;
-      const ly = -px * b.sin + py * b.cos;
-      const ldx = dx * b.cos + dy * b.sin;
-      const ldy = -dx * b.sin + dy * b.cos;
-      let t0 = (b.topMm - oz) / dz; // entering through the top plane (camera is above)
-      let t1 = -oz / dz;
-      let f = 0;
-      let s = 0;
-      if (Math.abs(ldx) > 1e-15) {
-        let a = (-b.halfWidth - lx) / ldx;
-        let c = (b.halfWidth - lx) / ldx;
-        let sa = -1;
-        if (a > c) {
-          const tmp = a;
-          a = c;
-          c = tmp;
-          sa = 1;
-        }
-        if (a > t0) {
-          t0 = a;
-          f = 1;
-          s = sa;
-        }
-        if (c < t1) t1 = c;
-      } else if (Math.abs(lx) > b.halfWidth) continue;
-      if (Math.abs(ldy) > 1e-15) {
-        let a = (-b.halfDepth - ly) / ldy;
-        let c = (b.halfDepth - ly) / ldy;
-        let sa = -1;
-        if (a > c) {
-          const tmp = a;
-          a = c;
-          c = tmp;
-          sa = 1;
-        }
-        if (a > t0) {
-          t0 = a;
-          f = 2;
-          s = sa;
-        }
-        if (c < t1) t1 = c;
-      } else if (Math.abs(ly) > b.halfDepth) continue;
-      if (t0 <= t1 && t0 > 0 && t0 < tBest) {
-        tBest = t0;
-        hitBase = b;
-        face = f;
-        sgn = s;
-      }
-    }
-    this.hitT = tBest;
-    this.hitFace = face;
-    this.hitSgn = sgn;
-    return hitBase;
-  }
-
-  /** Shades a ray that met base `hitBase` at distance t (face and side from `nearestBase`) into acc. */
-  private shadeBase(hitBase: SceneBase, t: number, dx: number, dy: number, dz: number, w: number): void {
-    const { ox, oy, oz, acc } = this;
-    const x = ox + t * dx;
-    const y = oy + t * dy;
-    const z = oz + t * dz;
-    const l = this.light(x, y) * w;
-    if (this.hitFace === 0) {
-      if (!this.markerTexel(hitBase.marker, x, y, l, STICKER, t, dx, dy, dz)) {
-        acc[0]! += hitBase.colour[0] * l;
-        acc[1]! += hitBase.colour[1] * l;
-        acc[2]! += hitBase.colour[2] * l;
-        if (this.glareOn) this.addGlare(x, y, GLOSS.paint, w);
-      } else if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
-      return;
-    }
-    // Wall: outward normal in table frame; lit from the upper left, darker at the foot.
-    const sgn = this.hitSgn;
-    const nx = this.hitFace === 1 ? sgn * hitBase.cos : -sgn * hitBase.sin;
-    const ny = this.hitFace === 1 ? sgn * hitBase.sin : sgn * hitBase.cos;
-    const k = l * (0.42 + 0.22 * (-0.6 * nx + 0.8 * ny)) * (0.8 + (0.2 * z) / hitBase.topMm);
-    acc[0]! += hitBase.colour[0] * k;
-    acc[1]! += hitBase.colour[1] * k;
-    acc[2]! += hitBase.colour[2] * k;
-    if (this.glareOn) this.addGlare(x, y, GLOSS.wall, w);
-  }
-
-  /** The cloth's light k at (x, y) darkened by each base's contact shadow within a few millimetres. */
-  private contactShadows(x: number, y: number, k: number, cands: readonly SceneBase[]): number {
-    for (const b of cands) {
-      const px = x - b.x;
-      const py = y - b.y;
-      const ex = Math.max(0, Math.abs(px * b.cos + py * b.sin) - b.halfWidth);
-      const ey = Math.max(0, Math.abs(-px * b.sin + py * b.cos) - b.halfDepth);
-      if (ex > FAR_CONTACT_MM || ey > FAR_CONTACT_MM) continue; // a factor of exactly 1
-      // Beside a side (not off a corner) the distance is the other axis's, which Math.hypot returns exactly.
-      const d = ey === 0 ? ex : ex === 0 ? ey : Math.hypot(ex, ey);
-      k *= 1 - 0.5 * Math.exp(-d / 1.8);
-    }
-    return k;
-  }
-
-  /** Shades one ray (direction dx, dy, dz in table frame) into acc, with weight w. */
-  private shadeRay(
-    dx: number,
-    dy: number,
-    dz: number,
-    cands: readonly SceneBase[] | null,
-    w: number,
-    props: readonly Prop[] | null,
-  ): void {
-    const { ox, oy, oz, acc } = this;
-    // Nearest base box.
-    let tBest = Infinity;
-    let hitBase: SceneBase | undefined;
-    if (cands) {
-      hitBase = this.nearestBase(dx, dy, dz, cands);
-      tBest = this.hitT;
-    }
-    if (props) {
-      // Clutter nearer than any base hides it.
-      let hitProp: Prop | undefined;
-      for (const p of props) {
-        const t = p.intersect(ox, oy, oz, dx, dy, dz);
-        if (t < tBest) {
-          tBest = t;
-          hitProp = p;
-        }
-      }
-      if (hitProp) {
-        const x = ox + tBest * dx;
-        const y = oy + tBest * dy;
-        const gloss = hitProp.surface(x, y, oz + tBest * dz, this.colour);
-        const l = (hitProp.inCastShadows ? this.light(x, y) : this.openLight(x, y)) * w;
-        acc[0]! += this.colour[0]! * l;
-        acc[1]! += this.colour[1]! * l;
-        acc[2]! += this.colour[2]! * l;
-        if (this.glareOn) this.addGlare(x, y, gloss, w);
-        return;
-      }
-    }
-    if (hitBase) {
-      this.shadeBase(hitBase, tBest, dx, dy, dz, w);
-      return;
-    }
-    // Reference sheets, highest first wins.
-    for (const m of this.scene.references) {
-      const t = (m.z - oz) / dz;
-      if (t <= 0) continue;
-      const x = ox + t * dx;
-      const y = oy + t * dy;
-      if (this.markerTexel(m, x, y, this.light(x, y) * w, PAPER, t, dx, dy, dz)) {
-        if (this.glareOn) this.addGlare(x, y, GLOSS.paper, w);
-        return;
-      }
-    }
-    const t = -oz / dz;
-    const x = ox + t * dx;
-    const y = oy + t * dy;
-    let k = this.light(x, y) * w;
-    const { widthMm: W, depthMm: D } = this.scene.table;
-    if (x < 0 || y < 0 || x > W || y > D) {
-      // The floor beyond the table edge: dark boards.
-      const g = 0.85 + 0.15 * valueNoise(x / 400, y / 25, 7);
-      acc[0]! += 58 * g * k;
-      acc[1]! += 47 * g * k;
-      acc[2]! += 40 * g * k;
-      if (this.glareOn) this.addGlare(x, y, GLOSS.floor, w);
-      return;
-    }
-    // Contact shadow: darkens the cloth within a few millimetres of each base.
-    if (cands) k = this.contactShadows(x, y, k, cands);
-    if (props) for (const p of props) k *= p.contact(x, y);
-    // Cloth: broad mottling, a finer nap and a few blades of lighter flock.
-    const n1 = valueNoise(x / 70, y / 70, 1);
-    const n2 = valueNoise(x / 13, y / 13, 2);
-    const n3 = valueNoise(x / 2.2, y / 2.2, 3);
-    const g = 0.78 + 0.2 * n1 + 0.1 * n2 + 0.08 * n3;
-    acc[0]! += (52 + 18 * n2) * g * k;
-    acc[1]! += (98 + 10 * n1) * g * k;
-    acc[2]! += (46 + 6 * n3) * g * k;
-    if (this.glareOn) this.addGlare(x, y, GLOSS.cloth, w);
   }
 
   /**
@@ -714,78 +298,12 @@ export class Shader {
 
   /** Pixel rectangle of a base: box corners and a contact-shadow skirt, projected, plus 2 px. */
   baseBox(b: SceneBase): BaseBox {
-    const skirt = 8;
-    const corners = [
-      [-b.halfWidth - skirt, -b.halfDepth - skirt, 0],
-      [b.halfWidth + skirt, -b.halfDepth - skirt, 0],
-      [b.halfWidth + skirt, b.halfDepth + skirt, 0],
-      [-b.halfWidth - skirt, b.halfDepth + skirt, 0],
-      [-b.halfWidth, -b.halfDepth, b.topMm],
-      [b.halfWidth, -b.halfDepth, b.topMm],
-      [b.halfWidth, b.halfDepth, b.topMm],
-      [-b.halfWidth, b.halfDepth, b.topMm],
-    ] as const;
-    const rect = this.pixelRect(
-      corners.map(([lx, ly, z]) => ({
-        x: b.x + lx * b.cos - ly * b.sin,
-        y: b.y + lx * b.sin + ly * b.cos,
-        z,
-      })),
-    );
-    return { base: b, rect };
+    return baseBoxIn(this.cam, b);
   }
 
   /** Pixel rectangles of a prop's parts (empty rectangles dropped). */
   propBoxes(prop: Prop): PropBox[] {
-    return prop
-      .hulls()
-      .map((hull) => ({ prop, rect: this.pixelRect(hull) }))
-      .filter((b) => b.rect.x0 < b.rect.x1 && b.rect.y0 < b.rect.y1);
-  }
-
-  /** Bounding pixel rectangle of projected table points, plus 2 px, clamped to the image. */
-  private pixelRect(points: readonly { x: number; y: number; z: number }[]): Rect {
-    let u0 = Infinity;
-    let v0 = Infinity;
-    let u1 = -Infinity;
-    let v1 = -Infinity;
-    for (const q of points) {
-      const p = projectPoint(this.cam, q);
-      if (!p) continue;
-      u0 = Math.min(u0, p.u);
-      v0 = Math.min(v0, p.v);
-      u1 = Math.max(u1, p.u);
-      v1 = Math.max(v1, p.v);
-    }
-    const clampX = (n: number) => Math.max(0, Math.min(this.width, n));
-    const clampY = (n: number) => Math.max(0, Math.min(this.height, n));
-    const rect = {
-      x0: clampX(Math.floor(u0) - 2),
-      y0: clampY(Math.floor(v0) - 2),
-      x1: clampX(Math.ceil(u1) + 3),
-      y1: clampY(Math.ceil(v1) + 3),
-    };
-    if (!(rect.x0 < rect.x1 && rect.y0 < rect.y1)) return { x0: 0, y0: 0, x1: 0, y1: 0 };
-    return rect;
-  }
-
-  /** Adds each box to the list of every tile its rectangle touches (only `onlyTiles`, if given). */
-  private tileLists<B extends { rect: Rect }>(boxes: readonly B[], onlyTiles?: Uint8Array): Map<number, B[]> {
-    const lists = new Map<number, B[]>();
-    for (const box of boxes) {
-      const { x0, y0, x1, y1 } = box.rect;
-      if (x0 >= x1 || y0 >= y1) continue;
-      for (let ty = Math.floor(y0 / TILE); ty <= Math.floor((y1 - 1) / TILE); ty++) {
-        for (let tx = Math.floor(x0 / TILE); tx <= Math.floor((x1 - 1) / TILE); tx++) {
-          const key = ty * this.tilesX + tx;
-          if (onlyTiles && !onlyTiles[key]) continue;
-          let list = lists.get(key);
-          if (!list) lists.set(key, (list = []));
-          list.push(box);
-        }
-      }
-    }
-    return lists;
+    return propBoxesIn(this.cam, prop);
   }
 
   /**
@@ -800,13 +318,13 @@ export class Shader {
     onlyTiles?: Uint8Array,
     propBoxes: readonly PropBox[] = [],
   ): void {
-    const lists = this.tileLists(boxes, onlyTiles);
-    const propLists = this.tileLists(propBoxes, onlyTiles);
+    const lists = this.tiles.tileLists(boxes, onlyTiles);
+    const propLists = this.tiles.tileLists(propBoxes, onlyTiles);
     const keys = new Set([...lists.keys(), ...propLists.keys()]);
     const none: BaseBox[] = [];
     for (const key of keys) {
-      const tx = key % this.tilesX;
-      const ty = (key - tx) / this.tilesX;
+      const tx = key % this.tiles.tilesX;
+      const ty = (key - tx) / this.tiles.tilesX;
       const list = lists.get(key) ?? none;
       const propList = propLists.get(key);
       const cands = list.map((b) => b.base);
@@ -845,26 +363,15 @@ export class Shader {
 
   /** Marks the tiles a rectangle touches. */
   markTiles(mask: Uint8Array, rect: Rect): void {
-    if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) return;
-    for (let ty = Math.floor(rect.y0 / TILE); ty <= Math.floor((rect.y1 - 1) / TILE); ty++) {
-      for (let tx = Math.floor(rect.x0 / TILE); tx <= Math.floor((rect.x1 - 1) / TILE); tx++)
-        mask[ty * this.tilesX + tx] = 1;
-    }
+    this.tiles.markTiles(mask, rect);
   }
 
   tileCount(): number {
-    return this.tilesX * this.tilesY;
+    return this.tiles.tileCount();
   }
 
   /** Pixel rectangle of one tile. */
   tileRect(key: number): Rect {
-    const tx = key % this.tilesX;
-    const ty = (key - tx) / this.tilesX;
-    return {
-      x0: tx * TILE,
-      y0: ty * TILE,
-      x1: Math.min(this.width, (tx + 1) * TILE),
-      y1: Math.min(this.height, (ty + 1) * TILE),
-    };
+    return this.tiles.tileRect(key);
   }
 }

@@ -172,7 +172,7 @@ export function clutterTruth(
         u1 = Math.max(u1, px.u);
         v1 = Math.max(v1, px.v);
       }
-    // The renderer's own rectangle (shade.ts): projected hull, 2 px margin for the lens's curvature.
+    // The renderer's own rectangle (pixel-boxes.ts): projected hull, 2 px margin for the lens's curvature.
     const x0 = Math.max(0, Math.floor(u0) - 2);
     const y0 = Math.max(0, Math.floor(v0) - 2);
     const x1 = Math.min(cam.width, Math.ceil(u1) + 3);
