@@ -1,3 +1,4 @@
+import type { PixelResponse } from './pixel-response.ts';
 import { quadSide, type Quad } from './candidates.ts';
 import type { CodeFit } from './code-fit.ts';
 import { DEFAULT_EDGE_REFINE, refineMarkerCorners } from './edge-refine.ts';
@@ -39,6 +40,8 @@ export function measuringCorners(
     cells: number;
     alignBelowCellPx: number;
     blurSigmaPx: number;
+    /** The camera's pixel response learned from the sheets (pixel-response.ts), once known. */
+    response?: PixelResponse | null;
     isReference: boolean;
     /** Whether a quad can be this marker's square on the table (when the table is known). */
     isSquare?: (quad: Quad) => boolean;
@@ -49,6 +52,10 @@ export function measuringCorners(
   const edges = edgeFitted(grey, corners, c.cells);
   if (quadSide(edges) / c.cells >= c.alignBelowCellPx || c.isReference || c.isCarried?.(edges)) return edges;
   const shift = measuringShiftPx(c.blurSigmaPx);
+  const picture = {
+    blurSigmaPx: c.response?.sigmaPx ?? c.blurSigmaPx,
+    footprint: c.response?.footprint ?? ('gaussian' as const),
+  };
   // A fit that bent the tag out of square found some other optimum: a blurred 720p tag's corner
   // went 4 px astray while the other three stayed within 0.2 px, and the base was placed 3 mm off
   // (tuning seed 1742, 25 mm at 25°, blur σ 1.4).
@@ -57,11 +64,11 @@ export function measuringCorners(
   // pass, the model blurred more, may reach twice as far.
   return (
     kept(
-      c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: shift, coarse: false })
+      c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: shift, coarse: false })
         ?.corners,
     ) ??
     kept(
-      c.codeFit.fit(grey, edges, id, { blurSigmaPx: c.blurSigmaPx, maxShiftPx: 2 * shift, coarse: true })
+      c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: 2 * shift, coarse: true })
         ?.corners,
     ) ??
     edges

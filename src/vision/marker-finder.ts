@@ -4,6 +4,7 @@ import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { edgeFitted } from './corner-measure.ts';
 import { rereadSheets } from './sheet-reread.ts';
 import { BlurEstimate } from './blur-estimate.ts';
+import { PixelResponseEstimate, type PixelResponse } from './pixel-response.ts';
 import { CarriedMarkers } from './carried-markers.ts';
 import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
@@ -66,6 +67,7 @@ export class MarkerFinder {
   private readonly still = new StillMarkers<FoundMarker>();
   /** The camera's blur, learned from markers read (blur-estimate.ts). */
   private readonly blur = new BlurEstimate();
+  private readonly responseEstimate = new PixelResponseEstimate();
   private currentGrey: GreyImage | null = null;
   /** Reads quads, judges readings and measures firm ones; holds the frame's blur and priors. */
   private readonly reader: QuadReader;
@@ -108,6 +110,7 @@ export class MarkerFinder {
     this.reader.priors = null;
     this.blurSamplesThisFrame = 0;
     this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
+    this.reader.response = this.responseEstimate.response;
     const cells = this.codes.bitsPerSide + 2;
     const found = new Map<number, FoundMarker>();
     const unknown: FoundMarker[] = [];
@@ -156,6 +159,7 @@ export class MarkerFinder {
       }
     // The sheets may just have taught the blur (learnBlurFromReference): read the tags with it.
     this.reader.decoder = { ...this.reader.decoder, blurSigmaPx: this.blur.sigmaPx };
+    this.reader.response = this.responseEstimate.response;
     const knowledge = knowledgeFrom([...found.values()]);
     if (!knowledge) return this.finish(input.grey, found, unknown, null);
     const { priors } = knowledge;
@@ -217,7 +221,7 @@ export class MarkerFinder {
       const markerClass = priors.classes.find((c) => c.ids.includes(id));
       if (!markerClass) continue;
       const attempt = this.reader.read(input.grey, quad, markerClass, 'tracked');
-      if (attempt && this.reader.isFirm(attempt.reading, input.grey) && attempt.reading.id === id)
+      if (attempt && this.reader.isFirmAttempt(attempt, input.grey) && attempt.reading.id === id)
         accept(this.toFound(attempt));
       else missing.push({ id, quad, markerClass });
     }
@@ -239,7 +243,7 @@ export class MarkerFinder {
             if (interpretation.markerClass !== region.markerClass) continue;
             const attempt = this.reader.read(input.grey, interpretation.quad, region.markerClass, 'roi');
             if (!attempt) continue;
-            if (this.reader.isFirm(attempt.reading, input.grey)) accept(this.toFound(attempt));
+            if (this.reader.isFirmAttempt(attempt, input.grey)) accept(this.toFound(attempt));
             else if (attempt.reading.evidence >= this.options.tentativeEvidence) stillUnsure.push(attempt);
           }
         }
@@ -352,8 +356,8 @@ export class MarkerFinder {
       codePattern(this.codes, m.id),
       this.codes.bitsPerSide + 2,
       { camera: priors.camera, pose: priors.pose, ...markerClass },
-      this.reader.decoder.blurSigmaPx,
-      DEFAULT_TABLE_FIT,
+      this.reader.response?.sigmaPx ?? this.reader.decoder.blurSigmaPx,
+      { ...DEFAULT_TABLE_FIT, footprint: this.reader.response?.footprint ?? DEFAULT_TABLE_FIT.footprint },
     );
     return measured
       ? {
@@ -388,6 +392,8 @@ export class MarkerFinder {
    * (a still 720p table under blur read no small tag at the starting blur and never learned it).
    */
   private learnBlurFromReference(grey: GreyImage, id: number, corners: Quad): void {
+    if (!this.responseEstimate.settled)
+      this.responseEstimate.observe(grey, corners, codePattern(this.codes, id), this.codes.bitsPerSide + 2);
     if (this.blur.sampleCount >= this.blur.options.minSamples) return;
     this.referenceBook ??= codeBook(this.codes, this.referenceIds);
     this.blur.observeCode(grey, corners, this.referenceBook, id, this.reader.decoder, SHEET_BLUR_WEIGHT);
@@ -406,7 +412,7 @@ export class MarkerFinder {
       isCovered: (quad) => this.coveredBy(found, quad),
       readFirm: (quad) => {
         const a = this.reader.read(input.grey, quad, sheets, 'reread');
-        return a && !found.has(a.reading.id) && this.reader.isFirm(a.reading, input.grey) ? a.reading : null;
+        return a && !found.has(a.reading.id) && this.reader.isFirmAttempt(a, input.grey) ? a.reading : null;
       },
     });
   }
@@ -416,8 +422,13 @@ export class MarkerFinder {
     return this.blur.sigmaPx;
   }
 
+  /** The camera's pixel response learned from the sheets, or null before enough were read. */
+  get pixelResponse(): PixelResponse | null {
+    return this.responseEstimate.response;
+  }
+
   private withFirmness(attempt: Attempt | null, grey: GreyImage): { attempt: Attempt | null; firm: boolean } {
-    return { attempt, firm: !!attempt && this.reader.isFirm(attempt.reading, grey) };
+    return { attempt, firm: !!attempt && this.reader.isFirmAttempt(attempt, grey) };
   }
 
   private fitsDeclared(priors: FindingPriors, quad: Quad): boolean {

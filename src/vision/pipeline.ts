@@ -1,3 +1,4 @@
+import type { PixelResponse } from './pixel-response.ts';
 import type { CameraProfile } from '../camera/profile.ts';
 import type { Scenario } from '../table/scenario.ts';
 import { DEFAULT_CANDIDATE_PASS, type CandidatePassResult } from './candidate-pass.ts';
@@ -351,6 +352,11 @@ export class VisionPipeline {
   /** The blur the finder decodes with (px), learned from the markers read. */
   get blurSigmaPx(): number {
     return this.finder.blurSigmaPx;
+  }
+
+  /** The camera's pixel response the finder measures tags with (pixel-response.ts), once learned. */
+  get pixelResponse(): PixelResponse | null {
+    return this.finder.pixelResponse;
   }
 
   dispose(): void {

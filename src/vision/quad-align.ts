@@ -4,6 +4,7 @@ import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
 import { solveSpd } from './solve-spd.ts';
 import { WorkArray } from './work-array.ts';
+import { predictWhitenessBoxedAt } from './boxed-footprint.ts';
 import { predictWhitenessGaussian } from './gaussian-footprint.ts';
 import {
   fitLevelsWithPlane,
@@ -34,6 +35,9 @@ import {
  * Which picture of the tag a fit renders:
  * - `gaussian` measures a read tag's corners: each pixel's footprint the Gaussian it is
  *   (gaussian-footprint.ts), the surround past the quiet zone a plane (level-fit.ts);
+ * - `boxed` measures them where the camera's response is each pixel's square and then a filter
+ *   on the pixel grid (boxed-footprint.ts); which of the two, and the blur, are learned from the
+ *   reference sheets (pixel-response.ts);
  * - `tent` is the decoder's picture (tag-footprint.ts, the surround at one level): cheaper, and
  *   what decisions between codes were tuned with. A rough frame placed to be read uses it
  *   (table-fit.ts fitFrameOnTable: on the sticker test scene the Gaussian placed 17 of 54 tags
@@ -42,7 +46,7 @@ import {
  *   is not the one the limit was set on, and blurred tiny tags were read as other codes more often
  *   (tuning scenes, blur σ 1.4, 720p 12–15 mm and 1080p 12 mm, seeds 1712–1723: 6 bases against 2).
  */
-export type Footprint = 'gaussian' | 'tent';
+export type Footprint = 'gaussian' | 'boxed' | 'tent';
 
 /** What a fit renders: the pattern, its cells, the blur and the footprint's model. */
 interface Rendering {
@@ -56,11 +60,15 @@ interface Rendering {
 
 /** A measuring fit renders the surround as a plane; the decoder's picture has it at one level. */
 function measuring(options: AlignOptions): boolean {
-  return options.footprint === 'gaussian';
+  return options.footprint !== 'tent';
 }
 
 function footprintOf(footprint: Footprint): typeof predictWhiteness {
-  return footprint === 'tent' ? predictWhiteness : predictWhitenessGaussian;
+  return footprint === 'tent'
+    ? predictWhiteness
+    : footprint === 'boxed'
+      ? predictWhitenessBoxedAt
+      : predictWhitenessGaussian;
 }
 
 export interface AlignOptions {
@@ -466,4 +474,24 @@ export function alignWithModel(
     pixels: pixels.count,
     information: fine.information,
   };
+}
+
+/**
+ * How well a footprint at a blur explains a marker's picture at given corners, over `pixels`
+ * (edgePixels): the residual sum of squares of the measuring picture (levels and surround plane
+ * fitted); null where the quad is degenerate. What pixel-response.ts compares footprints by.
+ */
+export function measuringMisfit(
+  pixels: PixelSet,
+  corners: readonly [Pixel, Pixel, Pixel, Pixel],
+  pattern: Float64Array,
+  cells: number,
+  footprint: Exclude<Footprint, 'tent'>,
+  blurSigmaPx: number,
+): number | null {
+  const n = pixels.count;
+  const plane = { x: work.planeX.take(n), y: work.planeY.take(n) };
+  const rendering = { pattern, cells, blur: blurSigmaPx, footprint: footprintOf(footprint), plane: true };
+  const fit = renderAndFit(pixels, corners, rendering, work.given.take(n), work.givenOuter.take(n), plane);
+  return fit && fit.sse;
 }

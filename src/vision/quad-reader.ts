@@ -1,3 +1,4 @@
+import type { PixelResponse } from './pixel-response.ts';
 import type { FindingStage, Quad } from './candidates.ts';
 import { codeBook, type CodeBook, type DictionaryCodes } from './code-book.ts';
 import { CodeFit } from './code-fit.ts';
@@ -52,6 +53,13 @@ export interface Attempt {
   readonly reading: TemplateReading;
   readonly markerClass: MarkerClass;
   readonly stage: FindingStage;
+  /**
+   * True when the reading was judged firm where it was read, before its corners were measured
+   * (`measured`): firmness is not judged again at the measured corners, which a measuring picture
+   * other than the decoder's moves (a blurred 15 mm tag read firm at 66 nats was refused again at
+   * its measured corners once those came from the blur the sheets show; tuning seed 1773).
+   */
+  readonly firm?: true;
 }
 
 /**
@@ -68,6 +76,8 @@ export class QuadReader {
   decoder: TemplateDecoderOptions = DEFAULT_TEMPLATE_DECODER;
   /** The table's priors in the frame being read (null until the table pose is known). */
   priors: FindingPriors | null = null;
+  /** The picture a read tag's corners are measured with (pixel-response.ts); null until learned. */
+  response: PixelResponse | null = null;
   /** Whether marker `id`, its edges at `corners`, is being carried (carried-markers.ts). */
   isCarried: (id: number, corners: Quad) => boolean = () => false;
 
@@ -129,7 +139,7 @@ export class QuadReader {
     stage: FindingStage = 'surround',
   ): { attempt: Attempt | null; firm: boolean } {
     const attempt = this.read(grey, quad, markerClass, stage);
-    const firm = !!attempt && this.isFirm(attempt.reading, grey);
+    const firm = !!attempt && this.isFirmAttempt(attempt, grey);
     if (firm || !attempt || !worthPlacing(attempt.reading, quad, this.cells, this.options.minContrast))
       return { attempt, firm };
     const framed = this.framedOnTable(grey, quad, markerClass);
@@ -157,6 +167,11 @@ export class QuadReader {
     return this.decoder.blurSigmaPx / this.codeFit.cellPx(quad) >= this.options.blurredEvidenceFrom;
   }
 
+  /** Whether an attempt is firm: as judged before its corners were measured, or judged now. */
+  isFirmAttempt(a: Attempt, grey: GreyImage): boolean {
+    return a.firm === true || this.isFirm(a.reading, grey);
+  }
+
   isFirm(r: TemplateReading, grey: GreyImage): boolean {
     return this.firmness.isFirm(r, grey, this.decoder, this.edgeFit(grey));
   }
@@ -168,6 +183,7 @@ export class QuadReader {
       cells: this.cells,
       alignBelowCellPx: this.options.alignBelowCellPx,
       blurSigmaPx: this.decoder.blurSigmaPx,
+      response: this.response,
       isReference: this.referenceIds.has(id),
       isCarried: (edges) => this.isCarried(id, edges),
       isSquare: (q) => {
@@ -195,6 +211,7 @@ export class QuadReader {
       reading: { ...reading, corners: this.measuringCorners(grey, reading.id, reading.corners) },
       markerClass,
       stage,
+      firm: true,
     };
   }
 
