@@ -3,6 +3,7 @@ import type { FindingStage, Quad } from './candidates.ts';
 import type { FindingPriors } from './finding-priors.ts';
 import type { FirmnessOptions } from './firm-reading.ts';
 import type { GreyImage } from './image.ts';
+import type { Rect } from './mosaic.ts';
 import type { OpenCV } from './opencv.ts';
 
 /** The marker finder's settings, input and output (marker-finder.ts). */
@@ -87,6 +88,11 @@ export interface FinderInput {
    * just learned the camera's blur): its pixels are not added to the frames summed over time again.
    */
   readonly sameFrame?: boolean;
+  /**
+   * Where the picture changed since the frame before (change-map.ts); absent when it could not
+   * be compared. A still tag there is measured again first once it settles (still-markers.ts).
+   */
+  readonly changed?: readonly Rect[];
 }
 
 /** What the table knows once the reference sheets are read: the priors, and where known bases should be. */
@@ -99,4 +105,12 @@ export interface FinderResult {
   readonly markers: readonly FoundMarker[];
   /** Ids not in play, read exactly (a new base being bound, or a stranger's marker). */
   readonly unknown: readonly FoundMarker[];
+  /** Still tags measured again on their averaged pixels in this frame so far (measureStillAgain). */
+  readonly stillRemeasures: StillRemeasures;
+}
+
+/** Still tags measured again: those whose place was coarse, and the others (routine). */
+export interface StillRemeasures {
+  readonly coarse: number;
+  readonly routine: number;
 }

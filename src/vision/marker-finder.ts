@@ -19,6 +19,7 @@ import {
   type FinderOptions,
   type FinderResult,
   type FoundMarker,
+  type StillRemeasures,
   type TableKnowledge,
 } from './finder-types.ts';
 
@@ -28,6 +29,7 @@ import type { FindingPriors, MarkerClass } from './finding-priors.ts';
 import type { GreyImage } from './image.ts';
 import type { RoiSearch } from './roi-search.ts';
 import { readQuad } from './template-decoder.ts';
+import { rectContains } from './mosaic.ts';
 
 /**
  * The search for markers, given what the table already knows (ARCHITECTURE §3: "finding is a
@@ -52,14 +54,16 @@ import { readQuad } from './template-decoder.ts';
  */
 
 /**
- * Still tags measured again on their averaged pixels per frame, at most (measureStillAgain). When a
- * whole table stops moving (or the camera was bumped) every tag was measured by its edges alone
- * (carried-markers.ts) and falls due at once. Four a frame took a 54-base table 14 frames: under a
- * soft lens (720p 25 mm, blur σ 1.4, tests/vision/pipeline-stop.test.ts) six bases stood over
- * 2.5 mm out four frames after stopping, none with 24; those two frames' detection cost 44 and
- * 28 ms with four, 70 and 68 ms with 24.
+ * Still tags measured again on their averaged pixels per frame, at most (measureStillAgain; ~1 ms
+ * each). Coarse ones (still-markers.ts: measured by their edges alone while carried, or kept
+ * where the picture changed) up to 24: when a whole table stops moving (or the camera was bumped)
+ * they all fall due at once, and four a frame took a 54-base table 14 frames (720p 25 mm, blur
+ * σ 1.4, tests/vision/pipeline-stop.test.ts: six bases over 2.5 mm out four frames after
+ * stopping, none with 24). The others, on a table that has been still and measured finely, four:
+ * 24 for them too bunched a still table's routine re-measures into fewer frames (the live
+ * benchmark's whole-frame detection 0.78 → 1.75–1.87 × native OpenCV).
  */
-const STILL_REMEASURES_PER_FRAME = 24;
+const STILL_REMEASURES_PER_FRAME: StillRemeasures = { coarse: 24, routine: 4 };
 
 export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
@@ -77,6 +81,8 @@ export class MarkerFinder {
   private averagedFrame: Float32Array | null = null;
   /** Markers moved since the frame before: measured by their edges alone (carried-markers.ts). */
   private readonly carried: CarriedMarkers;
+  /** Still tags measured again in this frame (a frame looked at twice has one budget). */
+  private remeasured = { coarse: 0, routine: 0 };
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -105,6 +111,7 @@ export class MarkerFinder {
     if (!input.sameFrame) {
       this.evidence.nextFrame();
       this.carried.nextFrame();
+      this.remeasured = { coarse: 0, routine: 0 };
     }
     this.currentGrey = input.grey;
     this.reader.priors = null;
@@ -120,7 +127,9 @@ export class MarkerFinder {
     };
 
     // 0. Markers whose surroundings did not change since they were read.
-    const recalled = new Set(this.still.recall(input.grey, !input.sameFrame));
+    // Where the picture changed, a still tag's sum starts afresh once it settles (still-markers.ts).
+    const changing = (corners: Quad) => !!input.changed?.some((r) => rectContains(r, quadCentre(corners)));
+    const recalled = new Set(this.still.recall(input.grey, !input.sameFrame, changing));
     for (const m of recalled) accept(m);
 
     // 1. Exact reads: the reference sheets and large tags.
@@ -284,13 +293,14 @@ export class MarkerFinder {
     recalled: ReadonlySet<FoundMarker> | null,
   ): FinderResult {
     // Markers checked against the table's priors (recalled is null without them) are kept for the
-    // next frame; those recalled unchanged keep the pixels they were read with.
+    // next frame; those recalled unchanged keep the pixels they were read with. One not measured
+    // on the table (carried, or the fit failed) is kept as coarse.
     if (recalled) {
       for (const [id, m] of found)
         if (!recalled.has(m)) {
           const measured = this.onTable(grey, m);
           found.set(id, measured);
-          this.still.remember(grey, measured);
+          this.still.remember(grey, measured, measured === m);
         }
       this.measureStillAgain(grey, found, recalled);
     }
@@ -299,6 +309,7 @@ export class MarkerFinder {
     return {
       markers,
       unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),
+      stillRemeasures: { ...this.remeasured },
     };
   }
 
@@ -306,7 +317,7 @@ export class MarkerFinder {
    * Small still tags measured again on the mean of the frames they have stood still in (at 2, 4,
    * 8 … frames; still-markers.ts), with the blur learned since: a tag of 9–20 px measured on one
    * frame keeps that frame's noise in its heading for as long as it stands. A few a frame, so a
-   * table that has just gone still does not pay for every tag at once.
+   * table that has just gone still does not pay for every tag at once (STILL_REMEASURES_PER_FRAME).
    */
   private measureStillAgain(
     grey: GreyImage,
@@ -317,12 +328,15 @@ export class MarkerFinder {
     const size = grey.width * grey.height;
     if (this.averagedFrame?.length !== size) this.averagedFrame = new Float32Array(size);
     const frame = { data: this.averagedFrame, width: grey.width, height: grey.height };
-    const due = this.still.averagedDue(STILL_REMEASURES_PER_FRAME, this.averagedFrame, grey.width, (m) =>
-      this.fitsOnTable(m),
-    );
-    for (const { value } of due) {
+    const left = {
+      coarse: STILL_REMEASURES_PER_FRAME.coarse - this.remeasured.coarse,
+      routine: STILL_REMEASURES_PER_FRAME.routine - this.remeasured.routine,
+    };
+    const due = this.still.averagedDue(left, this.averagedFrame, grey.width, (m) => this.fitsOnTable(m));
+    for (const { value, coarse } of due) {
       // Only a marker this frame took as recalled (not one read afresh in its place).
       if (!recalled.has(value) || found.get(value.id) !== value) continue;
+      this.remeasured[coarse ? 'coarse' : 'routine']++;
       const measured = this.onTable(frame, value);
       if (measured === value) continue;
       found.set(value.id, measured);

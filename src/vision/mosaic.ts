@@ -17,6 +17,11 @@ export interface Rect {
   readonly h: number;
 }
 
+/** Whether a point lies in a rectangle. */
+export function rectContains(r: Rect, p: Pixel): boolean {
+  return p.u >= r.x0 && p.v >= r.y0 && p.u < r.x0 + r.w && p.v < r.y0 + r.h;
+}
+
 export interface MosaicTile extends Rect {
   /** Which requested region this tile shows. */
   readonly index: number;

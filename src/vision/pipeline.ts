@@ -6,7 +6,7 @@ import { SplitCandidatePass } from './split-pass.ts';
 import { ChangeMap } from './change-map.ts';
 import { RegionPass } from './region-pass.ts';
 import { quadCentre, type Quad } from './candidates.ts';
-import type { Rect } from './mosaic.ts';
+import { rectContains, type Rect } from './mosaic.ts';
 import { dictionaryCodes } from './code-book.ts';
 import type { DetectedMarker, DetectorOptions } from './detector.ts';
 import { FindingPriors } from './finding-priors.ts';
@@ -15,6 +15,7 @@ import { GreyMatConverter } from './grey-mat.ts';
 import { assertRaster } from './image.ts';
 import { Locator, type LocatorResult, type TablePoseState } from './locator.ts';
 import { DEFAULT_FINDER, MarkerFinder } from './marker-finder.ts';
+import type { StillRemeasures } from './finder-types.ts';
 import { ReferenceSearch } from './reference-search.ts';
 import { RoiSearch } from './roi-search.ts';
 import { StillAverage } from './still-average.ts';
@@ -39,6 +40,8 @@ export interface SearchSummary {
   readonly changedShare: number;
   /** Regions passed to the candidate pass in `changes` mode. */
   readonly regions: number;
+  /** Still tags measured again on their averaged pixels (marker-finder.ts measureStillAgain). */
+  readonly stillRemeasures: StillRemeasures;
 }
 
 export interface PipelineResult {
@@ -200,11 +203,6 @@ export class VisionPipeline {
       full,
     );
     if (full) this.lastFullAt = frame.capturedAt;
-    const search: SearchSummary = {
-      mode: full ? 'full' : 'changes',
-      changedShare: change.share,
-      regions: full ? 0 : change.regions.length,
-    };
     // The table pose from the reference sheets (read first), then the search with it.
     let table: TablePoseState | null = null;
     let expected: Array<{ id: number; quad: Quad }> = [];
@@ -214,7 +212,14 @@ export class VisionPipeline {
     // The grey view is taken again after the pass: a view into OpenCV's heap is void once it grows.
     const findWith = (pass: CandidatePassResult, sameFrame = false) =>
       this.finder.find(
-        { gray, grey: { data: gray.data as Uint8Array, width, height }, pass, moreReferences, sameFrame },
+        {
+          gray,
+          grey: { data: gray.data as Uint8Array, width, height },
+          pass,
+          moreReferences,
+          sameFrame,
+          changed: change.compared ? change.regions : undefined,
+        },
         (markers) => {
           table = this.locator.estimateTablePose(markers);
           if (!table) return null;
@@ -247,9 +252,15 @@ export class VisionPipeline {
     // Known bases not found where the picture is changing are being moved (a hand, a push), not lost.
     const foundIds = new Set(found.markers.map((m) => m.id));
     for (const e of expected)
-      if (!foundIds.has(e.id) && change.regions.some((r) => contains(r, quadCentre(e.quad))))
+      if (!foundIds.has(e.id) && change.regions.some((r) => rectContains(r, quadCentre(e.quad))))
         moving.add(e.id);
     const t1 = performance.now();
+    const search: SearchSummary = {
+      mode: full ? 'full' : 'changes',
+      changedShare: change.share,
+      regions: full ? 0 : change.regions.length,
+      stillRemeasures: found.stillRemeasures,
+    };
     this.hadTable = table !== null;
     if (table) this.lastTable = (table as TablePoseState).pose;
     const located = this.locator.locateWithPose(table as TablePoseState | null, detections);
@@ -384,8 +395,4 @@ function reserveHeap(cv: OpenCV, bytes: number): void {
   if ((cv.HEAPU8 as Uint8Array).buffer.byteLength >= bytes) return;
   const block = new cv.Mat(1, bytes, cv.CV_8UC1);
   block.delete();
-}
-
-function contains(r: Rect, p: { u: number; v: number }): boolean {
-  return p.u >= r.x0 && p.v >= r.y0 && p.u < r.x0 + r.w && p.v < r.y0 + r.h;
 }

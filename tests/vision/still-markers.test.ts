@@ -23,6 +23,7 @@ describe('still markers', () => {
   });
   const found = (f: SynthFrame) =>
     f.truth.bases.map((b) => ({ id: b.markerId, corners: b.marker.cornersPx as Quad }));
+  const ONE = { coarse: 1, routine: 1 };
   const posesOf = (s: Scenario) =>
     Object.fromEntries(s.units.flatMap((u) => u.bases.map((b) => [b.marker.id, b.pose!] as const)));
 
@@ -73,7 +74,12 @@ describe('still markers', () => {
     const dueAt: number[] = [];
     for (let f = 1; f < frames.length; f++) {
       expect(still.recall(frames[f]!)).toHaveLength(54);
-      const due = still.averagedDue(100, mean, width, (m) => m.id !== markers[0]!.id);
+      const due = still.averagedDue(
+        { coarse: 100, routine: 100 },
+        mean,
+        width,
+        (m) => m.id !== markers[0]!.id,
+      );
       if (due.length === 0) continue;
       dueAt.push(f + 1);
       // All but the one not wanted, each with every frame so far.
@@ -105,9 +111,9 @@ describe('still markers', () => {
     const mean = new Float32Array(a!.width * a!.height);
     // The same frame again: still there, but one frame summed.
     expect(still.recall(a!, false)).toEqual([m]);
-    expect(still.averagedDue(1, mean, a!.width, () => true)).toEqual([]);
+    expect(still.averagedDue(ONE, mean, a!.width, () => true)).toEqual([]);
     expect(still.recall(b!)).toEqual([m]);
-    expect(still.averagedDue(1, mean, a!.width, () => true)[0]?.frames).toBe(2);
+    expect(still.averagedDue(ONE, mean, a!.width, () => true)[0]?.frames).toBe(2);
   });
 
   it('keeps the sums when a marker is measured again, and starts them afresh when it is read again', () => {
@@ -117,12 +123,47 @@ describe('still markers', () => {
     still.remember(a!, m);
     still.recall(b!);
     const mean = new Float32Array(a!.width * a!.height);
-    const [due] = still.averagedDue(1, mean, a!.width, () => true);
+    const [due] = still.averagedDue(ONE, mean, a!.width, () => true);
     expect(due?.frames).toBe(2);
     const moved = { id: m.id, corners: m.corners.map((p) => ({ u: p.u + 0.01, v: p.v })) as unknown as Quad };
     still.replace(moved);
     expect(still.recall(c!)).toEqual([moved]);
     still.remember(c!, moved);
-    expect(still.averagedDue(1, mean, a!.width, () => true)).toEqual([]);
+    expect(still.averagedDue(ONE, mean, a!.width, () => true)).toEqual([]);
+  });
+
+  it('offers coarse markers first, under their own limit, until one is measured again finely', () => {
+    const still = new StillMarkers<{ id: number; corners: Quad }>();
+    const [a, b] = [17, 18].map((n) => grey(live.frameWithPoses({}, n)));
+    const markers = found(first);
+    markers.forEach((m, i) => still.remember(a!, m, i < 3));
+    still.recall(b!);
+    const mean = new Float32Array(a!.width * a!.height);
+    const due = still.averagedDue({ coarse: 2, routine: 4 }, mean, a!.width, () => true);
+    expect(due.map((d) => d.coarse)).toEqual([true, true, false, false, false, false]);
+    // The third coarse one, left over, is still coarse; the first, measured again, is not.
+    still.replace(markers[0]!);
+    const c = grey(live.frameWithPoses({}, 19));
+    still.recall(c);
+    still.recall(grey(live.frameWithPoses({}, 20)));
+    const next = still.averagedDue({ coarse: 100, routine: 0 }, mean, a!.width, () => true);
+    expect(next.map((d) => d.value.id)).toEqual([markers[1]!.id, markers[2]!.id]);
+  });
+
+  it('makes a marker whose picture is changing coarse, and sums it afresh once it is not', () => {
+    const still = new StillMarkers<{ id: number; corners: Quad }>();
+    const frames = [21, 22, 23, 24, 25].map((n) => grey(live.frameWithPoses({}, n)));
+    const m = found(first)[7]!;
+    still.remember(frames[0]!, m);
+    const mean = new Float32Array(frames[0]!.width * frames[0]!.height);
+    const due = () => still.averagedDue({ coarse: 1, routine: 0 }, mean, frames[0]!.width, () => true);
+    // Changing (by the caller's measure) in two frames: summed, and coarse.
+    still.recall(frames[1]!, true, () => true);
+    still.recall(frames[2]!, true, () => true);
+    // Unchanged again: summed from this frame on, so due again at two frames, not four.
+    still.recall(frames[3]!);
+    expect(due()).toEqual([]);
+    still.recall(frames[4]!);
+    expect(due()).toEqual([{ value: m, frames: 2, coarse: true }]);
   });
 });
