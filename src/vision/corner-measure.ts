@@ -63,14 +63,8 @@ export function measuringCorners(
   // When the fine fit fails (a quad inferred from a sticker can be a few pixels off), a coarse
   // pass, the model blurred more, may reach twice as far.
   return (
-    kept(
-      c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: shift, coarse: false })
-        ?.corners,
-    ) ??
-    kept(
-      c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: 2 * shift, coarse: true })
-        ?.corners,
-    ) ??
+    kept(c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: shift, coarse: false })?.corners) ??
+    kept(c.codeFit.fit(grey, edges, id, { ...picture, maxShiftPx: 2 * shift, coarse: true })?.corners) ??
     edges
   );
 }
