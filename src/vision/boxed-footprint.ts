@@ -379,7 +379,11 @@ export function predictWhitenessBoxed(
   return true;
 }
 
-/** The sampled Gaussian of σ px on the pixel grid (taps to ⌈3σ⌉, at least one each side), summing to 1. */
+/**
+ * The sampled Gaussian of σ px on the pixel grid (taps to ⌈3σ⌉, at least one each side), summing to
+ * 1. The synthetic renderer's blur kernel (synth/noise.ts) has the same form; vision never imports
+ * the renderer, and this one is a shape the sheets may or may not pick, not the renderer's.
+ */
 export function sampledGaussian(sigma: number): Float64Array {
   const r = Math.max(1, Math.ceil(3 * sigma));
   const k = new Float64Array(2 * r + 1);

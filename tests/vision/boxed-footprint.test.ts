@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gradientAgainstDifferences } from './footprint-gradient.ts';
 import { predictWhitenessBoxed, sampledGaussian } from '../../src/vision/boxed-footprint.ts';
 import type { Mat3 } from '../../src/vision/homography.ts';
 import { invert3 } from '../../src/vision/homography.ts';
@@ -107,30 +108,11 @@ describe('predictWhitenessBoxed', () => {
     const w = new Float64Array(n);
     const gradient = { gradient: new Float64Array(2 * n), grid: new Float64Array(2 * n) };
     expect(predictWhitenessBoxed(pixels, toGrid, pat, CELLS, kernel, w, gradient)).toBe(true);
-    const shifted = (dx: number, dy: number): Float64Array => {
-      const t = Array.from(toGrid) as number[];
-      for (let k = 0; k < 3; k++) {
-        t[k] = t[k]! + dx * t[6 + k]!;
-        t[3 + k] = t[3 + k]! + dy * t[6 + k]!;
-      }
+    const { worst, largest } = gradientAgainstDifferences(toGrid, gradient.gradient, n, 1e-3, (t) => {
       const out = new Float64Array(n);
-      expect(predictWhitenessBoxed(pixels, t as unknown as Mat3, pat, CELLS, kernel, out)).toBe(true);
+      expect(predictWhitenessBoxed(pixels, t, pat, CELLS, kernel, out)).toBe(true);
       return out;
-    };
-    const h = 1e-3;
-    const [xp, xm, yp, ym] = [shifted(h, 0), shifted(-h, 0), shifted(0, h), shifted(0, -h)];
-    let worst = 0;
-    let largest = 0;
-    for (let i = 0; i < n; i++) {
-      const fx = (xp[i]! - xm[i]!) / (2 * h);
-      const fy = (yp[i]! - ym[i]!) / (2 * h);
-      worst = Math.max(
-        worst,
-        Math.abs(gradient.gradient[2 * i]! - fx),
-        Math.abs(gradient.gradient[2 * i + 1]! - fy),
-      );
-      largest = Math.max(largest, Math.abs(fx), Math.abs(fy));
-    }
+    });
     expect(largest).toBeGreaterThan(0.3);
     expect(worst).toBeLessThan(0.01 * largest);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gradientAgainstDifferences } from './footprint-gradient.ts';
 import type { Mat3 } from '../../src/vision/homography.ts';
 import { homographyFrom, invert3 } from '../../src/vision/homography.ts';
 import { kernelCdf, kernelPdf, predictWhitenessGaussian } from '../../src/vision/gaussian-footprint.ts';
@@ -132,30 +133,11 @@ describe('predictWhitenessGaussian', () => {
     const gradient = { gradient: new Float64Array(2 * n), grid: new Float64Array(2 * n) };
     expect(predictWhitenessGaussian(pixels, toGrid, pat, CELLS, 0.9, w, gradient)).toBe(true);
     // Moving every grid position by δ is a translation after toGrid: the Jacobian, so the kernel, is unchanged.
-    const shifted = (dx: number, dy: number): Float64Array => {
-      const t = Array.from(toGrid) as number[];
-      for (let k = 0; k < 3; k++) {
-        t[k] = t[k]! + dx * t[6 + k]!;
-        t[3 + k] = t[3 + k]! + dy * t[6 + k]!;
-      }
+    const { worst, largest } = gradientAgainstDifferences(toGrid, gradient.gradient, n, 1e-4, (t) => {
       const out = new Float64Array(n);
-      expect(predictWhitenessGaussian(pixels, t as unknown as Mat3, pat, CELLS, 0.9, out)).toBe(true);
+      expect(predictWhitenessGaussian(pixels, t, pat, CELLS, 0.9, out)).toBe(true);
       return out;
-    };
-    const d = 1e-4;
-    const [xp, xm, yp, ym] = [shifted(d, 0), shifted(-d, 0), shifted(0, d), shifted(0, -d)];
-    let worst = 0;
-    let largest = 0;
-    for (let i = 0; i < n; i++) {
-      const fx = (xp[i]! - xm[i]!) / (2 * d);
-      const fy = (yp[i]! - ym[i]!) / (2 * d);
-      worst = Math.max(
-        worst,
-        Math.abs(gradient.gradient[2 * i]! - fx),
-        Math.abs(gradient.gradient[2 * i + 1]! - fy),
-      );
-      largest = Math.max(largest, Math.abs(fx), Math.abs(fy));
-    }
+    });
     expect(largest).toBeGreaterThan(0.3);
     // The tables are linear between knots: their slopes are a few 10⁻³ off the true ones.
     expect(worst).toBeLessThan(0.01 * largest);
