@@ -93,6 +93,8 @@ export interface FinderInput {
    * be compared. A still tag there is measured again first once it settles (still-markers.ts).
    */
   readonly changed?: readonly Rect[];
+  /** When the frame was captured (ms): still tags' re-measures refill with time (remeasure-budget.ts). */
+  readonly capturedAt?: number;
 }
 
 /** What the table knows once the reference sheets are read: the priors, and where known bases should be. */

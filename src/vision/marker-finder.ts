@@ -10,6 +10,7 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { codePattern } from './code-fit.ts';
+import { RemeasureBudget } from './remeasure-budget.ts';
 import { DEFAULT_TABLE_FIT, measureOnTable } from './table-fit.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
@@ -19,7 +20,6 @@ import {
   type FinderOptions,
   type FinderResult,
   type FoundMarker,
-  type StillRemeasures,
   type TableKnowledge,
 } from './finder-types.ts';
 
@@ -54,16 +54,18 @@ import { rectContains } from './mosaic.ts';
  */
 
 /**
- * Still tags measured again on their averaged pixels per frame, at most (measureStillAgain; ~1 ms
- * each). Coarse ones (still-markers.ts: measured by their edges alone while carried, or kept
- * where the picture changed) up to 24: when a whole table stops moving (or the camera was bumped)
- * they all fall due at once, and four a frame took a 54-base table 14 frames (720p 25 mm, blur
- * σ 1.4, tests/vision/pipeline-stop.test.ts: six bases over 2.5 mm out four frames after
- * stopping, none with 24). The others, on a table that has been still and measured finely, four:
- * 24 for them too bunched a still table's routine re-measures into fewer frames (the live
- * benchmark's whole-frame detection 0.78 → 1.75–1.87 × native OpenCV).
+ * Still tags measured again on their averaged pixels (measureStillAgain; ~1 ms each). Coarse ones
+ * (still-markers.ts: measured by their edges alone while carried, or kept where the picture
+ * changed) up to 24 a frame: when a whole table stops moving (or the camera was bumped) they all
+ * fall due at once, and four a frame took a 54-base table 14 frames (720p 25 mm, blur σ 1.4,
+ * tests/vision/pipeline-stop.test.ts: six bases over 2.5 mm out four frames after stopping, none
+ * with 24). The others, on a table that has been still and measured finely, by time
+ * (remeasure-budget.ts): 120 a second, four a frame at 30 fps (24 a frame there bunched a still
+ * table's routine re-measures into fewer frames: the live benchmark's whole-frame detection
+ * 0.78 → 1.75–1.87 × native OpenCV), up to 24 in a frame processed late.
  */
-const STILL_REMEASURES_PER_FRAME: StillRemeasures = { coarse: 24, routine: 4 };
+const COARSE_REMEASURES_PER_FRAME = 24;
+const ROUTINE_REMEASURES = { perSecond: 120, most: 24, perFrameWithoutTime: 4 } as const;
 
 export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
@@ -83,6 +85,11 @@ export class MarkerFinder {
   private readonly carried: CarriedMarkers;
   /** Still tags measured again in this frame (a frame looked at twice has one budget). */
   private remeasured = { coarse: 0, routine: 0 };
+  private readonly routineBudget = new RemeasureBudget(
+    ROUTINE_REMEASURES.perSecond,
+    ROUTINE_REMEASURES.most,
+    ROUTINE_REMEASURES.perFrameWithoutTime,
+  );
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -112,6 +119,7 @@ export class MarkerFinder {
       this.evidence.nextFrame();
       this.carried.nextFrame();
       this.remeasured = { coarse: 0, routine: 0 };
+      this.routineBudget.nextFrame(input.capturedAt);
     }
     this.currentGrey = input.grey;
     this.reader.priors = null;
@@ -317,7 +325,7 @@ export class MarkerFinder {
    * Small still tags measured again on the mean of the frames they have stood still in (at 2, 4,
    * 8 … frames; still-markers.ts), with the blur learned since: a tag of 9–20 px measured on one
    * frame keeps that frame's noise in its heading for as long as it stands. A few a frame, so a
-   * table that has just gone still does not pay for every tag at once (STILL_REMEASURES_PER_FRAME).
+   * table that has just gone still does not pay for every tag at once (ROUTINE_REMEASURES).
    */
   private measureStillAgain(
     grey: GreyImage,
@@ -329,14 +337,15 @@ export class MarkerFinder {
     if (this.averagedFrame?.length !== size) this.averagedFrame = new Float32Array(size);
     const frame = { data: this.averagedFrame, width: grey.width, height: grey.height };
     const left = {
-      coarse: STILL_REMEASURES_PER_FRAME.coarse - this.remeasured.coarse,
-      routine: STILL_REMEASURES_PER_FRAME.routine - this.remeasured.routine,
+      coarse: COARSE_REMEASURES_PER_FRAME - this.remeasured.coarse,
+      routine: this.routineBudget.left,
     };
     const due = this.still.averagedDue(left, this.averagedFrame, grey.width, (m) => this.fitsOnTable(m));
     for (const { value, coarse } of due) {
       // Only a marker this frame took as recalled (not one read afresh in its place).
       if (!recalled.has(value) || found.get(value.id) !== value) continue;
       this.remeasured[coarse ? 'coarse' : 'routine']++;
+      if (!coarse) this.routineBudget.spend(1);
       const measured = this.onTable(frame, value);
       if (measured === value) continue;
       found.set(value.id, measured);

@@ -219,6 +219,7 @@ export class VisionPipeline {
           moreReferences,
           sameFrame,
           changed: change.compared ? change.regions : undefined,
+          capturedAt: frame.capturedAt,
         },
         (markers) => {
           table = this.locator.estimateTablePose(markers);
