@@ -111,8 +111,12 @@ export interface FinderResult {
   readonly stillRemeasures: StillRemeasures;
 }
 
-/** Still tags measured again: those whose place was coarse, and the others (routine). */
+/**
+ * Still tags measured again: fitted afresh, those whose place was coarse and the others
+ * (routine); and moved by one step from their last fit (stepped, kept-linearisation.ts).
+ */
 export interface StillRemeasures {
   readonly coarse: number;
   readonly routine: number;
+  readonly stepped: number;
 }

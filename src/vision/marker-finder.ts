@@ -11,7 +11,14 @@ import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { codePattern } from './code-fit.ts';
 import { RemeasureBudget } from './remeasure-budget.ts';
-import { DEFAULT_TABLE_FIT, measureOnTable } from './table-fit.ts';
+import type { KeptLinearisation } from './kept-linearisation.ts';
+import {
+  DEFAULT_TABLE_FIT,
+  measureOnTable,
+  remeasureOnTable,
+  type TableFitMeasure,
+  type TableSquare,
+} from './table-fit.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
@@ -54,18 +61,41 @@ import { rectContains } from './mosaic.ts';
  */
 
 /**
- * Still tags measured again on their averaged pixels (measureStillAgain; ~1 ms each). Coarse ones
- * (still-markers.ts: measured by their edges alone while carried, or kept where the picture
- * changed) up to 24 a frame: when a whole table stops moving (or the camera was bumped) they all
- * fall due at once, and four a frame took a 54-base table 14 frames (720p 25 mm, blur σ 1.4,
- * tests/vision/pipeline-stop.test.ts: six bases over 2.5 mm out four frames after stopping, none
- * with 24). The others, on a table that has been still and measured finely, by time
- * (remeasure-budget.ts): 120 a second, four a frame at 30 fps (24 a frame there bunched a still
- * table's routine re-measures into fewer frames: the live benchmark's whole-frame detection
- * 0.78 → 1.75–1.87 × native OpenCV), up to 24 in a frame processed late.
+ * Still tags measured again on their averaged pixels (measureStillAgain). Most are moved by one
+ * step from their last fit (stepAgain, ~0.04 ms a tag): up to 64 a frame. Those fitted afresh
+ * (~1–2 ms each with the boxed footprint): coarse ones (still-markers.ts: measured by their edges
+ * alone while carried, or kept where the picture changed) up to 24 a frame: when a whole table
+ * stops moving (or the camera was bumped) they all fall due at once, and four a frame took a
+ * 54-base table 14 frames (720p 25 mm, blur σ 1.4, tests/vision/pipeline-stop.test.ts: six bases
+ * over 2.5 mm out four frames after stopping, none with 24). Others whose last fit does not carry
+ * over, by time (remeasure-budget.ts): 120 a second, four a frame at 30 fps, up to 24 in a frame
+ * processed late (24 a frame at camera rate took the live benchmark's whole-frame detection from
+ * 0.78 to 1.75–1.87 × native OpenCV).
  */
 const COARSE_REMEASURES_PER_FRAME = 24;
+const ROUTINE_STEPS_PER_FRAME = 64;
 const ROUTINE_REMEASURES = { perSecond: 120, most: 24, perFrameWithoutTime: 4 } as const;
+
+/**
+ * A still tag measured again by one step from its last fit (stepAgain) moves its corners by the
+ * first frame's noise, hundredths to tenths of a pixel; a step further than this, or a tag no
+ * longer where that fit left it, is fitted afresh.
+ */
+const MAX_STEP_AGAIN_PX = 0.3;
+
+/** The marker with a table fit's corners and sigmas. */
+function withMeasure(m: FoundMarker, measured: TableFitMeasure): FoundMarker {
+  return {
+    ...m,
+    corners: measured.corners,
+    fitSigma: { mm: measured.sigmaMm, headingDeg: measured.sigmaHeadingDeg },
+  };
+}
+
+/** Whether every corner of `a` is within `px` of the same corner of `b`. */
+function cornersWithin(a: Quad, b: Quad, px: number): boolean {
+  return a.every((c, k) => Math.hypot(c.u - b[k]!.u, c.v - b[k]!.v) <= px);
+}
 
 export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
@@ -84,7 +114,9 @@ export class MarkerFinder {
   /** Markers moved since the frame before: measured by their edges alone (carried-markers.ts). */
   private readonly carried: CarriedMarkers;
   /** Still tags measured again in this frame (a frame looked at twice has one budget). */
-  private remeasured = { coarse: 0, routine: 0 };
+  private remeasured = { coarse: 0, routine: 0, stepped: 0 };
+  /** Each measured tag's last fit, linearised, and the square it was fitted as (onTableAgain). */
+  private readonly linearised = new Map<number, { kept: KeptLinearisation; square: TableSquare }>();
   private readonly routineBudget = new RemeasureBudget(
     ROUTINE_REMEASURES.perSecond,
     ROUTINE_REMEASURES.most,
@@ -118,7 +150,7 @@ export class MarkerFinder {
     if (!input.sameFrame) {
       this.evidence.nextFrame();
       this.carried.nextFrame();
-      this.remeasured = { coarse: 0, routine: 0 };
+      this.remeasured = { coarse: 0, routine: 0, stepped: 0 };
       this.routineBudget.nextFrame(input.capturedAt);
     }
     this.currentGrey = input.grey;
@@ -325,7 +357,7 @@ export class MarkerFinder {
    * Small still tags measured again on the mean of the frames they have stood still in (at 2, 4,
    * 8 … frames; still-markers.ts), with the blur learned since: a tag of 9–20 px measured on one
    * frame keeps that frame's noise in its heading for as long as it stands. A few a frame, so a
-   * table that has just gone still does not pay for every tag at once (ROUTINE_REMEASURES).
+   * table that has just gone still does not pay for every tag at once (ROUTINE_STEPS_PER_FRAME).
    */
   private measureStillAgain(
     grey: GreyImage,
@@ -338,15 +370,23 @@ export class MarkerFinder {
     const frame = { data: this.averagedFrame, width: grey.width, height: grey.height };
     const left = {
       coarse: COARSE_REMEASURES_PER_FRAME - this.remeasured.coarse,
-      routine: this.routineBudget.left,
+      routine: ROUTINE_STEPS_PER_FRAME - this.remeasured.stepped - this.remeasured.routine,
     };
     const due = this.still.averagedDue(left, this.averagedFrame, grey.width, (m) => this.fitsOnTable(m));
     for (const { value, coarse } of due) {
       // Only a marker this frame took as recalled (not one read afresh in its place).
       if (!recalled.has(value) || found.get(value.id) !== value) continue;
-      this.remeasured[coarse ? 'coarse' : 'routine']++;
-      if (!coarse) this.routineBudget.spend(1);
-      const measured = this.onTable(frame, value);
+      let measured = coarse ? null : this.stepAgain(frame, value);
+      if (measured) this.remeasured.stepped++;
+      else if (coarse) {
+        this.remeasured.coarse++;
+        measured = this.onTable(frame, value);
+      } else if (this.routineBudget.left > 0) {
+        // A still tag whose last fit does not carry over to its mean is measured afresh, by time.
+        this.remeasured.routine++;
+        this.routineBudget.spend(1);
+        measured = this.onTable(frame, value);
+      } else continue;
       if (measured === value) continue;
       found.set(value.id, measured);
       this.still.replace(measured);
@@ -373,22 +413,31 @@ export class MarkerFinder {
     const markerClass = priors && !this.referenceIds.has(m.id) ? priors.classOf(m.id) : undefined;
     // A base being carried is measured by its edges until it stands (carried-markers.ts).
     if (!priors || !markerClass || !this.fitsOnTable(m) || this.carried.isCarried(m.id, m.corners)) return m;
+    const square = { camera: priors.camera, pose: priors.pose, ...markerClass };
     const measured = measureOnTable(
       grey,
       m.corners,
       codePattern(this.codes, m.id),
       this.codes.bitsPerSide + 2,
-      { camera: priors.camera, pose: priors.pose, ...markerClass },
+      square,
       this.reader.response?.sigmaPx ?? this.reader.decoder.blurSigmaPx,
       { ...DEFAULT_TABLE_FIT, footprint: this.reader.response?.footprint ?? DEFAULT_TABLE_FIT.footprint },
     );
-    return measured
-      ? {
-          ...m,
-          corners: measured.corners,
-          fitSigma: { mm: measured.sigmaMm, headingDeg: measured.sigmaHeadingDeg },
-        }
-      : m;
+    if (!measured) return m;
+    if (measured.kept) this.linearised.set(m.id, { kept: measured.kept, square });
+    return withMeasure(m, measured);
+  }
+
+  /**
+   * A still tag measured again on its averaged picture by one step from its last fit's
+   * linearisation (table-fit.ts remeasureOnTable), or null where that fit was not of this very
+   * place or the step went too far.
+   */
+  private stepAgain(frame: GreyImage, m: FoundMarker): FoundMarker | null {
+    const last = this.linearised.get(m.id);
+    if (!last || this.carried.isCarried(m.id, m.corners) || !this.fitsOnTable(m)) return null;
+    const again = remeasureOnTable(last.kept, frame, last.square, MAX_STEP_AGAIN_PX);
+    return again && cornersWithin(again.corners, m.corners, MAX_STEP_AGAIN_PX) ? withMeasure(m, again) : null;
   }
 
   private toFound(a: Attempt): FoundMarker {

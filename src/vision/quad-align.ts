@@ -4,6 +4,7 @@ import type { Mat3 } from './homography.ts';
 import { gridToImage, pixelsAround, predictWhiteness, type Grey, type PixelSet } from './tag-footprint.ts';
 import { solveSpd } from './solve-spd.ts';
 import { WorkArray } from './work-array.ts';
+import type { KeptLinearisation } from './kept-linearisation.ts';
 import { predictWhitenessBoxedAt } from './boxed-footprint.ts';
 import { predictWhitenessGaussian } from './gaussian-footprint.ts';
 import {
@@ -239,6 +240,24 @@ function refine(
   const eps = 0.01;
   // JᵀJ at the last linearisation: the fit's information about its parameters (ModelAlignment).
   let information: Float64Array | null = null;
+  // With a model, the last linearisation kept (kept-linearisation.ts): the rendering at the final
+  // parameters, the Jacobian where it was last taken (the final parameters, or the step before,
+  // under 0.005 px from them when the fit converged).
+  const keep = (): KeptLinearisation | null =>
+    model && information
+      ? {
+          u: pixels.u.slice(0, n),
+          v: pixels.v.slice(0, n),
+          count: n,
+          w: w.slice(0, n),
+          o: o.slice(0, n),
+          plane: r.plane ? { x: plane.x.slice(0, n), y: plane.y.slice(0, n) } : null,
+          jac: jac.slice(0, n * k),
+          information,
+          k,
+          params: Float64Array.from(params),
+        }
+      : null;
   for (let iter = 0; iter < maxIterations; iter++) {
     // Analytic Jacobian: whiteness gradient in grid coordinates, times how each pixel's grid
     // position moves with each corner. A pixel p sees grid point g = H⁻¹(p); moving corner
@@ -344,12 +363,12 @@ function refine(
         plane.y.set(planeStep.y);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
-        if (shift < 0.005) return { params, fit, information };
+        if (shift < 0.005) return { params, fit, information, kept: keep() };
       } else lambda *= 10;
     }
     if (!improved) break;
   }
-  return { params, fit, information };
+  return { params, fit, information, kept: keep() };
 }
 
 interface Refined {
@@ -357,6 +376,8 @@ interface Refined {
   readonly fit: Fit;
   /** JᵀJ (parameters × parameters) at the last linearisation, the levels held; null if none was made. */
   readonly information: Float64Array | null;
+  /** With a model: the last linearisation (kept-linearisation.ts). */
+  readonly kept: KeptLinearisation | null;
 }
 
 /**
@@ -432,6 +453,8 @@ export interface ModelAlignment {
    * at their best: with the residual's variance, the parameters' covariance. Null if never formed.
    */
   readonly information: Float64Array | null;
+  /** The last linearisation, to measure the same pixels again in one step (kept-linearisation.ts). */
+  readonly kept: KeptLinearisation | null;
 }
 
 /**
@@ -473,6 +496,7 @@ export function alignWithModel(
     startSse,
     pixels: pixels.count,
     information: fine.information,
+    kept: fine.kept,
   };
 }
 

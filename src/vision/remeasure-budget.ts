@@ -34,7 +34,8 @@ export class RemeasureBudget {
       return;
     }
     // A clock that went back (a recording started again) earns nothing, and counts from there.
-    if (this.lastAtMs !== null && atMs > this.lastAtMs) this.refill(((atMs - this.lastAtMs) * this.perSecond) / 1000);
+    if (this.lastAtMs !== null && atMs > this.lastAtMs)
+      this.refill(((atMs - this.lastAtMs) * this.perSecond) / 1000);
     this.lastAtMs = atMs;
   }
 

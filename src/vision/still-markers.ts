@@ -61,7 +61,7 @@ interface Kept<T> {
   /** The region's pixels added up over the frames it has been still, this one included. */
   readonly sum: Float32Array;
   frames: number;
-  /** Frames summed at which it is next due to be measured again (2, 4, 8 …). */
+  /** Frames summed at which it is next due to be measured again (2, 3, 5, 8, 12 …). */
   nextDue: number;
   /** Its place not yet measured on a settled picture: measured again first. */
   coarse: boolean;
@@ -84,7 +84,7 @@ export interface AveragedLimits {
 
 /**
  * Past this many frames summed a marker is not measured again: the noise left is under a fifth
- * of one frame's, and each measurement of a small tag costs about a millisecond.
+ * of one frame's, below what the model's own misfit leaves in a small tag's heading.
  */
 export const MAX_AVERAGED_FRAMES = 32;
 
@@ -128,11 +128,12 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
   }
 
   /**
-   * Still markers the caller wants whose summed frames reached their next due count (2, 4, 8 … up
+   * Still markers the caller wants whose summed frames reached their next due count (2, 3, 5, 8 … up
    * to MAX_AVERAGED_FRAMES): coarse ones first, up to `limits.coarse`, then up to `limits.routine`
    * others, each the fewest frames first; each one's mean is written into `frame` (a picture of
-   * the camera's size, `width` wide) over its region. Each is then due again at twice the frames,
-   * whatever the caller makes of it; one stays coarse until `replace`d.
+   * the camera's size, `width` wide) over its region. Each is then due again at half as many
+   * frames more (so the noise a measurement keeps falls by a fifth or more each time), whatever
+   * the caller makes of it; one stays coarse until `replace`d.
    */
   averagedDue(
     limits: AveragedLimits,
@@ -153,7 +154,7 @@ export class StillMarkers<T extends { readonly id: number; readonly corners: Qua
         const row = (k.y0 + y) * width + k.x0;
         for (let x = 0; x < k.w; x++) frame[row + x] = k.sum[y * k.w + x]! * scale;
       }
-      k.nextDue = 2 * k.frames;
+      k.nextDue = Math.ceil(1.5 * k.frames);
       return { value: k.value, frames: k.frames, coarse: k.coarse };
     });
   }

@@ -5,6 +5,7 @@ import type { Quad } from './candidates.ts';
 import { quadSide } from './candidates.ts';
 import type { GreyImage } from './image.ts';
 import { alignWithModel, DEFAULT_ALIGN, type CornerModel, type Footprint } from './quad-align.ts';
+import { stepFromKept, type KeptLinearisation } from './kept-linearisation.ts';
 import { solveSpd } from './solve-spd.ts';
 
 /**
@@ -118,6 +119,8 @@ export interface TableFitMeasure {
    */
   readonly sigmaMm: number;
   readonly sigmaHeadingDeg: number;
+  /** The fit's last linearisation: the same pixels measured again in one step (remeasureOnTable). */
+  readonly kept: KeptLinearisation | null;
 }
 
 /** Levels the fit solves besides the tag's three parameters (quad-align.ts: a, b, c, e, f). */
@@ -161,19 +164,55 @@ export function measureOnTable(
   const most = share * quadSide(corners);
   for (let k = 0; k < 4; k++)
     if (Math.hypot(fit.corners[k]!.u - corners[k]!.u, fit.corners[k]!.v - corners[k]!.v) > most) return null;
-  const variance = fit.sse / Math.max(1, fit.pixels - STEPS.length - FIT_LEVELS);
+  return { corners: fit.corners, ...sigmasOf(fit.sse, fit.pixels, fit.information), kept: fit.kept };
+}
+
+/** One-sigma errors of place (mm) and turn (degrees) from a fit's residual and information. */
+function sigmasOf(
+  sse: number,
+  pixels: number,
+  information: Float64Array | null,
+): { sigmaMm: number; sigmaHeadingDeg: number } {
+  const variance = sse / Math.max(1, pixels - STEPS.length - FIT_LEVELS);
   const inverse = (m: number): number => {
-    if (!fit.information) return Number.POSITIVE_INFINITY;
+    if (!information) return Number.POSITIVE_INFINITY;
     const unit = new Float64Array(STEPS.length);
     unit[m] = 1;
-    const column = solveSpd(fit.information, unit, STEPS.length);
+    const column = solveSpd(Float64Array.from(information), unit, STEPS.length);
     return column ? (column[m] as number) : Number.POSITIVE_INFINITY;
   };
   return {
-    corners: fit.corners,
     sigmaMm: Math.sqrt((variance * (inverse(0) + inverse(1))) / 2),
     sigmaHeadingDeg: (Math.sqrt(variance * inverse(2)) * 180) / Math.PI,
   };
+}
+
+/**
+ * A still tag measured again on another picture of the same pixels (the mean of the frames it
+ * stood in) by one step from its last fit's linearisation (kept-linearisation.ts). Null when the
+ * step moves a corner more than `maxMovePx`: then the picture is not the one the fit was
+ * linearised on plus noise, and the tag is to be measured afresh (measureOnTable).
+ */
+export function remeasureOnTable(
+  kept: KeptLinearisation,
+  grey: GreyImage,
+  square: TableSquare,
+  maxMovePx: number,
+): TableFitMeasure | null {
+  const model = squareModel(square);
+  const from = model.corners(kept.params);
+  const step = stepFromKept(kept, grey);
+  const to = step && model.corners(step.params);
+  if (!from || !step || !to) return null;
+  for (let j = 0; j < 8; j += 2)
+    if (Math.hypot(to[j]! - from[j]!, to[j + 1]! - from[j + 1]!) > maxMovePx) return null;
+  const corners: Quad = [
+    { u: to[0]!, v: to[1]! },
+    { u: to[2]!, v: to[3]! },
+    { u: to[4]!, v: to[5]! },
+    { u: to[6]!, v: to[7]! },
+  ];
+  return { corners, ...sigmasOf(step.sse, step.pixels, kept.information), kept };
 }
 
 /**

@@ -98,7 +98,12 @@ class SlowPipeline implements FrameProcessor {
       detections: [],
       located: { table: null, bases: [], unknownIds: [] } as unknown as PipelineResult['located'],
       bases: [],
-      search: { mode: 'full', changedShare: 1, regions: 0, stillRemeasures: { coarse: 0, routine: 0 } },
+      search: {
+        mode: 'full',
+        changedShare: 1,
+        regions: 0,
+        stillRemeasures: { coarse: 0, routine: 0, stepped: 0 },
+      },
       detectionMs: this.ms,
       locateMs: 0,
     };
