@@ -13,7 +13,7 @@ import { quadCentre, type Quad } from './candidates.ts';
  * is shown where it is to a few tenths of a millimetre (0.15 mm p95 on that loop, 0.03 mm
  * fitted). Once it stands it is measured as finely as before: from the frame after its last move
  * its picture is unchanged, so it is recalled and measured again on the mean of the frames it has
- * stood in, first at two (still-markers.ts, marker-finder.ts `measureStillAgain`): within two
+ * stood in, first at two (still-markers.ts, still-remeasure.ts): within two
  * frames of its last move (tests/vision/pipeline-carried.test.ts).
  *
  * A marker with no place in the frame before (a base put down, one seen again after a hand) is

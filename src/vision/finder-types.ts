@@ -107,7 +107,7 @@ export interface FinderResult {
   readonly markers: readonly FoundMarker[];
   /** Ids not in play, read exactly (a new base being bound, or a stranger's marker). */
   readonly unknown: readonly FoundMarker[];
-  /** Still tags measured again on their averaged pixels in this frame so far (measureStillAgain). */
+  /** Still tags measured again on their averaged pixels in this frame so far (still-remeasure.ts). */
   readonly stillRemeasures: StillRemeasures;
 }
 

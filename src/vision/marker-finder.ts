@@ -10,15 +10,8 @@ import { PatchEvidence } from './evidence.ts';
 import type { LearnedTagReader } from './learned-reader.ts';
 import { readUnsureQuads } from './learned-stage.ts';
 import { codePattern } from './code-fit.ts';
-import { RemeasureBudget } from './remeasure-budget.ts';
-import type { KeptLinearisation } from './kept-linearisation.ts';
-import {
-  DEFAULT_TABLE_FIT,
-  measureOnTable,
-  remeasureOnTable,
-  type TableFitMeasure,
-  type TableSquare,
-} from './table-fit.ts';
+import { StillRemeasurer, withMeasure } from './still-remeasure.ts';
+import { DEFAULT_TABLE_FIT, measureOnTable } from './table-fit.ts';
 import { QuadReader, type Attempt } from './quad-reader.ts';
 import {
   DEFAULT_FINDER,
@@ -60,43 +53,6 @@ import { rectContains } from './mosaic.ts';
  * square, and never where a declared marker was found.
  */
 
-/**
- * Still tags measured again on their averaged pixels (measureStillAgain). Most are moved by one
- * step from their last fit (stepAgain, ~0.04 ms a tag): up to 64 a frame. Those fitted afresh
- * (~1–2 ms each with the boxed footprint): coarse ones (still-markers.ts: measured by their edges
- * alone while carried, or kept where the picture changed) up to 24 a frame: when a whole table
- * stops moving (or the camera was bumped) they all fall due at once, and four a frame took a
- * 54-base table 14 frames (720p 25 mm, blur σ 1.4, tests/vision/pipeline-stop.test.ts: six bases
- * over 2.5 mm out four frames after stopping, none with 24). Others whose last fit does not carry
- * over, by time (remeasure-budget.ts): 120 a second, four a frame at 30 fps, up to 24 in a frame
- * processed late (24 a frame at camera rate took the live benchmark's whole-frame detection from
- * 0.78 to 1.75–1.87 × native OpenCV).
- */
-const COARSE_REMEASURES_PER_FRAME = 24;
-const ROUTINE_STEPS_PER_FRAME = 64;
-const ROUTINE_REMEASURES = { perSecond: 120, most: 24, perFrameWithoutTime: 4 } as const;
-
-/**
- * A still tag measured again by one step from its last fit (stepAgain) moves its corners by the
- * first frame's noise, hundredths to tenths of a pixel; a step further than this, or a tag no
- * longer where that fit left it, is fitted afresh.
- */
-const MAX_STEP_AGAIN_PX = 0.3;
-
-/** The marker with a table fit's corners and sigmas. */
-function withMeasure(m: FoundMarker, measured: TableFitMeasure): FoundMarker {
-  return {
-    ...m,
-    corners: measured.corners,
-    fitSigma: { mm: measured.sigmaMm, headingDeg: measured.sigmaHeadingDeg },
-  };
-}
-
-/** Whether every corner of `a` is within `px` of the same corner of `b`. */
-function cornersWithin(a: Quad, b: Quad, px: number): boolean {
-  return a.every((c, k) => Math.hypot(c.u - b[k]!.u, c.v - b[k]!.v) <= px);
-}
-
 export class MarkerFinder {
   private readonly evidence = new PatchEvidence();
   /** Markers read before whose surroundings have not changed (still-markers.ts). */
@@ -109,19 +65,14 @@ export class MarkerFinder {
   private readonly reader: QuadReader;
   private blurSamplesThisFrame = 0;
   private referenceBook: CodeBook | null = null;
-  /** A picture of the camera's size holding still tags' averaged regions (measureStillAgain). */
-  private averagedFrame: Float32Array | null = null;
   /** Markers moved since the frame before: measured by their edges alone (carried-markers.ts). */
   private readonly carried: CarriedMarkers;
-  /** Still tags measured again in this frame (a frame looked at twice has one budget). */
-  private remeasured = { coarse: 0, routine: 0, stepped: 0 };
-  /** Each measured tag's last fit, linearised, and the square it was fitted as (onTableAgain). */
-  private readonly linearised = new Map<number, { kept: KeptLinearisation; square: TableSquare }>();
-  private readonly routineBudget = new RemeasureBudget(
-    ROUTINE_REMEASURES.perSecond,
-    ROUTINE_REMEASURES.most,
-    ROUTINE_REMEASURES.perFrameWithoutTime,
-  );
+  /** Small still tags measured again on their averaged pixels (still-remeasure.ts). */
+  private readonly remeasure = new StillRemeasurer({
+    wanted: (m) => this.fitsOnTable(m),
+    isCarried: (id, corners) => this.carried.isCarried(id, corners),
+    fitAfresh: (grey, m) => this.onTable(grey, m),
+  });
 
   constructor(
     private readonly codes: DictionaryCodes,
@@ -150,8 +101,7 @@ export class MarkerFinder {
     if (!input.sameFrame) {
       this.evidence.nextFrame();
       this.carried.nextFrame();
-      this.remeasured = { coarse: 0, routine: 0, stepped: 0 };
-      this.routineBudget.nextFrame(input.capturedAt);
+      this.remeasure.nextFrame(input.capturedAt);
     }
     this.currentGrey = input.grey;
     this.reader.priors = null;
@@ -342,55 +292,15 @@ export class MarkerFinder {
           found.set(id, measured);
           this.still.remember(grey, measured, measured === m);
         }
-      this.measureStillAgain(grey, found, recalled);
+      if (this.reader.priors) this.remeasure.run(grey, this.still, found, recalled);
     }
     const markers = [...found.values()];
     this.carried.note(markers);
     return {
       markers,
       unknown: unknown.filter((u) => !markers.some((m) => quadsOverlap(m.corners, u.corners))),
-      stillRemeasures: { ...this.remeasured },
+      stillRemeasures: this.remeasure.done,
     };
-  }
-
-  /**
-   * Small still tags measured again on the mean of the frames they have stood still in (at 2, 4,
-   * 8 … frames; still-markers.ts), with the blur learned since: a tag of 9–20 px measured on one
-   * frame keeps that frame's noise in its heading for as long as it stands. A few a frame, so a
-   * table that has just gone still does not pay for every tag at once (ROUTINE_STEPS_PER_FRAME).
-   */
-  private measureStillAgain(
-    grey: GreyImage,
-    found: Map<number, FoundMarker>,
-    recalled: ReadonlySet<FoundMarker>,
-  ): void {
-    if (!this.reader.priors) return;
-    const size = grey.width * grey.height;
-    if (this.averagedFrame?.length !== size) this.averagedFrame = new Float32Array(size);
-    const frame = { data: this.averagedFrame, width: grey.width, height: grey.height };
-    const left = {
-      coarse: COARSE_REMEASURES_PER_FRAME - this.remeasured.coarse,
-      routine: ROUTINE_STEPS_PER_FRAME - this.remeasured.stepped - this.remeasured.routine,
-    };
-    const due = this.still.averagedDue(left, this.averagedFrame, grey.width, (m) => this.fitsOnTable(m));
-    for (const { value, coarse } of due) {
-      // Only a marker this frame took as recalled (not one read afresh in its place).
-      if (!recalled.has(value) || found.get(value.id) !== value) continue;
-      let measured = coarse ? null : this.stepAgain(frame, value);
-      if (measured) this.remeasured.stepped++;
-      else if (coarse) {
-        this.remeasured.coarse++;
-        measured = this.onTable(frame, value);
-      } else if (this.routineBudget.left > 0) {
-        // A still tag whose last fit does not carry over to its mean is measured afresh, by time.
-        this.remeasured.routine++;
-        this.routineBudget.spend(1);
-        measured = this.onTable(frame, value);
-      } else continue;
-      if (measured === value) continue;
-      found.set(value.id, measured);
-      this.still.replace(measured);
-    }
   }
 
   /**
@@ -424,20 +334,8 @@ export class MarkerFinder {
       { ...DEFAULT_TABLE_FIT, footprint: this.reader.response?.footprint ?? DEFAULT_TABLE_FIT.footprint },
     );
     if (!measured) return m;
-    if (measured.kept) this.linearised.set(m.id, { kept: measured.kept, square });
+    if (measured.kept) this.remeasure.keep(m.id, measured.kept, square);
     return withMeasure(m, measured);
-  }
-
-  /**
-   * A still tag measured again on its averaged picture by one step from its last fit's
-   * linearisation (table-fit.ts remeasureOnTable), or null where that fit was not of this very
-   * place or the step went too far.
-   */
-  private stepAgain(frame: GreyImage, m: FoundMarker): FoundMarker | null {
-    const last = this.linearised.get(m.id);
-    if (!last || this.carried.isCarried(m.id, m.corners) || !this.fitsOnTable(m)) return null;
-    const again = remeasureOnTable(last.kept, frame, last.square, MAX_STEP_AGAIN_PX);
-    return again && cornersWithin(again.corners, m.corners, MAX_STEP_AGAIN_PX) ? withMeasure(m, again) : null;
   }
 
   private toFound(a: Attempt): FoundMarker {

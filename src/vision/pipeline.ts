@@ -40,7 +40,7 @@ export interface SearchSummary {
   readonly changedShare: number;
   /** Regions passed to the candidate pass in `changes` mode. */
   readonly regions: number;
-  /** Still tags measured again on their averaged pixels (marker-finder.ts measureStillAgain). */
+  /** Still tags measured again on their averaged pixels (still-remeasure.ts). */
   readonly stillRemeasures: StillRemeasures;
 }
 

@@ -86,11 +86,9 @@ describe('a whole table that stops moving', () => {
     console.log(
       `still tags measured again per frame, coarse+routine+stepped: ${counts.map((c) => `${c.coarse}+${c.routine}+${c.stepped}`).join(' ')}`,
     );
-    // None coarse; the tags due (every one at two frames summed, then at four) moved by one step
-    // each from the fit that read them, none fitted afresh.
+    // None coarse; the tags due (every one at two frames summed, then at three and five) moved by
+    // one step each from the fit that read them, none fitted afresh.
     expect(counts.every((c) => c.coarse === 0 && c.routine === 0)).toBe(true);
-    expect(counts[0]!.stepped).toBe(0);
-    expect(counts[1]!.stepped).toBeGreaterThanOrEqual(50);
-    expect(counts[3]!.stepped).toBeGreaterThanOrEqual(50);
+    expect(counts.map((c) => (c.stepped >= 50 ? 'due' : c.stepped))).toEqual([0, 'due', 'due', 0, 'due', 0]);
   }, 120_000);
 });
