@@ -121,7 +121,8 @@ export interface CornerModel {
 
 /**
  * One Levenberg–Marquardt run at a given blur; returns the fitted parameters (the corners
- * themselves without a model) or null.
+ * themselves without a model) or null. `keep`: with a model, keep the last linearisation
+ * (Refined.kept) for the caller to measure the same pixels again.
  */
 export function refine(
   pixels: PixelSet,
@@ -129,6 +130,7 @@ export function refine(
   r: Rendering,
   maxIterations: number,
   model: CornerModel | null = null,
+  keep = false,
 ): Refined | null {
   const { pattern, cells, blur } = r;
   const n = pixels.count;
@@ -155,8 +157,8 @@ export function refine(
   // With a model, the last linearisation kept (kept-linearisation.ts): the rendering at the final
   // parameters, the Jacobian where it was last taken (the final parameters, or the step before,
   // under 0.005 px from them when the fit converged).
-  const keep = (): KeptLinearisation | null =>
-    model && information
+  const kept = (): KeptLinearisation | null =>
+    keep && model && information
       ? {
           u: pixels.u.slice(0, n),
           v: pixels.v.slice(0, n),
@@ -275,12 +277,12 @@ export function refine(
         plane.y.set(planeStep.y);
         lambda = Math.max(1e-6, lambda / 10);
         improved = true;
-        if (shift < 0.005) return { params, fit, information, kept: keep() };
+        if (shift < 0.005) return { params, fit, information, kept: kept() };
       } else lambda *= 10;
     }
     if (!improved) break;
   }
-  return { params, fit, information, kept: keep() };
+  return { params, fit, information, kept: kept() };
 }
 
 export interface Refined {
@@ -306,8 +308,11 @@ export function refineThenPolish(
   maxIterations: number,
   model: CornerModel | null = null,
 ): Refined | null {
+  // Only the last run's linearisation is kept: the rough run's is not the one the fit ends on.
+  const keep = model !== null;
   if (r.footprint === predictWhiteness || POLISH_ITERATIONS >= maxIterations)
-    return refine(pixels, start, r, maxIterations, model);
+    return refine(pixels, start, r, maxIterations, model, keep);
   const rough = refine(pixels, start, { ...r, footprint: predictWhiteness }, maxIterations, model);
-  return refine(pixels, rough ? rough.params : start, r, rough ? POLISH_ITERATIONS : maxIterations, model);
+  const polishFrom = rough ? rough.params : start;
+  return refine(pixels, polishFrom, r, rough ? POLISH_ITERATIONS : maxIterations, model, keep);
 }

@@ -94,7 +94,7 @@ export interface FinderInput {
    */
   readonly changed?: readonly Rect[];
   /** When the frame was captured (ms): still tags' re-measures refill with time (remeasure-budget.ts). */
-  readonly capturedAt?: number;
+  readonly capturedAt: number;
 }
 
 /** What the table knows once the reference sheets are read: the priors, and where known bases should be. */

@@ -67,7 +67,7 @@ export function stepFromKept(kept: KeptLinearisation, grey: GreyImage): LinearSt
     const r = values[i]! - model;
     for (let j = 0; j < k; j++) jtr[j]! += kept.jac[i * k + j]! * r;
   }
-  const step = solveSpd(Float64Array.from(kept.information), jtr, k);
+  const step = solveSpd(kept.information, jtr, k);
   if (!step) return null;
   // ‖r − JΔ‖² = ‖r‖² − Δᵀ Jᵀr where JᵀJ Δ = Jᵀr.
   let gain = 0;

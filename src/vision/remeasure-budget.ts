@@ -15,24 +15,17 @@ export class RemeasureBudget {
   private tokens: number;
   private lastAtMs: number | null = null;
 
-  /**
-   * `perSecond`: re-measures earned per second of frames; `most`: held at most (and the first
-   * frame's); `perFrameWithoutTime`: earned by a frame that carries no capture time.
-   */
+  /** `perSecond`: re-measures earned per second of frames; `most`: held at most (and the first frame's). */
   constructor(
     readonly perSecond: number,
     readonly most: number,
-    readonly perFrameWithoutTime: number,
   ) {
     this.tokens = most;
   }
 
-  /** A new frame, captured at `atMs` (ms; undefined when unknown): the budget refills. */
-  nextFrame(atMs: number | undefined): void {
-    if (atMs === undefined || !Number.isFinite(atMs)) {
-      this.refill(this.perFrameWithoutTime);
-      return;
-    }
+  /** A new frame, captured at `atMs` (ms): the budget refills. A time that is not finite earns nothing. */
+  nextFrame(atMs: number): void {
+    if (!Number.isFinite(atMs)) return;
     // A clock that went back (a recording started again) earns nothing, and counts from there.
     if (this.lastAtMs !== null && atMs > this.lastAtMs)
       this.refill(((atMs - this.lastAtMs) * this.perSecond) / 1000);

@@ -23,7 +23,7 @@ import { remeasureOnTable, type TableFitMeasure, type TableSquare } from './tabl
  */
 const COARSE_FITS_PER_FRAME = 24;
 const STEPS_PER_FRAME = 64;
-const ROUTINE_FITS = { perSecond: 120, most: 24, perFrameWithoutTime: 4 } as const;
+const ROUTINE_FITS = { perSecond: 120, most: 24 } as const;
 
 /**
  * A still tag measured again by one step from its last fit moves its corners by the first frame's
@@ -41,11 +41,6 @@ export function withMeasure(m: FoundMarker, measured: TableFitMeasure): FoundMar
   };
 }
 
-/** Whether every corner of `a` is within `px` of the same corner of `b`. */
-function cornersWithin(a: Quad, b: Quad, px: number): boolean {
-  return a.every((c, k) => Math.hypot(c.u - b[k]!.u, c.v - b[k]!.v) <= px);
-}
-
 /** What the finder lends the re-measures: which tags are measured on the table, and how afresh. */
 export interface RemeasureHooks {
   /** A declared base's small tag, measured as a square on the table. */
@@ -59,18 +54,14 @@ export class StillRemeasurer {
   private counts = { coarse: 0, routine: 0, stepped: 0 };
   /** Each measured tag's last fit, linearised, and the square it was fitted as. */
   private readonly linearised = new Map<number, { kept: KeptLinearisation; square: TableSquare }>();
-  private readonly routineFits = new RemeasureBudget(
-    ROUTINE_FITS.perSecond,
-    ROUTINE_FITS.most,
-    ROUTINE_FITS.perFrameWithoutTime,
-  );
+  private readonly routineFits = new RemeasureBudget(ROUTINE_FITS.perSecond, ROUTINE_FITS.most);
   /** A picture of the camera's size holding still tags' averaged regions. */
   private averagedFrame: Float32Array | null = null;
 
   constructor(private readonly hooks: RemeasureHooks) {}
 
   /** A new frame (not a second look at the last), captured at `capturedAt` ms. */
-  nextFrame(capturedAt: number | undefined): void {
+  nextFrame(capturedAt: number): void {
     this.counts = { coarse: 0, routine: 0, stepped: 0 };
     this.routineFits.nextFrame(capturedAt);
   }
@@ -124,12 +115,12 @@ export class StillRemeasurer {
 
   /**
    * One step from the tag's last fit (table-fit.ts remeasureOnTable), or null where that fit was
-   * not of this very place or the step went too far.
+   * not of this very place or the step went too far. (Only tags `wanted` are offered as due.)
    */
   private step(frame: GreyImage, m: FoundMarker): FoundMarker | null {
     const last = this.linearised.get(m.id);
-    if (!last || this.hooks.isCarried(m.id, m.corners) || !this.hooks.wanted(m)) return null;
-    const again = remeasureOnTable(last.kept, frame, last.square, MAX_STEP_PX);
-    return again && cornersWithin(again.corners, m.corners, MAX_STEP_PX) ? withMeasure(m, again) : null;
+    if (!last || this.hooks.isCarried(m.id, m.corners)) return null;
+    const again = remeasureOnTable(last.kept, frame, last.square, m.corners, MAX_STEP_PX);
+    return again && withMeasure(m, again);
   }
 }

@@ -178,7 +178,7 @@ function sigmasOf(
     if (!information) return Number.POSITIVE_INFINITY;
     const unit = new Float64Array(STEPS.length);
     unit[m] = 1;
-    const column = solveSpd(Float64Array.from(information), unit, STEPS.length);
+    const column = solveSpd(information, unit, STEPS.length);
     return column ? (column[m] as number) : Number.POSITIVE_INFINITY;
   };
   return {
@@ -189,21 +189,25 @@ function sigmasOf(
 
 /**
  * A still tag measured again on another picture of the same pixels (the mean of the frames it
- * stood in) by one step from its last fit's linearisation (kept-linearisation.ts). Null when the
- * step moves a corner more than `maxMovePx`: then the picture is not the one the fit was
- * linearised on plus noise, and the tag is to be measured afresh (measureOnTable).
+ * stood in) by one step from its last fit's linearisation (kept-linearisation.ts). `at`: where
+ * the tag is taken to be now. Null when `at` is not where that fit left it, or the step moves a
+ * corner more than `maxMovePx` (either by over `maxMovePx`): then the picture is not the one the
+ * fit was linearised on plus noise, and the tag is to be measured afresh (measureOnTable).
  */
 export function remeasureOnTable(
   kept: KeptLinearisation,
   grey: GreyImage,
   square: TableSquare,
+  at: Quad,
   maxMovePx: number,
 ): TableFitMeasure | null {
   const model = squareModel(square);
   const from = model.corners(kept.params);
+  if (!from || at.some((c, k) => Math.hypot(c.u - from[2 * k]!, c.v - from[2 * k + 1]!) > maxMovePx))
+    return null;
   const step = stepFromKept(kept, grey);
   const to = step && model.corners(step.params);
-  if (!from || !step || !to) return null;
+  if (!step || !to) return null;
   for (let j = 0; j < 8; j += 2)
     if (Math.hypot(to[j]! - from[j]!, to[j + 1]! - from[j + 1]!) > maxMovePx) return null;
   const corners: Quad = [

@@ -75,7 +75,7 @@ describe('one step from a kept linearisation (12 mm tags, 1080p, tilt 20°, nois
       const square = squareOf(base.markerId);
       const measured = measureOnTable(first, truth, pattern, 8, square, 0.7);
       if (!measured?.kept) continue;
-      const step = remeasureOnTable(measured.kept, greyOf(mean), square, 0.3);
+      const step = remeasureOnTable(measured.kept, greyOf(mean), square, measured.corners, 0.3);
       const full = measureOnTable(greyOf(mean), measured.corners, pattern, 8, square, 0.7);
       if (!step || !full) continue;
       stepVsFull.push(quadDistance(step.corners, full.corners));
@@ -97,7 +97,7 @@ describe('one step from a kept linearisation (12 mm tags, 1080p, tilt 20°, nois
     expect(median(stepErr)).toBeLessThan(median(fullErr) + 0.005);
   });
 
-  it('refuses a step where the tag is no longer where its fit left it', () => {
+  it('refuses a step where the tag is no longer where its fit left it, or the fit is of another place', () => {
     // The picture moved a whole pixel right: every tag's step goes past a third of a pixel.
     const first = greyOf(noisy(7));
     const moved = new Float32Array(clean.length);
@@ -118,7 +118,10 @@ describe('one step from a kept linearisation (12 mm tags, 1080p, tilt 20°, nois
       );
       if (!measured?.kept) continue;
       tried++;
-      if (!remeasureOnTable(measured.kept, greyOf(moved), square, 0.3)) refused++;
+      if (!remeasureOnTable(measured.kept, greyOf(moved), square, measured.corners, 0.3)) refused++;
+      // A fit kept for another place (the tag taken to be a pixel away) is not stepped from.
+      const elsewhere = measured.corners.map((c) => ({ u: c.u + 1, v: c.v })) as unknown as Quad;
+      expect(remeasureOnTable(measured.kept, first, square, elsewhere, 0.3)).toBeNull();
       // On the very picture it was fitted on, the step stays where the fit ended.
       const same = stepFromKept(measured.kept, first);
       expect(same).not.toBeNull();

@@ -14,8 +14,8 @@ function drain(budget: RemeasureBudget, frames: number, gapMs: number, startMs =
 
 describe('RemeasureBudget', () => {
   it('gives the same re-measures per second whether frames come at 30 fps or 10 fps', () => {
-    const fast = drain(new RemeasureBudget(120, 24, 4), 301, 1000 / 30);
-    const slow = drain(new RemeasureBudget(120, 24, 4), 101, 100);
+    const fast = drain(new RemeasureBudget(120, 24), 301, 1000 / 30);
+    const slow = drain(new RemeasureBudget(120, 24), 101, 100);
     // Ten seconds each, the first frame's full budget aside: 1,200 re-measures, whole ones only.
     const sum = (a: number[]) => a.slice(1).reduce((s, x) => s + x, 0);
     expect(sum(fast)).toBeGreaterThanOrEqual(1195);
@@ -26,14 +26,14 @@ describe('RemeasureBudget', () => {
   });
 
   it('never holds more than its most, however late a frame comes', () => {
-    const budget = new RemeasureBudget(120, 24, 4);
+    const budget = new RemeasureBudget(120, 24);
     expect(drain(budget, 3, 5000)).toEqual([24, 24, 24]);
     budget.nextFrame(60_000);
     expect(budget.left).toBe(24);
   });
 
   it('keeps what a frame did not spend, up to its most', () => {
-    const budget = new RemeasureBudget(120, 24, 4);
+    const budget = new RemeasureBudget(120, 24);
     budget.nextFrame(0);
     budget.spend(20);
     budget.nextFrame(50); // six earned
@@ -44,7 +44,7 @@ describe('RemeasureBudget', () => {
   });
 
   it('earns nothing from a clock that went back, and counts on from there', () => {
-    const budget = new RemeasureBudget(120, 24, 4);
+    const budget = new RemeasureBudget(120, 24);
     budget.nextFrame(10_000);
     budget.spend(24);
     budget.nextFrame(0);
@@ -53,17 +53,18 @@ describe('RemeasureBudget', () => {
     expect(budget.left).toBe(12);
   });
 
-  it('earns a fixed amount a frame without capture times', () => {
-    const budget = new RemeasureBudget(120, 24, 4);
+  it('earns nothing from a capture time that is not a number, and counts on from the last one', () => {
+    const budget = new RemeasureBudget(120, 24);
+    budget.nextFrame(0);
     budget.spend(24);
-    budget.nextFrame(undefined);
-    expect(budget.left).toBe(4);
     budget.nextFrame(Number.NaN);
-    expect(budget.left).toBe(8);
+    expect(budget.left).toBe(0);
+    budget.nextFrame(100);
+    expect(budget.left).toBe(12);
   });
 
   it('spends no more than it holds', () => {
-    const budget = new RemeasureBudget(120, 24, 4);
+    const budget = new RemeasureBudget(120, 24);
     budget.spend(100);
     expect(budget.left).toBe(0);
   });
