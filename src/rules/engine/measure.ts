@@ -69,7 +69,7 @@ export function thresholdVerdict(
   const words = marginWords(shown, judgeOf.unit);
   const [first, ...rest] = init.reasons ?? [];
   const reasons = [
-    ...(first !== undefined ? [`${first}: ${words}`] : [words]),
+    ...(first !== undefined ? [words ? `${first}: ${words}` : first] : words ? [words] : []),
     ...(j.answer === 'borderline'
       ? [
           `too close to call: a base would only have to move ${lengthWords(j.moveMm, judgeOf.unit)} to change the answer, inside the ± ${lengthWords(j.bandMm, judgeOf.unit)} the camera can vouch for`,

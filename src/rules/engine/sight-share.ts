@@ -14,6 +14,7 @@ import {
 } from '../../geometry/visible-region.ts';
 import { noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
+import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity } from './probe.ts';
 import type { Comparison, Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -205,16 +206,9 @@ export function seenShareQuantity(
   );
   // Seen only through gaps between hiders: moving the target alone may find another gap, but the
   // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
-  // is never surer than the widest seen piece is wide.
-  if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0) {
-    const widest = Math.max(
-      0,
-      ...s.region.polygons.map((p) => {
-        const xs = p.map((v) => v.x * s.across.x + v.y * s.across.y);
-        return Math.max(...xs) - Math.min(...xs);
-      }),
-    );
-    return { ...q, moveMm: Math.min(q.moveMm, widest) };
-  }
+  // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
+  // its trapezoids' own widths depend on where the sweep cut).
+  if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
+    return { ...q, moveMm: Math.min(q.moveMm, widestPart(s.region.polygons, s.across)) };
   return q;
 }

@@ -40,7 +40,8 @@ function moveUnit(v: Pick<Verdict, 'unit'>, lengthUnit: 'mm' | 'cm' | 'in'): 'mm
 /**
  * The margin in players' words: "0.29 in to spare" when the answer holds, "0.12 in short" when it
  * does not, "exactly at the limit" on it; a margin in degrees or a share adds the distance a base
- * would have to move ("1.2° to spare, a move of 0.21 in"). Empty when the verdict has no margin.
+ * would have to move ("1.2° to spare, a move of 0.21 in"). Empty when the verdict has no margin,
+ * or is a share at its limit that no move within reach changes.
  */
 export function marginWords(
   v: Pick<Verdict, 'margin' | 'lean' | 'unit' | 'moveMm' | 'marginLean'>,
@@ -49,6 +50,9 @@ export function marginWords(
   if (v.margin === undefined) return '';
   const m = Math.abs(v.margin);
   if (m < 5e-3 && (v.moveMm === undefined || v.moveMm < 0.05)) return 'exactly at the limit';
+  // A share at its limit that no move within reach changes (a target hidden from every nearby
+  // place): "0.0% short" would say nothing a player can use.
+  if (m < 5e-3 && !isLengthUnit(v.unit) && v.moveMm !== undefined && !Number.isFinite(v.moveMm)) return '';
   const word = (v.marginLean ?? v.lean) === 'yes' ? 'to spare' : 'short';
   const base = `${quantityStr(m, v.unit)} ${word}`;
   if (isLengthUnit(v.unit) || v.moveMm === undefined || !Number.isFinite(v.moveMm)) return base;
@@ -81,7 +85,9 @@ export function measureLine(v: Verdict, lengthUnit: 'mm' | 'cm' | 'in' = guessLe
   const band = bandWords(v, lengthUnit);
   const margin = marginWords(v, lengthUnit);
   const inside = v.answer === 'borderline' ? `, inside the ${band} the camera can vouch for` : '';
-  return `${value} against ${quantityStr(v.limit, v.unit)}: ${margin}${inside || (band ? ` (band ${band})` : '')}`;
+  const against = `${value} against ${quantityStr(v.limit, v.unit)}`;
+  if (!margin) return `${against}${inside || (band ? ` (band ${band})` : '')}`;
+  return `${against}: ${margin}${inside || (band ? ` (band ${band})` : '')}`;
 }
 
 /** The unit a verdict's distances are said in: its own, else its ruleset's (inches if unknown). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { marginWords, possessive } from '../../../src/rules/engine/words.ts';
+import { marginWords, measureLine, possessive } from '../../../src/rules/engine/words.ts';
 import { parseQuestion, QuestionError } from '../../../src/rules/engine/question.ts';
 import { compareLength } from '../../../src/rules/engine/threshold.ts';
 import { OptionError, resolveOptions } from '../../../src/rules/engine/options.ts';
@@ -95,6 +95,32 @@ describe("players' words", () => {
       '10.80 in to spare',
     );
     expect(marginWords({ margin: 1.5, lean: 'yes', unit: 'cm' })).toBe('1.50 cm to spare');
+  });
+  it('a share at its limit says the move, or nothing when no move within reach changes it', () => {
+    // None of a target seen, and seen from a place 0.4 in over: the move is what counts.
+    expect(marginWords({ margin: 0, lean: 'no', unit: '%', moveMm: 10.16 })).toBe('0.40 in short');
+    // Hidden from every place nearby: "0.0% short" said nothing.
+    expect(marginWords({ margin: 0, lean: 'no', unit: '%', moveMm: Infinity })).toBe('');
+    expect(
+      measureLine({
+        ruleset: 'black-powder',
+        question: 'visible',
+        asked: 'can A see B?',
+        answer: 'no',
+        lean: 'no',
+        value: 0,
+        limit: 0,
+        margin: 0,
+        epsilon: 0,
+        unit: '%',
+        moveMm: Infinity,
+        bandMm: 6.35,
+        reasons: [],
+        options: {},
+        facts: {},
+        checks: [],
+      }),
+    ).toBe('0.0% against 0.0% (band ± 0.25 in)');
   });
   it('possessives read right', () => {
     expect(possessive("Lee's")).toBe("Lee's");

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Polygon } from '../../../src/geometry/polygon.ts';
+import type { Vec2 } from '../../../src/geometry/vec.ts';
+import { sightScreen } from '../../../src/geometry/visible-region.ts';
+import { seenShare, seenShareQuantity } from '../../../src/rules/engine/sight-share.ts';
+
+/**
+ * "Some of it is seen" through a gap between hiders is as sure as the gap is wide. The truth here
+ * is worked out by hand: the seen part is the target cut by the two sight lines that graze the
+ * hiders' inner corners, and its width across the sight line is read off those lines.
+ */
+
+const rectangle = (x0: number, y0: number, x1: number, y1: number): Polygon => [
+  { x: x0, y: y0 },
+  { x: x1, y: y0 },
+  { x: x1, y: y1 },
+  { x: x0, y: y1 },
+];
+
+/** Where the line from `eye` through `through` crosses the horizontal line y. */
+const atY = (eye: Vec2, through: Vec2, y: number): Vec2 => {
+  const t = (y - eye.y) / (through.y - eye.y);
+  return { x: eye.x + t * (through.x - eye.x), y };
+};
+
+describe('seenShareQuantity: seen through a gap', () => {
+  // A 60 × 10 mm target of two bases in contact, seen from far off to one side, two hiders in
+  // front leaving a gap.
+  const eye = { x: -150, y: -900 };
+  const target = [rectangle(0, 0, 37, 10), rectangle(37, 0, 60, 10)];
+  const left = rectangle(-40, -60, 20, -50);
+  const right = rectangle(30, -60, 90, -50);
+  const band = 6.35;
+  const view = seenShare(
+    {
+      eye,
+      eyeSigmaMm: 0.5,
+      target,
+      targetSigmaMm: 0.5,
+      screens: [sightScreen('L', 'Left', left, 'solid'), sightScreen('R', 'Right', right, 'solid')],
+      screenSigmaMm: () => 0.5,
+    },
+    () => band,
+  );
+
+  it('caps the move at the whole gap, not at the widest slab the sweep cut it into', () => {
+    // The sight lines grazing the gap: past the left hider's far right corner (20, −60) and the
+    // right hider's near left corner (30, −50) (the corners with the least and the most turn
+    // toward the gap as seen from the eye).
+    const a = [atY(eye, { x: 20, y: -60 }, 0), atY(eye, { x: 20, y: -60 }, 10)];
+    const b = [atY(eye, { x: 30, y: -50 }, 0), atY(eye, { x: 30, y: -50 }, 10)];
+    const corners = [...a, ...b];
+    const across = view.across;
+    const proj = corners.map((p) => p.x * across.x + p.y * across.y);
+    const gapWidth = Math.max(...proj) - Math.min(...proj);
+    expect(gapWidth).toBeGreaterThan(band);
+    // The seen part is that quadrilateral.
+    const seenArea = ((b[0]!.x - a[0]!.x + (b[1]!.x - a[1]!.x)) / 2) * 10;
+    expect(view.region.share).toBeCloseTo(seenArea / 600, 9);
+    // The sweep cuts it at every corner's x (the bases' seam among them): no single piece is as
+    // wide as the band.
+    const pieceWidths = view.region.polygons.map((p) => {
+      const t = p.map((v) => v.x * across.x + v.y * across.y);
+      return Math.max(...t) - Math.min(...t);
+    });
+    expect(Math.max(...pieceWidths)).toBeLessThan(band);
+    const q = seenShareQuantity(view, 'moreThan', 0, band);
+    // The target moved a band either way still shows part of the gap, so only the gap caps it.
+    expect(q.moveMm).toBeCloseTo(gapWidth, 9);
+    expect(q.moveMm).toBeGreaterThan(band);
+  });
+});
