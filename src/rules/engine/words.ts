@@ -37,6 +37,9 @@ function moveUnit(v: Pick<Verdict, 'unit'>, lengthUnit: 'mm' | 'cm' | 'in'): 'mm
   return isLengthUnit(v.unit) ? v.unit : lengthUnit;
 }
 
+/** Moves longer than this (mm: 3 m, longer than any wargames table) are not put in words. */
+const LONGEST_MOVE_MM = 3000;
+
 /**
  * The margin in players' words: "0.29 in to spare" when the answer holds, "0.12 in short" when it
  * does not, "exactly at the limit" on it; a margin in degrees or a share adds the distance a base
@@ -55,7 +58,9 @@ export function marginWords(
   if (m < 5e-3 && !isLengthUnit(v.unit) && v.moveMm !== undefined && !Number.isFinite(v.moveMm)) return '';
   const word = (v.marginLean ?? v.lean) === 'yes' ? 'to spare' : 'short';
   const base = `${quantityStr(m, v.unit)} ${word}`;
-  if (isLengthUnit(v.unit) || v.moveMm === undefined || !Number.isFinite(v.moveMm)) return base;
+  // A move longer than any table is a straight extrapolation of a share that barely moved in the
+  // probes (a shadow's corner nicking a target seen whole): "a move of 10548 in" helps nobody.
+  if (isLengthUnit(v.unit) || v.moveMm === undefined || !(v.moveMm <= LONGEST_MOVE_MM)) return base;
   const move = lengthWords(v.moveMm, moveUnit(v, lengthUnit));
   // A share at its limit (none of it inside): the margin is the distance alone.
   if (m < 5e-3) return `${move} ${word}`;

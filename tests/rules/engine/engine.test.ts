@@ -99,6 +99,11 @@ describe("players' words", () => {
   it('a share at its limit says the move, or nothing when no move within reach changes it', () => {
     // None of a target seen, and seen from a place 0.4 in over: the move is what counts.
     expect(marginWords({ margin: 0, lean: 'no', unit: '%', moveMm: 10.16 })).toBe('0.40 in short');
+    // Seen whole, a shadow's corner nicking it in the probes: no 268 m move in words.
+    expect(marginWords({ margin: -100, lean: 'yes', unit: '%', moveMm: 267_922 })).toBe('100.0% to spare');
+    expect(marginWords({ margin: -50, lean: 'yes', unit: '%', moveMm: 254 })).toBe(
+      '50.0% to spare, a move of 10.00 in',
+    );
     // Hidden from every place nearby: "0.0% short" said nothing.
     expect(marginWords({ margin: 0, lean: 'no', unit: '%', moveMm: Infinity })).toBe('');
     expect(
