@@ -91,6 +91,18 @@ function pointSegment2(px: number, py: number, ax: number, ay: number, bx: numbe
   return qx * qx + qy * qy;
 }
 
+/** Distance from a point to a polygon's outline, inside or out (how far it is from crossing it). */
+export function pointToOutline(p: Vec2, poly: Polygon): number {
+  let best = Infinity;
+  const n = poly.length;
+  for (let i = 0; i < n; i++) {
+    const a = poly[i] as Vec2;
+    const b = poly[(i + 1) % n] as Vec2;
+    best = Math.min(best, pointSegment2(p.x, p.y, a.x, a.y, b.x, b.y));
+  }
+  return Math.sqrt(best);
+}
+
 /**
  * Edge-to-edge distance between two polygons: 0 when they touch or overlap, otherwise the
  * shortest segment joining them, with its end points. (Written without allocation in the inner

@@ -76,13 +76,16 @@ function clip(poly: Vec2[], side: (p: Vec2) => number): Vec2[] {
 
 /**
  * The stretch [from, to] (mm along the face, 0 at its start) a convex footprint touches, or
- * undefined. Zero-length touches (a corner meeting a corner) do not count.
+ * undefined. Zero-length touches (a corner meeting a corner) do not count; nor do stretches no
+ * longer than `minStretch` (mm; negative: a footprint that stops that far short of the face's end
+ * along it counts, as an empty stretch at that end).
  */
 export function contactInterval(
   box: FacedBox,
   face: FaceName,
   footprint: Polygon,
   tolerance: number,
+  minStretch = 1e-6,
 ): [number, number] | undefined {
   const f = localFace(box, face);
   const local = footprint.map((p) => toLocal(box.frame, p));
@@ -99,5 +102,6 @@ export function contactInterval(
   }
   lo = Math.max(0, lo);
   hi = Math.min(f.length, hi);
-  return hi - lo > 1e-6 ? [lo, hi] : undefined;
+  if (!(hi - lo > minStretch)) return undefined;
+  return hi >= lo ? [lo, hi] : lo === 0 ? [0, 0] : [f.length, f.length];
 }

@@ -19,12 +19,14 @@ export interface Contact {
 /**
  * Every unit touching each face of `unit` (its quarter box: the gun model for deployed guns),
  * within the contactToleranceIn option. A unit touching two faces (round a corner) is listed once
- * per face.
+ * per face. `minStretchMm`: the least length along a face that counts as touching it (see
+ * contactInterval; the uncertainty model asks a band either side).
  */
 export function contactsOf(
   ctx: BpContext,
   unit: TableUnit,
   among: readonly TableUnit[] = ctx.state.units,
+  minStretchMm?: number,
 ): Contact[] {
   const box = quarterBox(ctx, unit);
   const tol = mmOf(ctx.options.contactToleranceIn);
@@ -38,7 +40,7 @@ export function contactsOf(
       continue;
     for (const face of FACE_NAMES) {
       const intervals = other.bases.flatMap((base) => {
-        const iv = contactInterval(box, face, base.polygon, tol);
+        const iv = contactInterval(box, face, base.polygon, tol, minStretchMm);
         return iv ? [iv] : [];
       });
       if (intervals.length > 0)

@@ -3,7 +3,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { probedQuantity } from '../engine/probe.ts';
-import type { SeenShare } from '../engine/sight-share.ts';
+import { blindCapped, type SeenShare } from '../engine/sight-share.ts';
 import type { Comparison, Quantity } from '../engine/threshold.ts';
 
 /**
@@ -60,13 +60,16 @@ export function seenFrontageQuantity(
     const r = s.seenAt(k, offsetMm);
     return f(frontageSeen(target, r.seen, r.offset));
   };
-  return probedQuantity(
-    f(frontageSeen(target, s.region.polygons)),
-    '%',
-    [at(0), at(1)],
-    s.sigmaMm,
-    comparison,
-    limitPercent,
-    bandMm,
+  return blindCapped(
+    s,
+    probedQuantity(
+      f(frontageSeen(target, s.region.polygons)),
+      '%',
+      [at(0), at(1)],
+      s.sigmaMm,
+      comparison,
+      limitPercent,
+      bandMm,
+    ),
   );
 }

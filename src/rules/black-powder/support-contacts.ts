@@ -2,13 +2,16 @@ import type { FaceName } from '../../geometry/face-contact.ts';
 import { enemiesOf, friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { contactsOf } from './contacts.ts';
-import { BP, inches, type BpContext } from './context.ts';
+import { BP, inches, mmOf, type BpContext } from './context.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
 /**
  * Contact as the supports rules read it, three-valued: a base within contactToleranceIn of a face
  * touches it, and whether it does is too close to call when the gap is within the pose band of
  * that tolerance (a firm touch is inside tolerance − band, a firm miss beyond tolerance + band).
+ * Along the face too: a firm touch runs more than the band along it, and a base that stops within
+ * the band of the face's end may touch it (an enemy at the front whose corner reaches the flank
+ * face's line past the corner: a turn within the heading error makes it a flank contact).
  */
 export type Tri = 'yes' | 'maybe' | 'no';
 
@@ -31,14 +34,18 @@ export function touches(
   const sigma = hypot(unit.sigmaMm, Math.max(...among.map((u) => u.sigmaMm)));
   const band = inches(BP.bandMm(ctx, sigma));
   const tol = ctx.options.contactToleranceIn;
-  const at = (t: number): boolean =>
+  const bandMm = mmOf(band);
+  const at = (t: number, minStretchMm?: number): boolean =>
     t >= 0 &&
-    contactsOf({ ...ctx, options: { ...ctx.options, contactToleranceIn: t } }, unit, among).some((c) =>
-      faces.includes(c.face),
-    );
+    contactsOf(
+      { ...ctx, options: { ...ctx.options, contactToleranceIn: t } },
+      unit,
+      among,
+      minStretchMm,
+    ).some((c) => faces.includes(c.face));
   const lean = at(tol);
-  if (band > 0 ? at(tol - band) : lean) return { lean, tri: 'yes' };
-  if (band > 0 ? at(tol + band) : lean) return { lean, tri: 'maybe' };
+  if (band > 0 ? at(tol - band, bandMm) : lean) return { lean, tri: 'yes' };
+  if (band > 0 ? at(tol + band, -bandMm) : lean) return { lean, tri: 'maybe' };
   return { lean, tri: 'no' };
 }
 

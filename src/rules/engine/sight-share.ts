@@ -1,6 +1,6 @@
 import { regionArea } from '../../geometry/boolean.ts';
 import { boxOfAll, growBox } from '../../geometry/box.ts';
-import { pointToPolygon } from '../../geometry/distance.ts';
+import { pointToOutline, pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
@@ -42,6 +42,11 @@ export interface SeenShare {
   seenAt(k: 0 | 1, offsetMm: number): { readonly seen: readonly Polygon[]; readonly offset: Vec2 };
   /** Unit vector across the sight line (the direction of probe k = 0). */
   readonly across: Vec2;
+  /**
+   * When the eye stands inside a solid screen and sees nothing (a leader on a wall it lines): how
+   * far inside, mm. Moving the target changes nothing then, but the eye moving that far does.
+   */
+  readonly blindDepthMm?: number;
 }
 
 export interface SightInputs {
@@ -153,6 +158,7 @@ function seenFrom(
       shareAt: () => 0,
       seenAt: () => ({ seen: [], offset: { x: 0, y: 0 } }),
       across,
+      blindDepthMm: pointToOutline(eye, blind.polygon),
     };
   }
   const region = visibleGiven(eye, target, hidden, targetArea);
@@ -210,5 +216,14 @@ export function seenShareQuantity(
   // its trapezoids' own widths depend on where the sweep cut).
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
     return { ...q, moveMm: Math.min(q.moveMm, widestPart(s.region.polygons, s.across)) };
-  return q;
+  return blindCapped(s, q);
+}
+
+/**
+ * A share judged from an eye standing inside a solid screen is no surer than the eye is deep
+ * inside it: a step out and the screen hides only what lies behind it (a unit lining a wall, its
+ * leader on the wall, had every target 100 % in cover, and 46 % a step back).
+ */
+export function blindCapped<Q extends { readonly moveMm: number }>(s: SeenShare, q: Q): Q {
+  return s.blindDepthMm === undefined ? q : { ...q, moveMm: Math.min(q.moveMm, s.blindDepthMm) };
 }
