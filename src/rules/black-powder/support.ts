@@ -7,7 +7,15 @@ import { unitSeparation } from '../unit-distance.ts';
 import { engagedFaces } from './contacts.ts';
 import { quarterQuantity } from '../engine/quarter-call.ts';
 import { BP, bpVerdict, isSkirmish, lengthVerdict, type BpContext, poss } from './context.ts';
-import { bpQuarterOfPoint, bpQuarterPolygon, unitShareInQuarter } from './quarters.ts';
+import {
+  bpQuarterOfPoint,
+  bpQuarterPolygon,
+  isFrontFor,
+  quarterBox,
+  unitShareInQuarter,
+} from './quarters.ts';
+import { pointToOutline } from '../../geometry/distance.ts';
+import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { shareInsideConvex } from '../../geometry/convex-clip.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { zoneReading } from '../../geometry/zone.ts';
@@ -124,14 +132,20 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
   let nearRay = false;
   if (ctx.options.supportPoint === 'leader') {
     const bq = bpQuarterOfPoint(ctx, e, f.leader);
-    if (
-      bq.quarter !== 'inside' &&
-      !bq.allRoundFront &&
-      (bq.quarter === 'front') !== (bq.across === 'front')
-    ) {
-      const j = BP.judge(ctx, quarterQuantity(bq, 25.4, 'in', f.sigmaMm, e, f.leader), 'moreThan', 0);
-      nearRay = j.answer === 'borderline' || bq.onBoundary;
-    }
+    const near = (distanceMm: number): boolean =>
+      BP.judge(
+        ctx,
+        quarterQuantity({ rayDistance: distanceMm }, 25.4, 'in', f.sigmaMm, e, f.leader),
+        'moreThan',
+        0,
+      ).answer === 'borderline';
+    if (!bq.allRoundFront && bq.quarter !== 'inside' && (bq.quarter === 'front') !== (bq.across === 'front'))
+      nearRay = near(bq.rayDistance) || bq.onBoundary;
+    // A leader inside E's footprint has no quarter: one within the band of its outline may step
+    // out of it, and one in a flank or the rear that near may step in (units a few millimetres
+    // apart, or overlapping).
+    if (bq.quarter === 'inside' || (!isFrontFor(bq) && !bq.allRoundFront))
+      nearRay ||= near(pointToOutline(f.leader, facedBoxPolygon(quarterBox(ctx, e))));
   }
   // By share: too close to call when moving F (or E) within the band changes whether it counts.
   if (ctx.options.supportPoint !== 'leader')

@@ -71,3 +71,29 @@ describe('support: an enemy at the front whose base reaches past the corner', ()
     expect(eligible(0.75, 3.25)?.answer).toBe('yes');
   });
 });
+
+describe('support by the leader point: a leader within the band of the supported unit’s outline', () => {
+  // E faces +y, its rear edge on y = 0; F stands behind it facing +y, its leader at the middle of
+  // its front edge (2, y1): behind E's rear edge, or (overlapping) just inside it.
+  const quarterOf = (y1: number) => {
+    const st = table([box('E', 0, 4, 0, 1.5), box('F', 0, 4, y1 - 1.5, y1)]);
+    const v = supportVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'F'), findUnit(st, 'E'));
+    return v.checks.find((c) => c.question === 'supportQuarter');
+  };
+
+  it('is too close to call 0.04" behind the rear edge (a step in and it has no quarter)', () => {
+    const c = quarterOf(-0.04);
+    expect(c?.lean).toBe('yes');
+    expect(c?.answer).toBe('borderline');
+  });
+
+  it('is too close to call 0.02" inside (a step out and it is in the rear quarter)', () => {
+    const c = quarterOf(0.02);
+    expect(c?.lean).toBe('no');
+    expect(c?.answer).toBe('borderline');
+  });
+
+  it('is firm an inch behind', () => {
+    expect(quarterOf(-1)?.answer).toBe('yes');
+  });
+});
