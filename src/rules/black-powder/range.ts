@@ -1,5 +1,5 @@
 import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
-import type { Polygon } from '../../geometry/polygon.ts';
+import { containsPointOrNear, type Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
 import { basePointName, pointName } from '../engine/parts.ts';
@@ -110,7 +110,10 @@ export function measureAfresh(
 /**
  * Other bases the leader may as well be standing on: with an even number of bases across the
  * front the leader stands where two meet, and a hair's movement hands him to either. Each with
- * how far the leader is from it (0 when he stands on its edge).
+ * how far the leader is from it (0 when he stands on its edge). A leader standing on no base
+ * (skirmishers spread out, the front's centre in a gap) goes with the base whose centre is nearest
+ * (table-unit.ts): another whose centre is within two bands as near may take over, the leader
+ * moving half the difference toward it.
  */
 export function otherLeaderBases(
   ctx: BpContext,
@@ -119,10 +122,16 @@ export function otherLeaderBases(
 ): Array<{ base: TableBase; mm: number }> {
   if (ctx.options.rangeFrom !== 'leaderBase') return [];
   const out: Array<{ base: TableBase; mm: number }> = [];
+  const { leader } = unit;
+  const onNoBase = !containsPointOrNear(unit.leaderBase.polygon, leader, 1e-6);
+  const centreGap = (b: TableBase): number =>
+    hypot(b.footprint.center.x - leader.x, b.footprint.center.y - leader.y);
+  const chosen = centreGap(unit.leaderBase);
   for (const b of unit.body) {
     if (b === unit.leaderBase) continue;
-    const mm = pointToPolygonSet(unit.leader, [b.polygon]).distance;
-    if (mm < bandMm) out.push({ base: b, mm });
+    const mm = pointToPolygonSet(leader, [b.polygon]).distance;
+    const handOver = onNoBase ? (centreGap(b) - chosen) / 2 : Infinity;
+    if (mm < bandMm || handOver < bandMm) out.push({ base: b, mm: Math.min(mm, Math.max(0, handOver)) });
   }
   return out;
 }

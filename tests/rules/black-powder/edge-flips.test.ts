@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shootVerdict } from '../../../src/rules/black-powder/shooting.ts';
+import { chargeVerdict } from '../../../src/rules/black-powder/charge.ts';
 import { supportVerdict } from '../../../src/rules/black-powder/support.ts';
 import type { ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
 import { findUnit } from '../../../src/table/table-state.ts';
@@ -95,5 +96,50 @@ describe('support by the leader point: a leader within the band of the supported
 
   it('is firm an inch behind', () => {
     expect(quarterOf(-1)?.answer).toBe('yes');
+  });
+});
+
+describe('reach from skirmishers whose front centre stands in a gap', () => {
+  // Two 1" × 1.5" skirmish bases facing +y; the leader (the centre of the front) stands on
+  // neither, and goes with the base whose centre is nearest. B, 1.5" ahead and off to the right,
+  // is within 12" of the right base (10.5") but not of the left one (13.5").
+  const base = (x: number, y: number) => ({
+    widthMm: 1 * IN,
+    depthMm: 1.5 * IN,
+    marker: {
+      id: 900 + Math.round(x * 10 + y),
+      sizeMm: 10,
+      heightMm: 3,
+      offsetMm: { x: 0, y: 0 },
+      rotationDeg: 0,
+    },
+    pose: { x: x * IN, y: y * IN, headingDeg: 0 },
+  });
+  const reachOf = (rightBaseY: number) => {
+    const skirmishers = {
+      id: 'A',
+      name: 'A',
+      side: 'red',
+      type: 'infantry' as const,
+      formation: 'skirmish' as const,
+      bases: [base(-1.5, 0), base(1.5, rightBaseY)],
+    };
+    const st = table([
+      skirmishers,
+      box('B', 12.5, 16.5, 1.5, 3, { side: 'blue', headingDeg: 180, formation: 'skirmish' }),
+    ]);
+    const v = chargeVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'A'), findUnit(st, 'B'));
+    return v.checks.find((c) => c.question === 'reach');
+  };
+
+  it('is too close to call when the two base centres are as near the leader', () => {
+    // Level bases: the front's centre is exactly between them, and either may be the leader's.
+    expect(reachOf(0)?.answer).toBe('borderline');
+  });
+
+  it('is firm when the other base is two bands further', () => {
+    // The right base 2.5" back: its centre is 1.3" further from the leader than the left one's.
+    const c = reachOf(-2.5);
+    expect(c?.answer).toBe('no');
   });
 });
