@@ -35,7 +35,7 @@ import {
   visibilityChecks,
 } from './shot-checks.ts';
 import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
-import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
+import { bandChecks, outOfRangeWhateverSeen, shotRange, type OtherReading } from './shot-range.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -219,12 +219,13 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     }
     const toWords = polys === target.bodyPolygons ? undefined : `the nearest seen part of ${T}`;
     if (polys !== target.bodyPolygons) facts.rangeToVisiblePart = true;
-    ({ range, rangeCheck } = shotRange(ctx, shooter, gun, weapon, target, polys, toWords));
+    let others: readonly OtherReading[];
+    ({ range, rangeCheck, others } = shotRange(ctx, shooter, gun, weapon, target, polys, toWords));
     const r = range;
     checks.push(rangeCheck);
     const rIn = inches(r.mm);
     band = weapon.kind === 'smallArms' ? smallArmsBand(weapon.max, rIn) : bandOf(weapon, rIn);
-    checks.push(...bandChecks(ctx, weapon, r, T));
+    checks.push(...bandChecks(ctx, weapon, r, T, others));
     const minCheck = minimumRangeVerdict(ctx, weapon, r);
     if (minCheck) checks.push(minCheck);
     facts.range = rIn;

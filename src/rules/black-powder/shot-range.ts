@@ -23,11 +23,18 @@ export function shotRange(
   polys: readonly Polygon[],
   toWords: string | undefined,
   extra: readonly string[] = [],
-): { range: Measured; rangeCheck: Verdict } {
+): { range: Measured; rangeCheck: Verdict; others: readonly OtherReading[] } {
   const S = shooter.name;
   const T = target.name;
   const range = measureFrom(ctx, shooter, gun, target, polys, toWords);
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
+  const others: OtherReading[] = gun
+    ? []
+    : otherLeaderBases(ctx, shooter, bandMm).map((o) => ({
+        mm: measureFrom(ctx, shooter, gun, target, polys, toWords, o.base).mm,
+        switchMm: o.mm,
+        why: `${poss(S)} leader stands where two bases meet`,
+      }));
   const rangeCheck = withAlternatives(
     lengthVerdict(
       ctx,
@@ -44,20 +51,23 @@ export function shotRange(
       'atMost',
       weapon.max,
     ),
-    gun
-      ? []
-      : otherLeaderBases(ctx, shooter, bandMm).map((o) => ({
-          lean:
-            measureFrom(ctx, shooter, gun, target, polys, toWords, o.base).mm <= mmOf(weapon.max)
-              ? 'yes'
-              : 'no',
-          switchMm: o.mm,
-          why: `${poss(S)} leader stands where two bases meet`,
-        })),
+    others.map((o) => ({
+      lean: o.mm <= mmOf(weapon.max) ? 'yes' : 'no',
+      switchMm: o.switchMm,
+      why: o.why,
+    })),
     bandMm,
     'in',
   );
-  return { range, rangeCheck };
+  return { range, rangeCheck, others };
+}
+
+/** The range measured from another base the leader may as well stand on (otherLeaderBases). */
+export interface OtherReading {
+  readonly mm: number;
+  /** How far the leader is from handing over to that base, mm. */
+  readonly switchMm: number;
+  readonly why: string;
 }
 
 /**
@@ -83,10 +93,30 @@ export function outOfRangeWhateverSeen(
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
 }
 
-/** Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond half range for howitzers. */
-export function bandChecks(ctx: BpContext, weapon: Weapon, range: Measured, T: string): Verdict[] {
+/**
+ * Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond
+ * half range for howitzers. Each too close to call, as the range check is, when the leader may as
+ * well stand on another base that answers otherwise (`others`, from shotRange).
+ */
+export function bandChecks(
+  ctx: BpContext,
+  weapon: Weapon,
+  range: Measured,
+  T: string,
+  others: readonly OtherReading[] = [],
+): Verdict[] {
+  const bandMm = BP.bandMm(ctx, range.sigmaMm);
   const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
-    lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit);
+    withAlternatives(
+      lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit),
+      others.map((o) => ({
+        lean: (cmp === 'atMost' ? o.mm <= mmOf(limit) : o.mm > mmOf(limit)) ? 'yes' : 'no',
+        switchMm: o.switchMm,
+        why: o.why,
+      })),
+      bandMm,
+      'in',
+    );
   const at = `${inStr(range.mm)} to ${T}`;
   if (weapon.kind === 'smallArms')
     return weapon.firearm

@@ -143,3 +143,21 @@ describe('reach from skirmishers whose front centre stands in a gap', () => {
     expect(c?.answer).toBe('no');
   });
 });
+
+describe('close range from a leader standing where two bases meet', () => {
+  // S: two 4" bases, the front's centre (0, 0) on their seam. T's nearest corner (4.5, 5) is
+  // hypot(4.5, 5) = 6.73" from the left base and hypot(0.5, 5) = 5.02" from the right one.
+  it('is too close to call when the two bases answer differently', () => {
+    const st = table([
+      box('S', -4, 4, -1.5, 0, { widths: [4, 4], weapon: 'smoothbore musket' }),
+      box('T', 4.5, 8.5, 5, 6.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const v = shootVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'S'), findUnit(st, 'T'));
+    const close = v.checks.find((c) => c.question === 'closeRange');
+    expect(v.facts.range).toBeCloseTo(Math.hypot(4.5, 5), 6);
+    expect(close?.lean).toBe('no');
+    expect(close?.answer).toBe('borderline');
+    // The range check itself answers yes from either base (18" musket).
+    expect(v.checks.find((c) => c.question === 'range')?.answer).toBe('yes');
+  });
+});
