@@ -21,7 +21,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import { zoneReading } from '../../geometry/zone.ts';
 import type { Judgement } from '../engine/threshold.ts';
 import { shareQuantity, wholeQuantity } from '../engine/zone-share.ts';
-import { inBuilding } from './shooting.ts';
+import { inBuildingCheck } from './shot-checks.ts';
 import { engagedTouch, flankOrRearEngaged, innerFlank, type Touch } from './support-contacts.ts';
 import { SUPPORT_DISTANCE } from './tables.ts';
 
@@ -88,11 +88,12 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
   if (e.type === 'artillery') problems.push('artillery is never supported');
   if (isSkirmish(e)) problems.push('skirmishers are never supported');
   if (e.formationInUse === 'square') problems.push('squares are never supported');
-  const b = inBuilding(ctx, e);
-  if (b) problems.push(`${e.name} is in ${b} and cannot be supported`);
-  // Contacts found on the table: firm, or too close to call near the contact tolerance.
-  const touched: Array<[Touch, string]> = [
-    [engagedTouch(ctx, f), `${f.name} is itself engaged`],
+  // Contacts found on the table, and E's leader in a building: firm, or too close to call within
+  // the band (of the contact tolerance; of the building's outline).
+  const touch = 'whether the units touch is too close to call';
+  const building = inBuildingCheck(ctx, e);
+  const touched: ReadonlyArray<readonly [Touch, string, string]> = [
+    [engagedTouch(ctx, f), `${f.name} is itself engaged`, touch],
     [
       flankOrRearEngaged(ctx, e),
       `${e.name} is fighting to its ${
@@ -100,7 +101,20 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
           .filter((x) => x !== 'front')
           .join(' and ') || 'flank or rear'
       } and cannot be supported`,
+      touch,
     ],
+    ...(building
+      ? ([
+          [
+            {
+              lean: building.lean === 'yes',
+              tri: building.answer === 'yes' ? 'yes' : building.answer === 'borderline' ? 'maybe' : 'no',
+            },
+            `${e.name} is in ${String(building.facts.building)} and cannot be supported`,
+            `whether ${poss(e.name)} leader stands in ${String(building.facts.building)} is too close to call`,
+          ],
+        ] as const)
+      : []),
   ];
   const leanProblems = [...problems, ...touched.filter(([t]) => t.lean).map(([, w]) => w)];
   const firm = problems.length > 0 || touched.some(([t]) => t.tri === 'yes');
@@ -112,7 +126,7 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     lean: leanProblems.length ? 'no' : 'yes',
     reasons: [
       ...(leanProblems.length ? leanProblems : ['both are eligible']),
-      ...(!firm && maybe.length ? ['whether the units touch is too close to call'] : []),
+      ...(!firm ? [...new Set(maybe.map(([, , doubt]) => doubt))] : []),
     ],
   });
   const s = unitSeparation(f.bases, e.bases);

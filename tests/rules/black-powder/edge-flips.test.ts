@@ -161,3 +161,29 @@ describe('close range from a leader standing where two bases meet', () => {
     expect(v.checks.find((c) => c.question === 'range')?.answer).toBe('yes');
   });
 });
+
+describe('support for a unit whose leader stands at a building’s edge', () => {
+  // E faces +y, its leader at (2, 1.5); the building's near side is the line y = y0.
+  const eligibleIn = (y0: number) => {
+    const house = {
+      id: 'h',
+      name: 'farmhouse',
+      kind: 'building' as const,
+      cover: 'heavy' as const,
+      polygon: rectPoly(-1, 5, y0, 4),
+    };
+    const st = table([box('E', 0, 4, 0, 1.5), box('F', 0, 4, -4, -2.5)], [house]);
+    const v = supportVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'F'), findUnit(st, 'E'));
+    return v.checks.find((c) => c.question === 'supportEligible');
+  };
+
+  it('is too close to call 0.02" inside (a step back and it is outside)', () => {
+    const c = eligibleIn(1.48);
+    expect(c?.lean).toBe('no');
+    expect(c?.answer).toBe('borderline');
+  });
+
+  it('is firm an inch inside', () => {
+    expect(eligibleIn(0.5)?.answer).toBe('no');
+  });
+});
