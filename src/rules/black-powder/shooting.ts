@@ -36,6 +36,7 @@ import {
 } from './shot-checks.ts';
 import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange, type OtherReading } from './shot-range.ts';
+import { inCombat } from './in-combat.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -76,7 +77,16 @@ export interface ShotAssessment {
 const isGun = (u: TableUnit, w: Weapon | undefined): boolean =>
   u.type === 'artillery' && !!u.barrel && !!w && w.kind !== 'smallArms';
 
-function flagCheck(question: string, asked: string, problems: readonly string[], fine: string): Verdict {
+/** A check of conditions: no when any problem stands, else too close to call when one is in doubt. */
+function flagCheck(
+  question: string,
+  asked: string,
+  problems: readonly string[],
+  fine: string,
+  doubt?: string,
+): Verdict {
+  if (problems.length === 0 && doubt)
+    return bpVerdict({ question, asked, answer: 'borderline', lean: 'yes', reasons: [fine, doubt] });
   return bpVerdict({
     question,
     asked,
@@ -112,18 +122,40 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
   const S = shooter.name;
   const T = target.name;
 
+  // In hand-to-hand combat: flagged so, or touching an enemy on the table (too close to call
+  // within the band of the contact tolerance, as for supports).
+  const shooterFight = inCombat(ctx, shooter);
+  const targetFight = inCombat(ctx, target);
   const shooterProblems: string[] = [];
   if (!weapon) shooterProblems.push(`${S} has no missile weapon`);
-  if (shooter.engaged) shooterProblems.push(`${S} is in hand-to-hand combat and may not shoot`);
+  if (shooterFight.tri === 'yes') shooterProblems.push(`${S} is in hand-to-hand combat and may not shoot`);
   if (shooter.formationInUse === 'marchColumn')
     shooterProblems.push(`${S} is in march column and has no shooting dice`);
   if (shooter.type === 'artillery' && !isDeployedArtillery(shooter)) shooterProblems.push(`${S} is limbered`);
-  checks.push(flagCheck('mayShoot', `may ${S} shoot at all?`, shooterProblems, `${S} is free to shoot`));
+  checks.push(
+    flagCheck(
+      'mayShoot',
+      `may ${S} shoot at all?`,
+      shooterProblems,
+      `${S} is free to shoot`,
+      shooterFight.tri === 'maybe'
+        ? `whether ${S} touches an enemy (and so is in combat) is too close to call`
+        : undefined,
+    ),
+  );
   const targetProblems: string[] = [];
   if (target.side === shooter.side) targetProblems.push(`${T} is on the same side`);
-  if (target.engaged) targetProblems.push(`${T} is in hand-to-hand combat and cannot be targeted`);
+  if (targetFight.tri === 'yes') targetProblems.push(`${T} is in hand-to-hand combat and cannot be targeted`);
   checks.push(
-    flagCheck('validTarget', `is ${T} a valid target?`, targetProblems, `${T} is an enemy not in combat`),
+    flagCheck(
+      'validTarget',
+      `is ${T} a valid target?`,
+      targetProblems,
+      `${T} is an enemy not in combat`,
+      targetFight.tri === 'maybe'
+        ? `whether ${T} touches an enemy (and so is in combat) is too close to call`
+        : undefined,
+    ),
   );
 
   // Early outs: what no sight, quarter or cover could turn into a yes is answered without them.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { engagedTouch } from '../../../src/rules/black-powder/support-contacts.ts';
 import { bpContext, inches, weaponOf } from '../../../src/rules/black-powder/context.ts';
 import { chargeVerdict } from '../../../src/rules/black-powder/charge.ts';
 import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
@@ -55,10 +56,12 @@ describe('Black Powder shots settled before sight', () => {
             const a = assessShot(ctx, s, t);
             const v = shootVerdict(ctx, s, t);
             const w = weaponOf(s);
+            // In combat: flagged, or touching an enemy beyond doubt (contacts are tested in
+            // support.test.ts; here only whether the early out agrees with them).
             const mayNot =
               s.side === t.side ||
-              !!s.engaged ||
-              !!t.engaged ||
+              engagedTouch(ctx, s).tri === 'yes' ||
+              engagedTouch(ctx, t).tri === 'yes' ||
               !w ||
               s.formationInUse === 'marchColumn' ||
               (s.type === 'artillery' && s.formationInUse === 'limbered');

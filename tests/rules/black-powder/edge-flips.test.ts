@@ -187,3 +187,37 @@ describe('support for a unit whose leader stands at a building’s edge', () => 
     expect(eligibleIn(0.5)?.answer).toBe('no');
   });
 });
+
+describe('shooting while in hand-to-hand combat (rules-spec: units in combat may not shoot, and are never targets)', () => {
+  const enemy = { side: 'blue', headingDeg: 180 as const };
+  const mayShoot = (units: Parameters<typeof table>[0]) => {
+    const st = table(units);
+    const v = shootVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'S'), findUnit(st, 'T'));
+    return {
+      v,
+      may: v.checks.find((c) => c.question === 'mayShoot'),
+      valid: v.checks.find((c) => c.question === 'validTarget'),
+    };
+  };
+  const T = box('T', -3, 3, 8, 9.5, enemy);
+
+  it('a shooter touching an enemy at its front may not shoot another', () => {
+    expect(mayShoot([shooterS(), T]).may?.answer).toBe('yes');
+    const { v, may } = mayShoot([shooterS(), T, box('X', -3, 3, 0, 1.5, enemy)]);
+    expect(may?.answer).toBe('no');
+    expect(may?.reasons[0]).toMatch(/hand-to-hand combat/);
+    expect(v.answer).toBe('no');
+  });
+
+  it('a target touching one of its enemies cannot be targeted', () => {
+    const { valid } = mayShoot([shooterS(), T, box('R', 3, 5, 8, 9.5)]);
+    expect(valid?.answer).toBe('no');
+    expect(valid?.reasons[0]).toMatch(/cannot be targeted/);
+  });
+
+  it('is too close to call when the enemy stands at the contact tolerance (¼")', () => {
+    const { may } = mayShoot([shooterS(), T, box('X', -3, 3, 0.25, 1.75, enemy)]);
+    expect(may?.answer).toBe('borderline');
+    expect(may?.lean).toBe('yes');
+  });
+});

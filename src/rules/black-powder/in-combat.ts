@@ -1,0 +1,33 @@
+import { boxOf, growBox, unionBox, type Box } from '../../geometry/box.ts';
+import { facedBoxPolygon } from '../../geometry/faced-box.ts';
+import { hypot } from '../../geometry/hypot.ts';
+import { noteLooked } from '../../geometry/look-record.ts';
+import type { TableUnit } from '../../table/table-unit.ts';
+import { BP, mmOf, type BpContext } from './context.ts';
+import { quarterBox } from './quarters.ts';
+import { engagedTouch, type Touch } from './support-contacts.ts';
+
+/**
+ * engagedTouch, once per table and unit (every pair of a shooter, or of a target, asks it). Where
+ * it looked is noted on every use (look-record.ts): a unit moving within reach of touching this one
+ * changes every shot it takes part in.
+ */
+export function inCombat(ctx: BpContext, u: TableUnit): Touch {
+  let byUnit = combats.get(ctx);
+  if (!byUnit) combats.set(ctx, (byUnit = new WeakMap()));
+  let c = byUnit.get(u);
+  if (!c) {
+    const sigma = Math.max(0, ...ctx.state.units.map((x) => x.sigmaMm));
+    // contactsOf looks this far round the unit's faced box, at the tolerance plus the band.
+    const reach = mmOf(ctx.options.contactToleranceIn) + BP.bandMm(ctx, hypot(u.sigmaMm, sigma)) + 1;
+    c = {
+      touch: engagedTouch(ctx, u),
+      looked: growBox(unionBox([u.bounds, boxOf(facedBoxPolygon(quarterBox(ctx, u)))]), reach),
+    };
+    byUnit.set(u, c);
+  }
+  noteLooked(c.looked);
+  return c.touch;
+}
+
+const combats = new WeakMap<BpContext, WeakMap<TableUnit, { touch: Touch; looked: Box }>>();
