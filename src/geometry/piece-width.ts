@@ -1,5 +1,6 @@
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
+import { spanAlong } from './zone.ts';
 
 /**
  * Pieces of neighbouring slabs whose common side lies within this of each other (mm) are
@@ -58,15 +59,7 @@ export function widestPart(pieces: readonly Polygon[], dir: Vec2): number {
     const p = pieces[i] as Polygon;
     left.push(sideAt(p, false));
     right.push(sideAt(p, true));
-    let a = Infinity;
-    let b = -Infinity;
-    for (const v of p) {
-      const t = v.x * dir.x + v.y * dir.y;
-      if (t < a) a = t;
-      if (t > b) b = t;
-    }
-    lo[i] = a;
-    hi[i] = b;
+    [lo[i], hi[i]] = spanAlong(p, dir);
   }
   // Pieces by their left side's x, to find each piece's neighbours to the right.
   const byLeft = Array.from({ length: n }, (_, i) => i).sort(

@@ -47,7 +47,8 @@ function edgeNormals(poly: Polygon): Array<{ n: Vec2; at: Vec2 }> {
   return out;
 }
 
-const proj = (pts: readonly Vec2[], n: Vec2): [number, number] => {
+/** The least and greatest of the points' projections on n. */
+export const spanAlong = (pts: readonly Vec2[], n: Vec2): [number, number] => {
   let lo = Infinity;
   let hi = -Infinity;
   for (const p of pts) {
@@ -64,7 +65,7 @@ const proj = (pts: readonly Vec2[], n: Vec2): [number, number] => {
  */
 function escapeDistance(pieces: readonly Polygon[], zone: Polygon): number {
   const axes = [...edgeNormals(zone), ...pieces.flatMap((p) => edgeNormals(p))].map((e) => e.n);
-  const spans = (n: Vec2) => pieces.map((p) => proj(p, n));
+  const spans = (n: Vec2) => pieces.map((p) => spanAlong(p, n));
   /** Least push s ≥ 0 along n after which no piece's span overlaps the zone's [lo, hi]. */
   const push = (ps: ReadonlyArray<[number, number]>, lo: number, hi: number): number => {
     let s = 0;
@@ -80,7 +81,7 @@ function escapeDistance(pieces: readonly Polygon[], zone: Polygon): number {
   };
   let best = Infinity;
   for (const n of axes) {
-    const [zlo, zhi] = proj(zone, n);
+    const [zlo, zhi] = spanAlong(zone, n);
     const ps = spans(n);
     best = Math.min(
       best,
