@@ -8,6 +8,7 @@ import {
   isWinter,
   monVerdict,
   spaceOfCounter,
+  doubtful,
   stackIn,
   type BoardState,
   type Counter,
@@ -139,7 +140,8 @@ export function moveVerdict(
     monVerdict({
       question: 'placed',
       asked: `is ${c.name} clearly on a space?`,
-      answer: start ? 'yes' : placed.snap.status === 'unclear' ? 'borderline' : 'no',
+      // Within the band of a circle's edge (or a route band's) it may stand elsewhere.
+      answer: doubtful(placed) || placed.snap.status === 'unclear' ? 'borderline' : start ? 'yes' : 'no',
       lean: start ? 'yes' : 'no',
       reasons: [
         start
@@ -348,14 +350,18 @@ export function moveToVerdict(
     ]);
   const path = cheapestPath(board, placed, to);
   if (path) return moveVerdict(board, placed, path);
+  // A counter between spaces may stand on either: nothing to say until it is set on one (as
+  // moveVerdict's own "placed" check says).
+  const unclear = !spaceOfCounter(placed) && (placed.snap.status === 'unclear' || doubtful(placed));
   return monVerdict({
     question: 'move',
     asked: `can ${placed.counter.name} move to ${spaceLabel(to)}?`,
-    answer: 'no',
+    answer: unclear ? 'borderline' : 'no',
+    lean: 'no',
     reasons: [
       spaceOfCounter(placed)
         ? `no path of routes reaches ${spaceLabel(to)} without passing enemy combat units or crossing a barred frontier${regionBar(board, placed.counter, to) ? `: ${regionBar(board, placed.counter, to)}` : ''}`
-        : `${placed.counter.name} is not clearly on a space`,
+        : `${placed.counter.name} is not clearly on a space${unclear && 'why' in placed.snap ? ` (${placed.snap.why}); set it squarely on one` : ''}`,
     ],
   });
 }

@@ -59,8 +59,9 @@ export function counter(
   };
 }
 
-export function tableOf(counters: readonly UnitSpec[]): TableState {
-  const scenario: Scenario = {
+/** The scenario of a board with these counters (poses from the file). */
+export function scenarioOf(counters: readonly UnitSpec[]): Scenario {
+  return {
     name: 'montrose test',
     ruleset: 'montrose',
     markerDictionary: 'apriltag_36h11',
@@ -72,8 +73,9 @@ export function tableOf(counters: readonly UnitSpec[]): TableState {
     ],
     units: counters,
   };
-  return buildTableState(scenario);
 }
+
+export const tableOf = (counters: readonly UnitSpec[]): TableState => buildTableState(scenarioOf(counters));
 
 export const boardOf = (
   counters: readonly UnitSpec[],

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
-import { moveVerdict, resolvePath } from '../../../src/rules/montrose/movement.ts';
+import type { Space } from '../../../src/board/board-map.ts';
+import { IDENTITY_PLACEMENT } from '../../../src/board/placement.ts';
+import { DEFAULT_SNAP } from '../../../src/board/snap.ts';
+import { moveToVerdict, moveVerdict, resolvePath } from '../../../src/rules/montrose/movement.ts';
 import { displaceVerdict } from '../../../src/rules/montrose/retreat.ts';
-import { boardOf, c, counter, tableOf } from './fixtures.ts';
+import { boardState } from '../../../src/rules/montrose/state.ts';
+import { buildTableState, type BasePose } from '../../../src/table/table-state.ts';
+import { boardOf, c, counter, map, scenarioOf, tableOf } from './fixtures.ts';
 
 const path = (b: ReturnType<typeof boardOf>, id: string, ...spaces: string[]) =>
   moveVerdict(b, c(b, id), resolvePath(b, c(b, id), spaces));
@@ -53,6 +58,28 @@ describe('allowances', () => {
       answer: 'yes',
       limit: 5,
     });
+  });
+  it('a counter just off a space, within its pose band, may be on it: a move from it is too close to call', () => {
+    const stirling = map.byId.get('stirling') as Space;
+    // Reported with a 1 mm sigma (band 2 mm = 0.079 in): 0.01 in beyond the snap edge is within
+    // it, half an inch is not.
+    const moveFrom = (beyond: number) => {
+      const spec = counter('X', 'royalist', 'stirling', {
+        troop: 'lowland',
+        dx: stirling.radius + DEFAULT_SNAP.toleranceIn + beyond,
+      });
+      const base = spec.bases[0] as NonNullable<typeof spec.bases>[number];
+      const poses = new Map([
+        [base.marker.id, { ...(base.pose as BasePose), sigmaMm: 1, sigmaHeadingDeg: 0.5 }],
+      ]);
+      const b = boardState(buildTableState(scenarioOf([spec]), poses), map, IDENTITY_PLACEMENT, {});
+      expect(c(b, 'X').snap.status).toBe('unplaced');
+      return moveToVerdict(b, c(b, 'X'), map.byId.get('linlithgow') as Space);
+    };
+    const near = moveFrom(0.01);
+    expect(near.answer).toBe('borderline');
+    expect(near.reasons[0]).toMatch(/set it squarely on one/);
+    expect(moveFrom(0.5).answer).toBe('no');
   });
   it('a counter whose position is unclear cannot be moved until set on a space', () => {
     const b = boardOf([counter('X', 'royalist', 'stirling', { troop: 'lowland', dx: 0.45, dy: -0.3 })]);
