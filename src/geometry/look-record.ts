@@ -21,6 +21,16 @@ import type { Vec2 } from './vec.ts';
 const BOX = 0;
 const SEGMENT = 1;
 const SIGHT = 2;
+/** A box only a unit of another side than the one noted can change (who is touching an enemy). */
+const ENEMY_BOX = 3;
+
+/** Sides as numbers, for the flat shapes (the same number for the same side in every record). */
+const sideNumbers = new Map<string, number>();
+const sideNumber = (side: string): number => {
+  let n = sideNumbers.get(side);
+  if (n === undefined) sideNumbers.set(side, (n = sideNumbers.size));
+  return n;
+};
 /** Slack on every test, mm: far above rounding, far below anything that matters on a table. */
 const SLACK = 1;
 
@@ -29,7 +39,7 @@ export class LookRecord {
   minY = Infinity;
   maxX = -Infinity;
   maxY = -Infinity;
-  /** Shapes, flat: kind, then its numbers (box 4, segment 5, sight 10). */
+  /** Shapes, flat: kind, then its numbers (box 4, enemy box 5, segment 5, sight 10). */
   private readonly shapes: number[] = [];
 
   private grow(minX: number, minY: number, maxX: number, maxY: number): void {
@@ -43,6 +53,12 @@ export class LookRecord {
   note(minX: number, minY: number, maxX: number, maxY: number): void {
     this.grow(minX, minY, maxX, maxY);
     this.shapes.push(BOX, minX, minY, maxX, maxY);
+  }
+
+  /** A box looked in for units of any side but `side` (a friend moving there changes nothing). */
+  noteEnemiesOf(side: string, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.grow(minX, minY, maxX, maxY);
+    this.shapes.push(ENEMY_BOX, sideNumber(side), minX, minY, maxX, maxY);
   }
 
   /** A segment looked along, and everything within `margin` of it. */
@@ -70,8 +86,11 @@ export class LookRecord {
     for (const v of other.shapes) this.shapes.push(v);
   }
 
-  /** Whether anything in the box could change what was looked at. */
-  meets(b: Box): boolean {
+  /**
+   * Whether anything in the box could change what was looked at; `side`: the side of the unit in
+   * it, when known (a box noted for another side's units is then passed over by that side's).
+   */
+  meets(b: Box, side?: string): boolean {
     if (!(b.minX <= this.maxX && this.minX <= b.maxX && b.minY <= this.maxY && this.minY <= b.maxY))
       return false;
     const s = this.shapes;
@@ -83,6 +102,14 @@ export class LookRecord {
         )
           return true;
         i += 5;
+      } else if (kind === ENEMY_BOX) {
+        const friend = side !== undefined && sideNumbers.get(side) === s[i + 1];
+        if (
+          !friend &&
+          boxesMeet(b, s[i + 2] as number, s[i + 3] as number, s[i + 4] as number, s[i + 5] as number, SLACK)
+        )
+          return true;
+        i += 6;
       } else if (kind === SEGMENT) {
         const m = (s[i + 5] as number) + SLACK;
         const grown = { minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + m };
@@ -267,6 +294,11 @@ export function noteRecord(record: LookRecord): void {
 /** Notes a box looked in. */
 export function noteLooked(b: Box): void {
   active?.note(b.minX, b.minY, b.maxX, b.maxY);
+}
+
+/** Notes a box looked in for units not of `side` (see LookRecord.noteEnemiesOf). */
+export function noteEnemiesLooked(side: string, b: Box): void {
+  active?.noteEnemiesOf(side, b.minX, b.minY, b.maxX, b.maxY);
 }
 
 /** Notes the segment a → b and everything within `margin` of it. */

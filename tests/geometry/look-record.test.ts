@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../bench/rules-scenario.ts';
 import { boxOf, growBox } from '../../src/geometry/box.ts';
 import { gapAlongLine, type GapObstacle } from '../../src/geometry/gap.ts';
-import { LookRecord, noteSegment, noteSight, withLookRecord } from '../../src/geometry/look-record.ts';
+import {
+  LookRecord,
+  noteEnemiesLooked,
+  noteSegment,
+  noteSight,
+  withLookRecord,
+} from '../../src/geometry/look-record.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
 import { hiddenRegions, sightScreen, sightWindow } from '../../src/geometry/visible-region.ts';
 import { turnedRect } from './turned.ts';
@@ -83,5 +89,18 @@ describe('look records are sound', () => {
     expect(outer.meets({ minX: 70, minY: 0, maxX: 90, maxY: 20 })).toBe(false);
     expect(outer.meets({ minX: 40, minY: 40, maxX: 60, maxY: 45 })).toBe(true);
     expect(new LookRecord().meets({ minX: 0, minY: 0, maxX: 1, maxY: 1 })).toBe(false);
+  });
+
+  it('a box looked in for enemies is met by another side, or a side not given, never by the side noted', () => {
+    const outer = new LookRecord();
+    const inner = new LookRecord();
+    withLookRecord(inner, () => noteEnemiesLooked('red', { minX: 0, minY: 0, maxX: 10, maxY: 10 }));
+    outer.add(inner);
+    const overlapping = { minX: 5, minY: 5, maxX: 20, maxY: 20 };
+    expect(outer.meets(overlapping, 'blue')).toBe(true);
+    expect(outer.meets(overlapping)).toBe(true);
+    expect(outer.meets(overlapping, 'red')).toBe(false);
+    // Beyond the box (and its millimetre of slack): met by no side.
+    expect(outer.meets({ minX: 12, minY: 12, maxX: 20, maxY: 20 }, 'blue')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { boxOf, growBox, unionBox, type Box } from '../../geometry/box.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
 import { hypot } from '../../geometry/hypot.ts';
-import { noteLooked } from '../../geometry/look-record.ts';
+import { noteEnemiesLooked } from '../../geometry/look-record.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { BP, mmOf, type BpContext } from './context.ts';
 import { quarterBox } from './quarters.ts';
@@ -9,8 +9,8 @@ import { engagedTouch, type Touch } from './support-contacts.ts';
 
 /**
  * engagedTouch, once per table and unit (every pair of a shooter, or of a target, asks it). Where
- * it looked is noted on every use (look-record.ts): a unit moving within reach of touching this one
- * changes every shot it takes part in.
+ * it looked is noted on every use (look-record.ts): an enemy moving within reach of touching this
+ * one changes every shot it takes part in (a friend moving there does not).
  */
 export function inCombat(ctx: BpContext, u: TableUnit): Touch {
   let byUnit = combats.get(ctx);
@@ -26,7 +26,7 @@ export function inCombat(ctx: BpContext, u: TableUnit): Touch {
     };
     byUnit.set(u, c);
   }
-  noteLooked(c.looked);
+  noteEnemiesLooked(u.side, c.looked);
   return c.touch;
 }
 

@@ -112,7 +112,7 @@ const DERIVED: ReadonlySet<string> = new Set(['body', 'bodyPolygons', 'allPolygo
  * Whether any box meets what a look looked at. The boxes' union is tried first: a look whose own
  * box misses it misses every box (LookRecord.meets starts with that very test), and most do.
  */
-function touched(look: LookRecord, boxes: readonly Box[], union: Box): boolean {
+function touched(look: LookRecord, boxes: readonly Box[], sides: readonly string[], union: Box): boolean {
   if (!(
     union.minX <= look.maxX &&
     look.minX <= union.maxX &&
@@ -120,7 +120,7 @@ function touched(look: LookRecord, boxes: readonly Box[], union: Box): boolean {
     look.minY <= union.maxY
   ))
     return false;
-  for (const b of boxes) if (look.meets(b)) return true;
+  for (let i = 0; i < boxes.length; i++) if (look.meets(boxes[i] as Box, sides[i])) return true;
   return false;
 }
 
@@ -203,6 +203,11 @@ export class AllPairs {
       unitBox(oldUnits[i] as TableUnit),
       unitBox(state.units[i] as TableUnit),
     ]);
+    // Each box's unit's side (the same before and after: a change of side asks everything).
+    const sides = moved.flatMap((i) => [
+      (state.units[i] as TableUnit).side,
+      (state.units[i] as TableUnit).side,
+    ]);
     // The unchanged units' and terrain's outlines of the table before are taken over (the same
     // numbers), so every eye's shadows of them are found again.
     noteFollows(state, last.result.state);
@@ -211,7 +216,7 @@ export class AllPairs {
     for (const i of moved) isMoved[i] = 1;
     const movedIds = moved.map((i) => (state.units[i] as TableUnit).id);
     // Pair results (a shooter's assessment of a target) stand under the same rule as answers.
-    this.pairCache.rebaseAfterMoves(state, movedIds, union, (look) => touched(look, boxes, union));
+    this.pairCache.rebaseAfterMoves(state, movedIds, union, (look) => touched(look, boxes, sides, union));
     const looks = last.looks;
     const bounds = last.bounds;
     const n = state.units.length;
@@ -231,7 +236,7 @@ export class AllPairs {
       if (!look) return true;
       // touched() starts with this very test, on the record's own bounds.
       if (bounds && !kindBounds?.meets(k, union)) return false;
-      return touched(look, boxes, union);
+      return touched(look, boxes, sides, union);
     });
     return result;
   }
