@@ -265,13 +265,15 @@ export function moveVerdict(
       monVerdict({
         question: 'leaderIntoEnemy',
         asked: `may ${c.name} enter those spaces?`,
-        answer: bad.length || badTri === 'yes' ? 'no' : badTri === 'maybe' ? 'borderline' : 'yes',
+        // The bare numbers (`bad`) lean; within a counter's band of a circle's edge it is too
+        // close to call either way.
+        answer: badTri === 'yes' ? 'no' : badTri === 'maybe' ? 'borderline' : 'yes',
         lean: bad.length ? 'no' : 'yes',
         reasons: [
           bad.length
             ? `a leader may not enter ${spaceLabel(bad[0] as Space)} (enemy combat units) unless with, or joining, friendly combat units`
             : 'no enemy combat units in the way of a lone leader',
-          ...(!bad.length && badTri === 'maybe'
+          ...(badTri === 'maybe'
             ? ['whether enemy (or friendly) counters stand on a space on the way is too close to call']
             : []),
         ],

@@ -2,15 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
 import type { Space } from '../../../src/board/board-map.ts';
 import { IDENTITY_PLACEMENT } from '../../../src/board/placement.ts';
-import { DEFAULT_SNAP } from '../../../src/board/snap.ts';
 import { moveToVerdict, moveVerdict, resolvePath } from '../../../src/rules/montrose/movement.ts';
 import { displaceVerdict } from '../../../src/rules/montrose/retreat.ts';
-import { boardState } from '../../../src/rules/montrose/state.ts';
+import { boardState, type BoardState } from '../../../src/rules/montrose/state.ts';
+import type { UnitSpec } from '../../../src/table/scenario.ts';
 import { buildTableState, type BasePose } from '../../../src/table/table-state.ts';
 import { boardOf, c, counter, map, scenarioOf, tableOf } from './fixtures.ts';
 
 const path = (b: ReturnType<typeof boardOf>, id: string, ...spaces: string[]) =>
   moveVerdict(b, c(b, id), resolvePath(b, c(b, id), spaces));
+
+/** A board whose counters are reported with a 1 mm sigma (a band of 2 mm, 0.079 in). */
+function sigmaBoard(specs: readonly UnitSpec[]): BoardState {
+  const poses = new Map<number, BasePose>();
+  for (const u of specs)
+    for (const b of u.bases)
+      poses.set(b.marker.id, { ...(b.pose as BasePose), sigmaMm: 1, sigmaHeadingDeg: 0.5 });
+  return boardState(buildTableState(scenarioOf(specs), poses), map, IDENTITY_PLACEMENT, {});
+}
 
 describe('leaders', () => {
   const units = [
@@ -27,6 +36,23 @@ describe('leaders', () => {
         companions: ['RL'],
       }).answer,
     ).toBe('yes');
+  });
+  it('a lone leader entering a space whose enemy stands within its band of the edge: too close to call', () => {
+    const linlithgow = map.byId.get('linlithgow') as Space;
+    const leaderInto = (inside: number) => {
+      const b = sigmaBoard([
+        counter('Montrose', 'royalist', 'stirling', { troop: 'leader' }),
+        counter('CovL', 'covenanter', 'linlithgow', {
+          troop: 'lowland',
+          dy: linlithgow.radius + boardOf([]).snapOptions.toleranceIn - inside,
+        }),
+      ]);
+      expect(c(b, 'CovL').snap.status).toBe('placed');
+      return path(b, 'Montrose', 'linlithgow').checks.find((x) => x.question === 'leaderIntoEnemy');
+    };
+    // 0.01 in inside the snap edge: the enemy may as well stand off the space.
+    expect(leaderInto(0.01)).toMatchObject({ answer: 'borderline', lean: 'no' });
+    expect(leaderInto(0.3)?.answer).toBe('no');
   });
   it('inactive Covenanter leaders do not move', () => {
     const b = boardOf(units);
@@ -60,26 +86,22 @@ describe('allowances', () => {
     });
   });
   it('a counter just off a space, within its pose band, may be on it: a move from it is too close to call', () => {
-    const stirling = map.byId.get('stirling') as Space;
-    // Reported with a 1 mm sigma (band 2 mm = 0.079 in): 0.01 in beyond the snap edge is within
-    // it, half an inch is not.
+    const linlithgow = map.byId.get('linlithgow') as Space;
+    // Reported with a 1 mm sigma (band 2 mm = 0.079 in): 0.01 in beyond the snap edge (straight
+    // up the map, clear of every route) is within it; 0.2 in beyond (0.18 in from any edge) is not.
     const moveFrom = (beyond: number) => {
-      const spec = counter('X', 'royalist', 'stirling', {
+      const spec = counter('X', 'royalist', 'linlithgow', {
         troop: 'lowland',
-        dx: stirling.radius + DEFAULT_SNAP.toleranceIn + beyond,
+        dy: linlithgow.radius + boardOf([]).snapOptions.toleranceIn + beyond,
       });
-      const base = spec.bases[0] as NonNullable<typeof spec.bases>[number];
-      const poses = new Map([
-        [base.marker.id, { ...(base.pose as BasePose), sigmaMm: 1, sigmaHeadingDeg: 0.5 }],
-      ]);
-      const b = boardState(buildTableState(scenarioOf([spec]), poses), map, IDENTITY_PLACEMENT, {});
+      const b = sigmaBoard([spec]);
       expect(c(b, 'X').snap.status).toBe('unplaced');
-      return moveToVerdict(b, c(b, 'X'), map.byId.get('linlithgow') as Space);
+      return moveToVerdict(b, c(b, 'X'), map.byId.get('edinburgh') as Space);
     };
     const near = moveFrom(0.01);
     expect(near.answer).toBe('borderline');
     expect(near.reasons[0]).toMatch(/set it squarely on one/);
-    expect(moveFrom(0.5).answer).toBe('no');
+    expect(moveFrom(0.2).answer).toBe('no');
   });
   it('a counter whose position is unclear cannot be moved until set on a space', () => {
     const b = boardOf([counter('X', 'royalist', 'stirling', { troop: 'lowland', dx: 0.45, dy: -0.3 })]);
