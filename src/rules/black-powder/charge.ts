@@ -21,7 +21,7 @@ import {
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { measureFrom, otherLeaderBases } from './range.ts';
+import { measureFrom, otherReadings, readingsAgainst } from './range.ts';
 import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
@@ -243,14 +243,10 @@ function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verd
         switchMm: doubt,
         why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
       },
-      ...otherLeaderBases(ctx, charger, bandMm).map((o) => ({
-        lean: leanAt(
-          measureFrom(ctx, charger, false, target, target.bodyPolygons, undefined, o.base).mm,
-          limit,
-        ),
-        switchMm: o.mm,
-        why: `${poss(C)} leader stands where two bases meet`,
-      })),
+      ...readingsAgainst(
+        otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm),
+        (mm) => leanAt(mm, limit),
+      ),
     ],
     bandMm,
     'in',

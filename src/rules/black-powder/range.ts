@@ -2,6 +2,7 @@ import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance
 import { containsPointOrNear, type Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
+import type { Alternative } from '../engine/alternatives.ts';
 import { basePointName, pointName } from '../engine/parts.ts';
 import { unitSeparation } from '../unit-distance.ts';
 import { poss, type BpContext, type Measured } from './context.ts';
@@ -110,18 +111,18 @@ export function measureAfresh(
 /**
  * Other bases the leader may as well be standing on: with an even number of bases across the
  * front the leader stands where two meet, and a hair's movement hands him to either. Each with
- * how far the leader is from it (0 when he stands on its edge). A leader standing on no base
- * (skirmishers spread out, the front's centre in a gap) goes with the base whose centre is nearest
- * (table-unit.ts): another whose centre is within two bands as near may take over, the leader
- * moving half the difference toward it.
+ * how far the leader is from it (0 when he stands on its edge), and why, in words. A leader
+ * standing on no base (skirmishers spread out, the front's centre in a gap) goes with the base
+ * whose centre is nearest (table-unit.ts): another whose centre is within two bands as near may
+ * take over, the leader moving half the difference toward it.
  */
 export function otherLeaderBases(
   ctx: BpContext,
   unit: TableUnit,
   bandMm: number,
-): Array<{ base: TableBase; mm: number }> {
+): Array<{ base: TableBase; mm: number; why: string }> {
   if (ctx.options.rangeFrom !== 'leaderBase') return [];
-  const out: Array<{ base: TableBase; mm: number }> = [];
+  const out: Array<{ base: TableBase; mm: number; why: string }> = [];
   const { leader } = unit;
   const onNoBase = !containsPointOrNear(unit.leaderBase.polygon, leader, 1e-6);
   const centreGap = (b: TableBase): number =>
@@ -130,8 +131,50 @@ export function otherLeaderBases(
   for (const b of unit.body) {
     if (b === unit.leaderBase) continue;
     const mm = pointToPolygonSet(leader, [b.polygon]).distance;
-    const handOver = onNoBase ? (centreGap(b) - chosen) / 2 : Infinity;
-    if (mm < bandMm || handOver < bandMm) out.push({ base: b, mm: Math.min(mm, Math.max(0, handOver)) });
+    const handOver = onNoBase ? Math.max(0, (centreGap(b) - chosen) / 2) : Infinity;
+    if (mm < bandMm)
+      out.push({
+        base: b,
+        mm: Math.min(mm, handOver),
+        why: `${poss(unit.name)} leader stands where two bases meet`,
+      });
+    else if (handOver < bandMm)
+      out.push({
+        base: b,
+        mm: handOver,
+        why: `${poss(unit.name)} leader stands on no base, about as near one base's centre as another's`,
+      });
   }
   return out;
 }
+
+/** A measurement taken from another base the leader may as well stand on (otherLeaderBases). */
+export interface OtherReading {
+  readonly mm: number;
+  /** How far the leader is from handing over to that base, mm. */
+  readonly switchMm: number;
+  readonly why: string;
+}
+
+/** measureFrom taken from each other base the leader may as well stand on, within the band. */
+export function otherReadings(
+  ctx: BpContext,
+  unit: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  polys: readonly Polygon[],
+  toWords: string | undefined,
+  bandMm: number,
+): OtherReading[] {
+  return otherLeaderBases(ctx, unit, bandMm).map((o) => ({
+    mm: measureFrom(ctx, unit, gun, target, polys, toWords, o.base).mm,
+    switchMm: o.mm,
+    why: o.why,
+  }));
+}
+
+/** Other readings as a verdict's alternatives (alternatives.ts), each answering by `lean`. */
+export const readingsAgainst = (
+  others: readonly OtherReading[],
+  lean: (mm: number) => 'yes' | 'no',
+): Alternative[] => others.map((o) => ({ lean: lean(o.mm), switchMm: o.switchMm, why: o.why }));

@@ -35,7 +35,8 @@ import {
   visibilityChecks,
 } from './shot-checks.ts';
 import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
-import { bandChecks, outOfRangeWhateverSeen, shotRange, type OtherReading } from './shot-range.ts';
+import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
+import type { OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';

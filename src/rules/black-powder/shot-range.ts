@@ -4,7 +4,7 @@ import { withAlternatives } from '../engine/alternatives.ts';
 import { pick } from '../engine/options.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { BP, inStr, lengthVerdict, mmOf, poss, type BpContext, type Measured } from './context.ts';
-import { measureFrom, otherLeaderBases } from './range.ts';
+import { measureFrom, otherReadings, readingsAgainst, type OtherReading } from './range.ts';
 import { CLOSE_RANGE, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -28,13 +28,7 @@ export function shotRange(
   const T = target.name;
   const range = measureFrom(ctx, shooter, gun, target, polys, toWords);
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
-  const others: OtherReading[] = gun
-    ? []
-    : otherLeaderBases(ctx, shooter, bandMm).map((o) => ({
-        mm: measureFrom(ctx, shooter, gun, target, polys, toWords, o.base).mm,
-        switchMm: o.mm,
-        why: `${poss(S)} leader stands where two bases meet`,
-      }));
+  const others = gun ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm);
   const rangeCheck = withAlternatives(
     lengthVerdict(
       ctx,
@@ -51,23 +45,11 @@ export function shotRange(
       'atMost',
       weapon.max,
     ),
-    others.map((o) => ({
-      lean: o.mm <= mmOf(weapon.max) ? 'yes' : 'no',
-      switchMm: o.switchMm,
-      why: o.why,
-    })),
+    readingsAgainst(others, (mm) => (mm <= mmOf(weapon.max) ? 'yes' : 'no')),
     bandMm,
     'in',
   );
   return { range, rangeCheck, others };
-}
-
-/** The range measured from another base the leader may as well stand on (otherLeaderBases). */
-export interface OtherReading {
-  readonly mm: number;
-  /** How far the leader is from handing over to that base, mm. */
-  readonly switchMm: number;
-  readonly why: string;
 }
 
 /**
@@ -109,11 +91,9 @@ export function bandChecks(
   const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
     withAlternatives(
       lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit),
-      others.map((o) => ({
-        lean: (cmp === 'atMost' ? o.mm <= mmOf(limit) : o.mm > mmOf(limit)) ? 'yes' : 'no',
-        switchMm: o.switchMm,
-        why: o.why,
-      })),
+      readingsAgainst(others, (mm) =>
+        (cmp === 'atMost' ? mm <= mmOf(limit) : mm > mmOf(limit)) ? 'yes' : 'no',
+      ),
       bandMm,
       'in',
     );

@@ -8,7 +8,7 @@ import {
   isWinter,
   monVerdict,
   spaceOfCounter,
-  doubtful,
+  placeInDoubt,
   stackIn,
   type BoardState,
   type Counter,
@@ -140,8 +140,7 @@ export function moveVerdict(
     monVerdict({
       question: 'placed',
       asked: `is ${c.name} clearly on a space?`,
-      // Within the band of a circle's edge (or a route band's) it may stand elsewhere.
-      answer: doubtful(placed) || placed.snap.status === 'unclear' ? 'borderline' : start ? 'yes' : 'no',
+      answer: placeInDoubt(placed) ? 'borderline' : start ? 'yes' : 'no',
       lean: start ? 'yes' : 'no',
       reasons: [
         start
@@ -354,7 +353,7 @@ export function moveToVerdict(
   if (path) return moveVerdict(board, placed, path);
   // A counter between spaces may stand on either: nothing to say until it is set on one (as
   // moveVerdict's own "placed" check says).
-  const unclear = !spaceOfCounter(placed) && (placed.snap.status === 'unclear' || doubtful(placed));
+  const unclear = !spaceOfCounter(placed) && placeInDoubt(placed);
   return monVerdict({
     question: 'move',
     asked: `can ${placed.counter.name} move to ${spaceLabel(to)}?`,

@@ -50,6 +50,9 @@ export interface PlacedCounter {
 export const doubtful = (c: PlacedCounter): boolean =>
   c.bandIn > 0 && c.snap.boundary !== undefined && c.snap.boundary.distanceIn < c.bandIn;
 
+/** Whether the counter may stand on another space than it seems to: unclear, or within its band of an edge. */
+export const placeInDoubt = (c: PlacedCounter): boolean => c.snap.status === 'unclear' || doubtful(c);
+
 /** Everything the Montrose rules read: the map, where each counter stands, and the game facts. */
 export interface BoardState {
   readonly map: BoardMap;

@@ -134,7 +134,9 @@ describe('reach from skirmishers whose front centre stands in a gap', () => {
 
   it('is too close to call when the two base centres are as near the leader', () => {
     // Level bases: the front's centre is exactly between them, and either may be the leader's.
-    expect(reachOf(0)?.answer).toBe('borderline');
+    const level = reachOf(0);
+    expect(level?.answer).toBe('borderline');
+    expect(level?.reasons.join(' ')).toMatch(/leader stands on no base/);
   });
 
   it('is firm when the other base is two bands further', () => {
