@@ -233,19 +233,28 @@ function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verd
     limit,
   );
   const otherLimit = behind ? move : move - OBSTACLE_COST;
-  const leanAt = (mm: number, lim: number): 'yes' | 'no' => (mm <= mmOf(lim) + 1e-9 ? 'yes' : 'no');
   const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
+  const otherLimitMm = mmOf(otherLimit);
   return withAlternatives(
     reach,
     [
       {
-        lean: leanAt(m.mm, otherLimit),
+        lean:
+          Math.abs(m.mm - otherLimitMm) < bandMm ? 'borderline' : m.mm <= otherLimitMm + 1e-9 ? 'yes' : 'no',
         switchMm: doubt,
         why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
       },
+      // Another base's line may cross an obstacle the leader's misses, or miss one it crosses.
       ...readingsAgainst(
         otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm),
-        (mm) => leanAt(mm, limit),
+        'atMost',
+        (o) =>
+          mmOf(
+            obstacleOnLine(ctx, o.from, o.to) !== undefined || building?.lean === 'yes'
+              ? move - OBSTACLE_COST
+              : move,
+          ),
+        bandMm,
       ),
     ],
     bandMm,

@@ -151,6 +151,9 @@ export function otherLeaderBases(
 /** A measurement taken from another base the leader may as well stand on (otherLeaderBases). */
 export interface OtherReading {
   readonly mm: number;
+  /** The measured line's ends: a charge judges the obstacles it crosses on this line, not the leader's. */
+  readonly from: Vec2;
+  readonly to: Vec2;
   /** How far the leader is from handing over to that base, mm. */
   readonly switchMm: number;
   readonly why: string;
@@ -166,15 +169,27 @@ export function otherReadings(
   toWords: string | undefined,
   bandMm: number,
 ): OtherReading[] {
-  return otherLeaderBases(ctx, unit, bandMm).map((o) => ({
-    mm: measureFrom(ctx, unit, gun, target, polys, toWords, o.base).mm,
-    switchMm: o.mm,
-    why: o.why,
-  }));
+  return otherLeaderBases(ctx, unit, bandMm).map((o) => {
+    const m = measureFrom(ctx, unit, gun, target, polys, toWords, o.base);
+    return { mm: m.mm, from: m.from, to: m.to, switchMm: o.mm, why: o.why };
+  });
 }
 
-/** Other readings as a verdict's alternatives (alternatives.ts), each answering by `lean`. */
+/**
+ * Other readings as a verdict's alternatives (alternatives.ts): each answers by its own length
+ * against its own limit (a charge line that crosses an obstacle needs 6" to spare), and is itself
+ * too close to call within the band of that limit.
+ */
 export const readingsAgainst = (
   others: readonly OtherReading[],
-  lean: (mm: number) => 'yes' | 'no',
-): Alternative[] => others.map((o) => ({ lean: lean(o.mm), switchMm: o.switchMm, why: o.why }));
+  comparison: 'atMost' | 'moreThan',
+  limitMm: (reading: OtherReading) => number,
+  bandMm: number,
+): Alternative[] =>
+  others.map((o) => {
+    const limit = limitMm(o);
+    const within = o.mm <= limit;
+    const lean =
+      Math.abs(o.mm - limit) < bandMm ? 'borderline' : within === (comparison === 'atMost') ? 'yes' : 'no';
+    return { lean, switchMm: o.switchMm, why: o.why };
+  });

@@ -45,7 +45,7 @@ export function shotRange(
       'atMost',
       weapon.max,
     ),
-    readingsAgainst(others, (mm) => (mm <= mmOf(weapon.max) ? 'yes' : 'no')),
+    readingsAgainst(others, 'atMost', () => mmOf(weapon.max), bandMm),
     bandMm,
     'in',
   );
@@ -91,9 +91,7 @@ export function bandChecks(
   const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
     withAlternatives(
       lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit),
-      readingsAgainst(others, (mm) =>
-        (cmp === 'atMost' ? mm <= mmOf(limit) : mm > mmOf(limit)) ? 'yes' : 'no',
-      ),
+      readingsAgainst(others, cmp, () => mmOf(limit), bandMm),
       bandMm,
       'in',
     );

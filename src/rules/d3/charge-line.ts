@@ -184,7 +184,8 @@ function runCuts(cuts: readonly number[], clear: (t: number) => boolean): number
 /**
  * The shortest straight charge after one turn within the allowed range, exactly (see above).
  * `limits` are the turns the pivot sweep allows each way, degrees. A turn whose straight run meets
- * one of `inTheWay` before the target is not a line (units standing in the way).
+ * one of `inTheWay` before the target is not a line (units standing in the way); `clearanceMm`
+ * narrows each run's strip further (runBlockedBy).
  */
 export function bestChargeLine(
   ctx: D3Context,
@@ -195,12 +196,13 @@ export function bestChargeLine(
     rightDeg: CHARGE_TURN_DEG,
   },
   inTheWay: readonly RunObstacle[] = [],
+  clearanceMm = 0,
 ): ChargeLine | undefined {
   let best: ChargeLine | undefined;
   const run = (t: number, pivot: Vec2) => {
     const box = boxTurned(charger.box, pivot, t);
     const c = sweepContact(box, target.bodyPolygons);
-    return c && runBlockedBy(box, c.distance, inTheWay) ? undefined : c;
+    return c && runBlockedBy(box, c.distance, inTheWay, clearanceMm) ? undefined : c;
   };
   const consider = (t: number, pivot: Vec2) => {
     const c = run(t, pivot);
@@ -219,7 +221,7 @@ export function bestChargeLine(
     [-degToRad(limits.rightDeg), 0, pivotFor(ctx, charger.box, -1)],
   ];
   for (const [lo, hi, pivot] of sides) {
-    const w = charger.box.width / 2 - RUN_CONTACT_MM;
+    const w = charger.box.width / 2 - RUN_CONTACT_MM - clearanceMm;
     const blocking = inTheWay.map((o) => o.polygon);
     let cuts = [
       ...breakpoints(charger.box, pivot, target.bodyPolygons, lo, hi),

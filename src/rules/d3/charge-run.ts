@@ -22,23 +22,27 @@ export interface RunObstacle {
   readonly sigmaMm: number;
 }
 
-const narrowed = (box: FacedBox): FacedBox => ({
+const narrowed = (box: FacedBox, clearanceMm: number): FacedBox => ({
   ...box,
-  width: Math.max(0, box.width - 2 * RUN_CONTACT_MM),
+  width: Math.max(0, box.width - 2 * (RUN_CONTACT_MM + clearanceMm)),
 });
 
 /**
  * The first obstacle met running `box` straight ahead for `distanceMm` (undefined when the run
  * is clear). One touched at the very distance the target is met does not block: both are reached.
+ * `clearanceMm` narrows the strip further on each side: the run as it would be were everything
+ * beside it that much further off (for whether a run is clear is too close to call).
  */
 export function runBlockedBy(
   box: FacedBox,
   distanceMm: number,
   obstacles: readonly RunObstacle[],
+  clearanceMm = 0,
 ): RunObstacle | undefined {
   let first: { o: RunObstacle; d: number } | undefined;
+  const strip = narrowed(box, clearanceMm);
   for (const o of obstacles) {
-    const c = sweepContact(narrowed(box), [o.polygon]);
+    const c = sweepContact(strip, [o.polygon]);
     if (c && c.distance < distanceMm - 1e-9 && (!first || c.distance < first.d)) first = { o, d: c.distance };
   }
   return first?.o;

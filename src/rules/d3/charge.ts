@@ -4,6 +4,7 @@ import { add, normalize, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import { friendsOf } from '../../table/table-state.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { withAlternatives } from '../engine/alternatives.ts';
+import { lengthWords } from '../engine/words.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { unitCentroid, possessive } from '../engine/measure.ts';
 import { pick } from '../engine/options.ts';
@@ -132,8 +133,13 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
-    const close = turnClose || runClose !== undefined;
-    const moveMm = Math.min(turnClose ? p.moveMm : Infinity, runClose?.switchMm ?? Infinity);
+    const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
+    const close = turnClose || runClose !== undefined || passClose !== undefined;
+    const moveMm = Math.min(
+      turnClose ? p.moveMm : Infinity,
+      runClose?.switchMm ?? Infinity,
+      passClose?.clearanceMm ?? Infinity,
+    );
     checks.push(
       d3Verdict({
         question: 'reach',
@@ -148,6 +154,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
           ...run.words,
           ...(turnClose ? [`too close to call: ${blockerWhy}`] : []),
           ...(runClose ? [`too close to call: ${runClose.why}`] : []),
+          ...(passClose ? [`too close to call: ${passClose.why}`] : []),
         ],
         options: pick(ctx.options, 'chargePivot'),
         ...(close ? { moveMm, bandMm: Math.max(band, run.bandMm) } : {}),
@@ -269,6 +276,46 @@ function runInTheWay(
     }
   }
   return { words, alternatives, bandMm: D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, sigma)) };
+}
+
+/**
+ * When no turn gives a clear run: the least clearance (mm, within the band of what stands in the
+ * way) at which one would, were everything beside the runs that much further off. A run that
+ * passes a unit by less than the band is as likely clear as blocked (undefined when none is).
+ */
+function runPastClose(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  allowed: { leftDeg: number; rightDeg: number },
+  inTheWay: readonly RunObstacle[],
+  move: number,
+): { clearanceMm: number; why: string } | undefined {
+  if (inTheWay.length === 0) return undefined;
+  const sigma = Math.max(0, ...inTheWay.map((o) => o.sigmaMm));
+  const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, sigma));
+  const clearAt = (c: number) => {
+    const l = bestChargeLine(ctx, charger, target, allowed, inTheWay, c);
+    return l !== undefined && inches(l.contact.distance) <= move ? l : undefined;
+  };
+  let loose = clearAt(band);
+  if (!loose) return undefined;
+  // The least clearance that opens a run, to a sixteenth of the band.
+  let lo = 0;
+  let hi = band;
+  for (let i = 0; i < 4; i++) {
+    const mid = (lo + hi) / 2;
+    const l = clearAt(mid);
+    if (l) [hi, loose] = [mid, l];
+    else lo = mid;
+  }
+  const box = lineBox(ctx, charger, loose);
+  const by = runBlockedBy(box, loose.contact.distance, inTheWay);
+  const dir = loose.turnDeg >= 0 ? 'left' : 'right';
+  return {
+    clearanceMm: hi,
+    why: `turning ${Math.abs(loose.turnDeg).toFixed(1)}° ${dir}, the straight run passes ${by?.name ?? 'what stands beside it'} within ${lengthWords(hi, 'in')}`,
+  };
 }
 
 /** Face of the defender the attacker strikes (its front centre's quarter); flank or rear earns +2 hits. */

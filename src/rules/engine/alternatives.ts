@@ -8,7 +8,8 @@ import { lengthWords } from './words.ts';
  * for the table to make that other choice.
  */
 export interface Alternative {
-  readonly lean: 'yes' | 'no';
+  /** The other reading's answer: borderline when it is itself within the band of its limit. */
+  readonly lean: 'yes' | 'no' | 'borderline';
   readonly switchMm: number;
   /** Why the choice is in doubt, in words ("Lee's leader stands where two bases meet"). */
   readonly why: string;
@@ -31,7 +32,7 @@ export function withAlternatives(
     bandMm: Math.max(v.bandMm ?? 0, bandMm),
     reasons: [
       ...v.reasons,
-      `too close to call: ${nearest.why}, ${lengthWords(nearest.switchMm, unit)} from the other reading, which answers ${nearest.lean}`,
+      `too close to call: ${nearest.why}, ${lengthWords(nearest.switchMm, unit)} from the other reading, which ${nearest.lean === 'borderline' ? 'is itself too close to call' : `answers ${nearest.lean}`}`,
     ],
   };
 }

@@ -146,6 +146,67 @@ describe('reach from skirmishers whose front centre stands in a gap', () => {
   });
 });
 
+describe('charge reach when another base’s line crosses an obstacle the leader’s misses', () => {
+  // A faces +y, its front on y = 0, the leader at (0, 0). B's nearest corner (6, 8) is 8.25" from
+  // the corner (4, 0) and 10" from (0, 0); a short wall stands across the first line only (at
+  // y = 4 it runs through x = 5, the other line through x = 3). 8.25" must be within 6" behind an
+  // obstacle, so from (4, 0) B cannot be reached; 10" is within 12" in the open.
+  const wall = {
+    id: 'w',
+    name: 'the wall',
+    kind: 'obstacle' as const,
+    cover: 'light' as const,
+    polygon: rectPoly(4.6, 5.4, 3.8, 4.2),
+  };
+  const reachOf = (widths: readonly number[]) => {
+    const st = table(
+      [box('A', -4, 4, -1.5, 0, { widths }), box('B', 6, 10, 8, 9.5, { side: 'blue', headingDeg: 180 })],
+      [wall],
+    );
+    const v = chargeVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'A'), findUnit(st, 'B'));
+    return v.checks.find((c) => c.question === 'reach');
+  };
+
+  it('is too close to call when the leader stands where two bases meet', () => {
+    // Either base may be the leader's: the right one's line crosses the wall, the left one's not.
+    const c = reachOf([4, 4]);
+    expect(c?.answer).toBe('borderline');
+    expect(c?.reasons.join(' ')).toMatch(/leader stands where two bases meet/);
+  });
+
+  it('is firm from one 8" base, whose nearest line crosses the wall', () => {
+    const c = reachOf([8]);
+    expect(c?.answer).toBe('no');
+    expect(c?.reasons.join(' ')).toMatch(/behind the wall: 6" must be spare/);
+  });
+});
+
+describe('charge reach from a leader where two bases meet, the other base’s reading at the limit', () => {
+  // A: two 4" bases, the leader on their seam at (0, 0) goes with the left base. B's nearest corner
+  // (4, y) is hypot(4, y) from the left base and y from the right one's front corner (4, 0).
+  const reachOf = (y: number) => {
+    const st = table([
+      box('A', -4, 4, -1.5, 0, { widths: [4, 4] }),
+      box('B', 4, 8, y, y + 1.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const v = chargeVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'A'), findUnit(st, 'B'));
+    return v.checks.find((c) => c.question === 'reach');
+  };
+
+  it('is too close to call when the other base is itself within the band of one move', () => {
+    // 12.70" from the leader's base, a firm no; 12.05" from the other, 0.05" over, which a base
+    // moving within the band (¼") brings within 12".
+    const c = reachOf(12.05);
+    expect(c?.value).toBeCloseTo(Math.hypot(4, 12.05), 6);
+    expect(c?.answer).toBe('borderline');
+    expect(c?.reasons.join(' ')).toMatch(/other reading, which is itself too close to call/);
+  });
+
+  it('is firm when the other base is more than the band over', () => {
+    expect(reachOf(12.4)?.answer).toBe('no');
+  });
+});
+
 describe('close range from a leader standing where two bases meet', () => {
   // S: two 4" bases, the front's centre (0, 0) on their seam. T's nearest corner (4.5, 5) is
   // hypot(4.5, 5) = 6.73" from the left base and hypot(0.5, 5) = 5.02" from the right one.

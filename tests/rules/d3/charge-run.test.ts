@@ -150,4 +150,30 @@ describe('D3 charge: the straight run after the turn may not pass through units'
     expect(clear.v.facts.straightIn).toBeCloseTo(FREE.dist, 9);
     expect(clear.reach.answer).toBe('yes');
   });
+
+  it('a run that passes between two units by less than the band is too close to call; narrower, firm', () => {
+    // Two walls of enemies either side of the straight run, each reaching `inMm` into the strip
+    // (the frontage less 1 mm contact each side): no turn gives a clear run, but the walls standing
+    // `inMm` further apart would. Turning only makes the strip cross the gap more widely.
+    const walls = (inMm: number) => {
+      const edge = 2 - (1 + inMm) / IN;
+      return [
+        rect('W1', -12, -edge, 4, 5, { side: 'blue', files: 10 }),
+        rect('W2', edge, 12, 4, 5, { side: 'blue', files: 10 }),
+      ];
+    };
+    const hair = charge(walls(0.1), DEFAULT_POLICY);
+    expect(bruteShortest(hair.st, ['W1', 'W2'])).toBe(Infinity);
+    // Brute force on the walls moved 0.15 mm further apart each: a straight run opens.
+    const apart = charge(walls(-0.05), DEFAULT_POLICY);
+    expect(bruteShortest(apart.st, ['W1', 'W2'])).toBeLessThan(8.01);
+    expect(hair.reach.answer).toBe('borderline');
+    expect(hair.reach.lean).toBe('no');
+    expect(hair.reach.reasons.join(' ')).toMatch(/straight run passes W[12] within/);
+    expect(hair.reach.moveMm as number).toBeGreaterThanOrEqual(0.1);
+    expect(hair.reach.moveMm as number).toBeLessThanOrEqual(hair.reach.bandMm as number);
+
+    const narrow = charge(walls(12), DEFAULT_POLICY);
+    expect(narrow.reach.answer).toBe('no');
+  });
 });
