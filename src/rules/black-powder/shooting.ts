@@ -1,6 +1,6 @@
 import { regionIntersection } from '../../geometry/boolean.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
-import { gapAlongLine, type Gap } from '../../geometry/gap.ts';
+import type { Gap } from '../../geometry/gap.ts';
 import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
 import type { VisibleRegion } from '../../geometry/visible-region.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -17,14 +17,11 @@ import {
   inStr,
   isDeployedArtillery,
   isSkirmish,
-  lengthVerdict,
-  mmOf,
   poss,
   weaponOf,
   type BpContext,
   type Measured,
 } from './context.ts';
-import { enfiladeVerdict } from './enfilade.ts';
 import { priorityVerdict } from './priority.ts';
 import { bpQuarterPolygon } from './quarters.ts';
 import {
@@ -34,11 +31,13 @@ import {
   inBuildingCheck,
   visibilityChecks,
 } from './shot-checks.ts';
-import { gapObstacles, hiderWords, seen, sightBlocker } from './sight.ts';
+import { hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
+import { clearTarget, shotModifiers } from './shot-clear.ts';
+import { gapChecks } from './shot-gap.ts';
 import type { OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
-import { GAP_CANNON, GAP_SMALL_ARMS, smallArmsBand, type Weapon } from './tables.ts';
+import { smallArmsBand, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
 /** Everything decided about one shooter–target pair, before target priority. */
@@ -265,57 +264,10 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     facts.band = band;
 
     // Gaps the line of fire passes through.
-    const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
-    gap = gapAlongLine(
-      eye,
-      r.to,
-      gapObstacles(ctx, new Set([shooter.id, target.id])),
-      Math.max(shooter.frontage, mmOf(minGap)) + 1,
-      ctx.options.gapReading,
-    );
-    if (gap) {
-      const g = gap;
-      const width: Measured = {
-        mm: g.width,
-        sigmaMm: hypot(shooter.sigmaMm, target.sigmaMm),
-        from: g.onLeft,
-        to: g.onRight,
-        fromName: g.left.label,
-        toName: g.right.label,
-      };
-      checks.push(
-        lengthVerdict(
-          ctx,
-          {
-            question: 'gap',
-            asked: `is the gap wide enough for ${S} to shoot through?`,
-            reasons: [
-              `the line of fire passes a ${inStr(g.width)} gap between ${g.left.label} and ${g.right.label}; ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
-            ],
-            options: pick(ctx.options, 'gapReading'),
-            facts: { gapIn: inches(g.width) },
-          },
-          width,
-          'atLeast',
-          minGap,
-        ),
-        lengthVerdict(
-          ctx,
-          {
-            question: 'gapFrontage',
-            asked: `is the gap at least as wide as ${poss(S)} frontage?`,
-            role: 'modifier',
-            reasons: [
-              `seen through a ${inStr(g.width)} gap against ${poss(S)} ${inStr(shooter.frontage)} frontage`,
-            ],
-          },
-          width,
-          'atLeast',
-          inches(shooter.frontage),
-        ),
-      );
-      facts.gap = inches(g.width);
-    }
+    const gaps = gapChecks(ctx, shooter, target, eye, r, gun, weapon);
+    gap = gaps.gap;
+    checks.push(...gaps.checks);
+    if (gap) facts.gap = inches(gap.width);
     if (overhead) facts.overhead = true;
   }
 
@@ -330,46 +282,17 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       if (cover.check.lean === 'yes') facts.coverSave = cover.kind === 'heavy' ? 2 : 1;
     }
   }
-  const notClear: string[] = [];
-  if (isDeployedArtillery(target)) notClear.push(`${T} is deployed artillery`);
-  if (isSkirmish(target)) notClear.push(`${T} is in skirmish order`);
-  let clearBorderline = false;
-  for (const c of checks) {
-    if (c.role !== 'modifier') continue;
-    // Each clear-target test is worded so that "yes" is the good side, except these two.
-    const badIfYes = c.question === 'inBuilding' || c.question === 'coverHalf';
-    const clearTests = ['frontHalf', 'arcHalf', 'visibleHalf', 'gapFrontage', 'inBuilding', 'coverHalf'];
-    if (!clearTests.includes(c.question)) continue;
-    if ((c.lean === 'yes') === badIfYes) notClear.push(notClearWords(c, T, S, shooter.frontage));
-    if (c.answer === 'borderline') clearBorderline = true;
-  }
+  const { notClear, clearBorderline } = clearTarget(checks, shooter, target);
   const { answer } = allOf(checks);
   const clear = notClear.length === 0;
   facts.clear = clear;
   if (clearBorderline) facts.clearBorderline = true;
   const modifiers: string[] = [];
   if (weapon && range) {
-    const lean = (q: string) => checks.find((c) => c.question === q)?.lean === 'yes';
-    const maybe = (q: string) => checks.find((c) => c.question === q)?.answer === 'borderline';
-    const mod = (q: string, words: string) => {
-      if (lean(q)) modifiers.push(maybe(q) ? `${words} (too close to call)` : words);
-    };
-    mod('closeRange', '+1 close range');
-    mod('shortRange', '+1 close range (canister)');
-    mod('longRange', '−1 long range');
-    mod('beyondHalfRange', '−1 beyond half range');
-    if (gun && ['attackColumn', 'marchColumn', 'square'].includes(target.formationInUse))
-      modifiers.push('+1 target is a column or square');
-    if (overhead) modifiers.push('−1 firing overhead');
-    if (!clear)
-      modifiers.push(clearBorderline ? '−1 not a clear target (too close to call)' : '−1 not a clear target');
-    const enf = enfiladeVerdict(ctx, shooter, target, weapon, overhead);
-    checks.push(enf);
-    facts.enfiladed = enf.lean === 'yes';
-    if (enf.lean === 'yes' || enf.answer === 'borderline')
-      modifiers.push(
-        enf.answer === 'yes' ? 'double dice (enfilade)' : 'perhaps double dice (enfilade too close to call)',
-      );
+    const m = shotModifiers(ctx, checks, { shooter, target, weapon, gun, overhead, clear, clearBorderline });
+    modifiers.push(...m.modifiers);
+    checks.push(m.enfilade);
+    facts.enfiladed = m.enfilade.lean === 'yes';
   }
   facts.modifiers = modifiers.join(', ');
   return {
@@ -392,30 +315,6 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     checks,
     facts,
   };
-}
-
-/** Why a clear-target test makes the target not clear, in words. */
-function notClearWords(c: Verdict, T: string, S: string, frontage: number): string {
-  const v =
-    c.value === undefined
-      ? ''
-      : ` (${c.value.toFixed(c.unit === '%' ? 0 : 1)}${c.unit === '%' ? '%' : ` ${c.unit}`})`;
-  switch (c.question) {
-    case 'frontHalf':
-      return `less than half of ${T} is in the front quarter${v}`;
-    case 'arcHalf':
-      return `less than half of ${T} is inside the arc of fire${v}`;
-    case 'visibleHalf':
-      return `less than half of ${T} can be seen${v}`;
-    case 'gapFrontage':
-      return `seen through a ${(c.value ?? 0).toFixed(1)} in gap, narrower than ${poss(S)} ${inStr(frontage)} frontage`;
-    case 'inBuilding':
-      return `${T} is in ${String(c.facts.building ?? 'a building')}`;
-    case 'coverHalf':
-      return `${(c.value ?? 0).toFixed(0)}% of ${T} is in cover`;
-    default:
-      return c.reasons[0] ?? c.question;
-  }
 }
 
 /** Every enemy the shooter could shoot (eligible, or too close to call), nearest first. */
