@@ -71,5 +71,8 @@ export function seenFrontageQuantity(
       limitPercent,
       bandMm,
     ),
+    comparison,
+    limitPercent,
+    f(0),
   );
 }

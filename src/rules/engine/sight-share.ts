@@ -12,11 +12,11 @@ import {
   type SightScreen,
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
-import { noteSight } from '../../geometry/look-record.ts';
+import { noteLooked, noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity } from './probe.ts';
-import type { Comparison, Quantity } from './threshold.ts';
+import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
 /**
@@ -47,6 +47,12 @@ export interface SeenShare {
    * far inside, mm. Moving the target changes nothing then, but the eye moving that far does.
    */
   readonly blindDepthMm?: number;
+  /**
+   * When the eye stands outside every solid screen but within reach of one (a leader on the edge of
+   * a base it touches, beside a wall): how far it is from standing inside, mm. There it would see
+   * nothing.
+   */
+  readonly nearBlindMm?: number;
 }
 
 export interface SightInputs {
@@ -117,7 +123,32 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     ({ hidden, blind } = build(reach));
     sigmaMm = sigmaOf(hidden);
   }
-  return seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
+  const seen = seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
+  if (blind) return seen;
+  // A solid screen the eye could step into within four bands, as far as probes move the target
+  // (noted: a unit moving there changes the answer).
+  const eyeReach = 4 * bandFor(sigmaMm);
+  noteLooked({
+    minX: eye.x - eyeReach,
+    minY: eye.y - eyeReach,
+    maxX: eye.x + eyeReach,
+    maxY: eye.y + eyeReach,
+  });
+  const near = nearestSolidMm(eye, inputs.screens, eyeReach);
+  return near === undefined ? seen : { ...seen, nearBlindMm: near };
+}
+
+/** How far the eye (outside every solid screen) is from the nearest solid screen's outline, when within `reachMm`. */
+function nearestSolidMm(eye: Vec2, screens: readonly SightScreen[], reachMm: number): number | undefined {
+  let best = reachMm;
+  for (const s of screens) {
+    if (s.kind !== 'solid') continue;
+    const b = s.box;
+    if (b.minX - eye.x > best || eye.x - b.maxX > best || b.minY - eye.y > best || eye.y - b.maxY > best)
+      continue;
+    best = Math.min(best, pointToOutline(eye, s.polygon));
+  }
+  return best < reachMm ? best : undefined;
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
@@ -214,16 +245,33 @@ export function seenShareQuantity(
   // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
   // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
   // its trapezoids' own widths depend on where the sweep cut).
+  const capped = blindCapped(s, q, comparison, limitPercent, f(0));
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
-    return { ...q, moveMm: Math.min(q.moveMm, widestPart(s.region.polygons, s.across)) };
-  return blindCapped(s, q);
+    return { ...capped, moveMm: Math.min(capped.moveMm, widestPart(s.region.polygons, s.across)) };
+  return capped;
 }
 
 /**
- * A share judged from an eye standing inside a solid screen is no surer than the eye is deep
- * inside it: a step out and the screen hides only what lies behind it (a unit lining a wall, its
- * leader on the wall, had every target 100 % in cover, and 46 % a step back).
+ * A share judged from an eye at a solid screen's edge is no surer than the eye is from crossing it.
+ * Inside one (a leader on the wall its unit lines) it sees nothing, and moving the target changes
+ * nothing; a step out and the screen hides only what lies behind it (every target had been 100 %
+ * in cover, and 46 % a step back). Outside but near one (a leader on the edge of an enemy base it
+ * touches), a step in and it would see nothing: `valueIfBlind` is the quantity then, and the move
+ * is capped when that answers otherwise.
  */
-export function blindCapped<Q extends { readonly moveMm: number }>(s: SeenShare, q: Q): Q {
-  return s.blindDepthMm === undefined ? q : { ...q, moveMm: Math.min(q.moveMm, s.blindDepthMm) };
+export function blindCapped<Q extends { readonly value: number; readonly moveMm: number }>(
+  s: SeenShare,
+  q: Q,
+  comparison: Comparison,
+  limit: number,
+  valueIfBlind: number,
+): Q {
+  let move = q.moveMm;
+  if (s.blindDepthMm !== undefined) move = Math.min(move, s.blindDepthMm);
+  if (
+    s.nearBlindMm !== undefined &&
+    holds(valueIfBlind - limit, comparison, limit) !== holds(q.value - limit, comparison, limit)
+  )
+    move = Math.min(move, s.nearBlindMm);
+  return move === q.moveMm ? q : { ...q, moveMm: move };
 }

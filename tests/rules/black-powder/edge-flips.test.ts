@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { shootVerdict } from '../../../src/rules/black-powder/shooting.ts';
 import { chargeVerdict } from '../../../src/rules/black-powder/charge.ts';
 import { supportVerdict } from '../../../src/rules/black-powder/support.ts';
+import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
+import { eyeSigma } from '../../../src/rules/black-powder/shooting.ts';
+import { seen } from '../../../src/rules/black-powder/sight.ts';
 import type { ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
 import { findUnit } from '../../../src/table/table-state.ts';
 import { box, ctxOf, IN, rectPoly, shooterS, table } from './fixtures.ts';
@@ -204,6 +207,37 @@ describe('charge reach from a leader where two bases meet, the other base’s re
 
   it('is firm when the other base is more than the band over', () => {
     expect(reachOf(12.4)?.answer).toBe('no');
+  });
+});
+
+describe('sight from a leader at the edge of another unit’s base', () => {
+  // S's leader (0, 0) faces +y; X stands in front, its rear edge on y = gap (x −3…3). T lies off to
+  // the left and a little behind S's front line, outside X's shadow: seen whole from (0, 0), while
+  // an eye inside X's base sees nothing (solid: nothing is seen through or under a base).
+  const seeOf = (gap: number) => {
+    const st = table([
+      shooterS(),
+      box('X', -3, 3, gap, gap + 1.5, { side: 'blue', headingDeg: 180 }),
+      box('T', -24, -20, -1.4, -0.1, { side: 'blue', headingDeg: 270 }),
+    ]);
+    const ctx = ctxOf(st, {}, POLICY);
+    const S = findUnit(st, 'S');
+    const T = findUnit(st, 'T');
+    const view = seen(ctx, S.leader, eyeSigma(S), T, { exclude: new Set(['S', 'T']) });
+    return { view, check: visibleCheck(ctx, view, 'S', T) };
+  };
+
+  it('is too close to call when the leader stands within the band of X', () => {
+    const { view, check } = seeOf(0.02);
+    expect(view.region.share).toBe(1);
+    expect(check.answer).toBe('borderline');
+    expect(check.moveMm).toBeCloseTo(0.02 * IN, 6);
+    // X a step nearer, over the leader: S sees nothing of T.
+    expect(seeOf(-0.02).view.region.share).toBe(0);
+  });
+
+  it('is firm when X stands further off than four bands', () => {
+    expect(seeOf(1.5).check.answer).toBe('yes');
   });
 });
 
