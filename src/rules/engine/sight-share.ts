@@ -15,6 +15,7 @@ import {
 import { noteLooked, noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
+import { seamMoveMm } from '../../geometry/shadow-seam.ts';
 import { probedQuantity } from './probe.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -42,6 +43,13 @@ export interface SeenShare {
   seenAt(k: 0 | 1, offsetMm: number): { readonly seen: readonly Polygon[]; readonly offset: Vec2 };
   /** Unit vector across the sight line (the direction of probe k = 0). */
   readonly across: Vec2;
+  /**
+   * Wholly hidden by two or more hiders: how far (at the target, mm) they would have to move apart
+   * for a gap to open between them where they meet in front of it (shadow-seam.ts), as a move of
+   * the target. Infinity
+   * otherwise, or when a wood or cover area is among them (no bearing span says what they hide).
+   */
+  seamMm(): number;
   /**
    * When the eye stands inside a solid screen and sees nothing (a leader on a wall it lines): how
    * far inside, mm. Moving the target changes nothing then, but the eye moving that far does.
@@ -189,6 +197,7 @@ function seenFrom(
       shareAt: () => 0,
       seenAt: () => ({ seen: [], offset: { x: 0, y: 0 } }),
       across,
+      seamMm: () => Infinity,
       blindDepthMm: pointToOutline(eye, blind.polygon),
     };
   }
@@ -216,7 +225,26 @@ function seenFrom(
     if (offsetMm === 0) return { seen: region.polygons, offset };
     return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea, apart).polygons, offset };
   };
-  return { region, sigmaMm, shareAt, seenAt, across };
+  let seam: number | undefined;
+  const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along));
+  return { region, sigmaMm, shareAt, seenAt, across, seamMm };
+}
+
+/** SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts). */
+function seamOf(inputs: SightInputs, hidden: readonly Hidden[], region: VisibleRegion, along: Vec2): number {
+  if (region.share > 0 || region.hiddenBy.length < 2) return Infinity;
+  const ids = new Set(region.hiddenBy.map((h) => h.id));
+  const hiders = hidden.filter((h) => ids.has(h.screen.id));
+  if (hiders.some((h) => h.screen.kind !== 'solid' && h.screen.kind !== 'screen')) return Infinity;
+  const { eye, target } = inputs;
+  const tb = boxOfAll(target);
+  return seamMoveMm(
+    eye,
+    along,
+    target,
+    hiders.map((h) => ({ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 })),
+    hypot((tb.minX + tb.maxX) / 2 - eye.x, (tb.minY + tb.maxY) / 2 - eye.y),
+  );
 }
 
 /**
@@ -246,6 +274,11 @@ export function seenShareQuantity(
   // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
   // its trapezoids' own widths depend on where the sweep cut).
   const capped = blindCapped(s, q, comparison, limitPercent, f(0));
+  // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
+  if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
+    const seam = s.seamMm();
+    if (seam < capped.moveMm) return { ...capped, moveMm: seam };
+  }
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
     return { ...capped, moveMm: Math.min(capped.moveMm, widestPart(s.region.polygons, s.across)) };
   return capped;

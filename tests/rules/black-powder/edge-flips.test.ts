@@ -241,6 +241,41 @@ describe('sight from a leader at the edge of another unit’s base', () => {
   });
 });
 
+describe('sight past two units that meet by a hair in front of the target', () => {
+  // From S's leader (0, 0): X1 (y 5–6.5) ends at x = 0.02, X2 (y 8–9.5) begins at x = left. Their
+  // spans of bearing overlap by 0.02/5 − left/8 rad, so T (y 20–21.5) is hidden whole; moving T
+  // never shows it, but X2 or the eye moving right by a hair opens a gap.
+  const seeOf = (left: number) => {
+    const st = table([
+      shooterS(),
+      box('X1', -6, 0.02, 5, 6.5, { side: 'blue', headingDeg: 180 }),
+      box('X2', left, left + 6, 8, 9.5, { side: 'blue', headingDeg: 180 }),
+      box('T', -3, 3, 20, 21.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const ctx = ctxOf(st, {}, POLICY);
+    const S = findUnit(st, 'S');
+    const T = findUnit(st, 'T');
+    const view = seen(ctx, S.leader, eyeSigma(S), T, { exclude: new Set(['S', 'T']) });
+    return { view, check: visibleCheck(ctx, view, 'S', T) };
+  };
+
+  it('is too close to call when they overlap in bearing by less than the band at T', () => {
+    const { view, check } = seeOf(-0.01);
+    expect(view.region.share).toBe(0);
+    expect(check.answer).toBe('borderline');
+    // δ = 0.02/5 + 0.01/8 rad. These bases are exact (sigma 0), so only the eye's move opens it:
+    // δ / (1/5 − 1/8) inches of the eye, worth (20.75 − 5)/5 times that at T's centre (0.22").
+    const delta = Math.atan(0.02 / 5) + Math.atan(0.01 / 8);
+    expect(check.moveMm).toBeCloseTo(((delta / (1 / 5 - 1 / 8)) * (20.75 - 5) * IN) / 5, 1);
+    // X2 a hair to the right: some of T is seen through the gap.
+    expect(seeOf(0.05).view.region.share).toBeGreaterThan(0);
+  });
+
+  it('is firm when they overlap by far more', () => {
+    expect(seeOf(-0.5).check.answer).toBe('no');
+  });
+});
+
 describe('close range from a leader standing where two bases meet', () => {
   // S: two 4" bases, the front's centre (0, 0) on their seam. T's nearest corner (4.5, 5) is
   // hypot(4.5, 5) = 6.73" from the left base and hypot(0.5, 5) = 5.02" from the right one.

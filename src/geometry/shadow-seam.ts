@@ -1,0 +1,112 @@
+import type { Polygon } from './polygon.ts';
+import type { Vec2 } from './vec.ts';
+
+/**
+ * Where hiders meet in front of a target: seen from the eye, a target wholly hidden by two or more
+ * hiders is hidden because their spans of bearing overlap where one ends and the next begins. If
+ * they overlap there by a hair, moving one a hair opens a gap and some of the target is seen,
+ * though moving the target alone never shows it (a probe of the target finds nothing).
+ *
+ * A seam is an end of one hider's span on a bearing that meets the target (within one of its
+ * outlines' spans); its overlap δ is how deep another hider covers that bearing (its angle to its
+ * own nearer end; the deepest such). A hider's shadow spans the same bearings as its outline.
+ */
+export interface SeamHider {
+  readonly polygon: Polygon;
+  /** Whether its place is uncertain (a unit); terrain stays where it is. */
+  readonly movable: boolean;
+}
+
+/**
+ * The least move, as a move of the target (the scale the pose band is on, mm), that opens a gap at
+ * a seam: a unit at either side moving δ·r across opens it, as the target would moving δ·t; two
+ * pieces of terrain open only to the eye moving, which turns their edges against each other by
+ * e·(1/r₁ − 1/r₂) for a move e, a move worth e·(t − r₁)/r₁ at the target. `targetMm`: the
+ * target's distance from the eye. Infinity when there is no seam.
+ */
+export function seamMoveMm(
+  eye: Vec2,
+  along: Vec2,
+  target: readonly Polygon[],
+  hiders: readonly SeamHider[],
+  targetMm: number,
+): number {
+  const bearing = (p: Vec2): number => {
+    const dx = p.x - eye.x;
+    const dy = p.y - eye.y;
+    return Math.atan2(along.x * dy - along.y * dx, along.x * dx + along.y * dy);
+  };
+  const spanOf = (poly: Polygon) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    let loAt = poly[0] as Vec2;
+    let hiAt = loAt;
+    for (const p of poly) {
+      const a = bearing(p);
+      if (a < lo) [lo, loAt] = [a, p];
+      if (a > hi) [hi, hiAt] = [a, p];
+    }
+    return { lo, hi, loAt, hiAt };
+  };
+  // Per outline: bearings between two bases of the target see nothing of it.
+  const targetSpans = target.map(spanOf);
+  const onTarget = (a: number) => targetSpans.some((t) => t.lo < a && a < t.hi);
+  const spans = hiders.map((h) => spanOf(h.polygon));
+  const cos = Math.cos;
+  const sin = Math.sin;
+  let least = Infinity;
+  spans.forEach((s, i) => {
+    for (const [end, at] of [
+      [s.lo, s.loAt],
+      [s.hi, s.hiAt],
+    ] as const) {
+      if (!onTarget(end)) continue;
+      // The other hider covering this bearing deepest: a gap opens here once it is gone.
+      let depth = -1;
+      let by = -1;
+      spans.forEach((o, j) => {
+        if (j === i || o.lo > end || end > o.hi) return;
+        const d = Math.min(end - o.lo, o.hi - end);
+        if (d > depth) [depth, by] = [d, j];
+      });
+      if (by < 0) return void (least = 0);
+      const other = hiders[by] as SeamHider;
+      if ((hiders[i] as SeamHider).movable || other.movable) {
+        least = Math.min(least, depth * targetMm);
+        continue;
+      }
+      // Both terrain: only the eye opens it.
+      const rEnd = Math.hypot(at.x - eye.x, at.y - eye.y);
+      const dir = {
+        x: along.x * cos(end) - along.y * sin(end),
+        y: along.x * sin(end) + along.y * cos(end),
+      };
+      const rOther = rayDistance(eye, dir, other.polygon);
+      const r1 = Math.min(rEnd, rOther);
+      const r2 = Math.max(rEnd, rOther);
+      const turn = 1 / r1 - 1 / r2;
+      if (!(turn > 0) || !Number.isFinite(r2)) continue;
+      least = Math.min(least, ((depth / turn) * (targetMm - r1)) / r1);
+    }
+  });
+  return least;
+}
+
+/** Distance from `eye` along the unit vector `dir` to the nearest crossing of the polygon's edges. */
+function rayDistance(eye: Vec2, dir: Vec2, poly: Polygon): number {
+  let best = Infinity;
+  for (let k = 0; k < poly.length; k++) {
+    const a = poly[k] as Vec2;
+    const b = poly[(k + 1) % poly.length] as Vec2;
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    const den = dir.x * ey - dir.y * ex;
+    if (den === 0) continue;
+    const ax = a.x - eye.x;
+    const ay = a.y - eye.y;
+    const t = (ax * ey - ay * ex) / den;
+    const u = (ax * dir.y - ay * dir.x) / den;
+    if (t >= 0 && u >= 0 && u <= 1) best = Math.min(best, t);
+  }
+  return best;
+}
