@@ -276,3 +276,33 @@ export function bestChargeLine(
   }
   return best;
 }
+
+/**
+ * When the best line takes the whole turn allowed that way: how far across (mm) the target reaches
+ * into the strip the turned frontage sweeps. The target moving that far sideways leaves every line
+ * on that side, a smaller turn reaching less far round. Undefined when the turn is short of the limit.
+ */
+export function reachAtTurnLimit(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  line: ChargeLine,
+  limits: { readonly leftDeg: number; readonly rightDeg: number },
+): number | undefined {
+  const limit = line.turnDeg >= 0 ? limits.leftDeg : limits.rightDeg;
+  if (Math.abs(line.turnDeg) < limit - 1e-6) return undefined;
+  const box = turnedBox(charger.box, line.turnDeg, pivotFor(ctx, charger.box, line.turnDeg));
+  const w = box.width / 2;
+  let deepest = 0;
+  for (const poly of target.bodyPolygons) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const p of poly) {
+      const x = toLocal(box.frame, p).x;
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+    deepest = Math.max(deepest, Math.min(hi, w) - Math.max(lo, -w));
+  }
+  return deepest;
+}

@@ -19,6 +19,7 @@ import {
   boxTurned,
   bestChargeLine,
   pivotFor,
+  reachAtTurnLimit,
   sweepObstacles,
   turnLimits,
   type ChargeLine,
@@ -200,7 +201,21 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
             },
           ];
     })();
-    checks.push(withAlternatives(reach, [...alt, ...run.alternatives], Math.max(band, run.bandMm), 'in'));
+    // The whole turn allowed, and the target only just inside the strip: a step aside and no line.
+    const edge = reachAtTurnLimit(ctx, charger, target, line, allowed);
+    const atEdge =
+      edge === undefined
+        ? []
+        : [
+            {
+              lean: 'no' as const,
+              switchMm: edge,
+              why: `at the full ${Math.abs(line.turnDeg).toFixed(1)}° turn ${T} only just reaches into ${possessive(C)} path`,
+            },
+          ];
+    checks.push(
+      withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
+    );
   }
   const { answer, lean } = allOf(checks);
   const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;

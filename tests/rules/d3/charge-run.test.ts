@@ -176,4 +176,30 @@ describe('D3 charge: the straight run after the turn may not pass through units'
     const narrow = charge(walls(12), DEFAULT_POLICY);
     expect(narrow.reach.answer).toBe('no');
   });
+
+  it('a target only just inside the run at the full 45° turn is too close to call', () => {
+    // Turning 45° left about (−2, 0), the strip's left edge runs through the points whose
+    // coordinate across it, (x + y)/√2 less that of its centre, is −2. T (2" × 2") stands far to
+    // the left, its upper-right corner reaching `o` inches into the strip; no smaller turn reaches it.
+    const charge45 = (o: number) => {
+      const xr = (-2 + o) / Math.SQRT1_2 - 5.172;
+      const st = table(
+        [C(), rect('T', xr - 2, xr, 4, 6, { side: 'blue', headingDeg: 180, files: 1 })],
+        [],
+        'd3',
+      );
+      const v = chargeVerdict(d3Context(st, {}, DEFAULT_POLICY), findUnit(st, 'C'), findUnit(st, 'T'));
+      return { st, reach: v.checks.find((c) => c.question === 'reach') as Verdict };
+    };
+    const hair = charge45(0.05);
+    // Brute force: a line at 45° exists; with T 0.1" further out there is none.
+    expect(bruteShortest(hair.st, [])).toBeLessThan(Infinity);
+    expect(bruteShortest(charge45(-0.05).st, [])).toBe(Infinity);
+    expect(hair.reach.lean).toBe('yes');
+    expect(hair.reach.answer).toBe('borderline');
+    expect(hair.reach.reasons.join(' ')).toMatch(/at the full 45.0° turn T only just reaches into C's path/);
+    expect(hair.reach.moveMm as number).toBeCloseTo(0.05 * IN, 0);
+
+    expect(charge45(1).reach.answer).toBe('yes');
+  });
 });
