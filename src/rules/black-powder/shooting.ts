@@ -264,7 +264,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     facts.band = band;
 
     // Gaps the line of fire passes through.
-    const gaps = gapChecks(ctx, shooter, target, eye, r, gun, weapon);
+    const gaps = gapChecks(ctx, shooter, target, eye, r, gun, weapon, polys);
     gap = gaps.gap;
     checks.push(...gaps.checks);
     if (gap) facts.gap = inches(gap.width);

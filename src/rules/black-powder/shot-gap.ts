@@ -3,7 +3,20 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { pick } from '../engine/options.ts';
 import type { Verdict } from '../engine/verdict.ts';
-import { inches, inStr, lengthVerdict, mmOf, poss, type BpContext, type Measured } from './context.ts';
+import {
+  BP,
+  bpVerdict,
+  inches,
+  inStr,
+  lengthVerdict,
+  mmOf,
+  poss,
+  type BpContext,
+  type Measured,
+} from './context.ts';
+import { withAlternatives } from '../engine/alternatives.ts';
+import { pointToPolygon } from '../../geometry/distance.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
 import { gapObstacles } from './sight.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -12,6 +25,11 @@ import { hypot } from '../../geometry/hypot.ts';
  * The gap the line of fire (eye → the nearest part of the target in range) passes through, if any,
  * with its two checks: wide enough to shoot through at all (the least gap for a cannon, or for
  * other shooters), and as wide as the shooter's frontage (a clear-target test).
+ *
+ * The nearest part seen decides the line; another part of `seenParts` within the band as near
+ * could as well be the nearest (the seen part moves as hiders and the target do), so when its line
+ * passes a gap too narrow and this one does not, or the other way round, whether the gap stops the
+ * shot is too close to call.
  */
 export function gapChecks(
   ctx: BpContext,
@@ -21,17 +39,40 @@ export function gapChecks(
   range: Measured,
   gun: boolean,
   weapon: Weapon,
+  seenParts: readonly Polygon[],
 ): { gap?: Gap; checks: Verdict[] } {
   const S = shooter.name;
   const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
-  const g = gapAlongLine(
-    eye,
-    range.to,
-    gapObstacles(ctx, new Set([shooter.id, target.id])),
-    Math.max(shooter.frontage, mmOf(minGap)) + 1,
-    ctx.options.gapReading,
-  );
-  if (!g) return { checks: [] };
+  const obstacles = gapObstacles(ctx, new Set([shooter.id, target.id]));
+  const along = (to: Vec2) =>
+    gapAlongLine(eye, to, obstacles, Math.max(shooter.frontage, mmOf(minGap)) + 1, ctx.options.gapReading);
+  const narrow = (x: Gap | undefined) => x !== undefined && x.width < mmOf(minGap);
+  const g = along(range.to);
+  const other = otherAim(eye, range, seenParts, BP.bandMm(ctx, range.sigmaMm), (to) => {
+    const o = along(to);
+    return narrow(o) !== narrow(g) ? { gap: o } : undefined;
+  });
+  const why = 'another part of the target seen about as near is reached by a line of fire';
+  if (!g) {
+    if (!other?.found.gap) return { checks: [] };
+    const w = other.found.gap;
+    return {
+      checks: [
+        bpVerdict({
+          question: 'gap',
+          asked: `is the gap wide enough for ${S} to shoot through?`,
+          answer: 'borderline',
+          lean: 'yes',
+          moveMm: other.extraMm,
+          bandMm: BP.bandMm(ctx, range.sigmaMm),
+          reasons: [
+            `the line of fire passes no gap; too close to call: ${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label}, ${inStr(other.extraMm)} further, and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
+          ],
+          options: pick(ctx.options, 'gapReading'),
+        }),
+      ],
+    };
+  }
   const width: Measured = {
     mm: g.width,
     sigmaMm: hypot(shooter.sigmaMm, target.sigmaMm),
@@ -40,24 +81,38 @@ export function gapChecks(
     fromName: g.left.label,
     toName: g.right.label,
   };
+  const gapCheck = lengthVerdict(
+    ctx,
+    {
+      question: 'gap',
+      asked: `is the gap wide enough for ${S} to shoot through?`,
+      reasons: [
+        `the line of fire passes a ${inStr(g.width)} gap between ${g.left.label} and ${g.right.label}; ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
+      ],
+      options: pick(ctx.options, 'gapReading'),
+      facts: { gapIn: inches(g.width) },
+    },
+    width,
+    'atLeast',
+    minGap,
+  );
   return {
     gap: g,
     checks: [
-      lengthVerdict(
-        ctx,
-        {
-          question: 'gap',
-          asked: `is the gap wide enough for ${S} to shoot through?`,
-          reasons: [
-            `the line of fire passes a ${inStr(g.width)} gap between ${g.left.label} and ${g.right.label}; ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
-          ],
-          options: pick(ctx.options, 'gapReading'),
-          facts: { gapIn: inches(g.width) },
-        },
-        width,
-        'atLeast',
-        minGap,
-      ),
+      other
+        ? withAlternatives(
+            gapCheck,
+            [
+              {
+                lean: narrow(g) ? 'yes' : 'no',
+                switchMm: other.extraMm,
+                why: `${why} ${other.found.gap ? `through a ${inStr(other.found.gap.width)} gap` : 'clear of gaps'}`,
+              },
+            ],
+            BP.bandMm(ctx, range.sigmaMm),
+            'in',
+          )
+        : gapCheck,
       lengthVerdict(
         ctx,
         {
@@ -74,4 +129,26 @@ export function gapChecks(
       ),
     ],
   };
+}
+
+/**
+ * The first seen part (nearest first) whose nearest point is within `bandMm` as near as the range's
+ * and more than a millimetre from it, for which `differs` finds something: with how much further it is.
+ */
+function otherAim<T>(
+  eye: Vec2,
+  range: Measured,
+  seenParts: readonly Polygon[],
+  bandMm: number,
+  differs: (to: Vec2) => T | undefined,
+): { found: T; extraMm: number } | undefined {
+  const near = seenParts
+    .map((p) => pointToPolygon(eye, p))
+    .filter((s) => s.distance - range.mm <= bandMm && hypot(s.onB.x - range.to.x, s.onB.y - range.to.y) > 1)
+    .sort((a, b) => a.distance - b.distance);
+  for (const s of near) {
+    const found = differs(s.onB);
+    if (found !== undefined) return { found, extraMm: Math.max(0, s.distance - range.mm) };
+  }
+  return undefined;
 }
