@@ -25,6 +25,9 @@ import { inBuildingCheck } from './shot-checks.ts';
 import { engagedTouch, flankOrRearEngaged, innerFlank, type Touch } from './support-contacts.ts';
 import { SUPPORT_DISTANCE } from './tables.ts';
 
+/** Rounding of clipped areas, as a share: far below any real part of a base. */
+const SHARE_TOL = 1e-9;
+
 /** Which flank/rear quarter of the engaged unit the supporter lies in (option supportPoint). */
 function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName | undefined {
   const opt = ctx.options.supportPoint;
@@ -36,7 +39,9 @@ function supportQuarter(ctx: BpContext, f: TableUnit, e: TableUnit): QuarterName
     (q) => [q, unitShareInQuarter(ctx, f, e, q)] as const,
   );
   const best = shares.reduce((a, b) => (b[1] > a[1] ? b : a));
-  if (opt === 'majority') return best[1] > 0.5 ? best[0] : undefined;
+  // Exactly half (skirmish bases two a side of a ray) is not more than half, whatever the rounding
+  // of the areas says.
+  if (opt === 'majority') return best[1] > 0.5 + SHARE_TOL ? best[0] : undefined;
   return best[1] > 0 ? best[0] : undefined;
 }
 

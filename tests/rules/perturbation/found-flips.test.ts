@@ -95,3 +95,33 @@ describe('firm flips found at twenty and forty times the perturbation tables, no
       expect(leans.some((l) => l !== undefined && l !== before?.lean)).toBe(true);
     });
 });
+
+describe('support by majority with exactly half of a skirmish screen either side of a ray', () => {
+  // Tables 1226 and 2029: F's four skirmish bases stand two in A's left quarter and two in its
+  // right. Half is not more than half; the perturbed tables had said "yes" when the clipped areas
+  // rounded a hair above one half.
+  for (const table of [1226, 2029])
+    it(`table ${table}: not in a flank or rear quarter, on the table and every perturbed one`, () => {
+      const ruleset = getRuleset('black-powder');
+      const t = randomTable(RECIPES['black-powder']!, table + 1);
+      const reported = reportedPoses(t.scenario, t.sigmas);
+      const r = rng(1000 + table);
+      const tables = [
+        tableOf(t.scenario, reported),
+        ...Array.from({ length: PERTURBATIONS }, () => tableOf(t.scenario, perturbedPoses(reported, r))),
+      ];
+      const quarters = tables.map(
+        (st) =>
+          checkOf(
+            ruleset.ask(
+              st,
+              parseQuestion("does 'F' support 'A'?"),
+              { supportPoint: 'majority' },
+              EXACT_POLICY,
+            ),
+            'supportQuarter',
+          )?.lean,
+      );
+      expect(quarters).toEqual(tables.map(() => 'no'));
+    });
+});
