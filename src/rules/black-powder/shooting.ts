@@ -252,7 +252,20 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     const toWords = polys === target.bodyPolygons ? undefined : `the nearest seen part of ${T}`;
     if (polys !== target.bodyPolygons) facts.rangeToVisiblePart = true;
     let others: readonly OtherReading[];
-    ({ range, rangeCheck, others } = shotRange(ctx, shooter, gun, weapon, target, polys, toWords));
+    // The part seen ends at shadows' edges, which move with the hiders: its nearest point may be
+    // on one, or a shadow may sweep over it. The range to it is as unsure as the sight is.
+    const edgeSigma = visible.share < 1 ? view.sigmaMm : 0;
+    ({ range, rangeCheck, others } = shotRange(
+      ctx,
+      shooter,
+      gun,
+      weapon,
+      target,
+      polys,
+      toWords,
+      [],
+      edgeSigma,
+    ));
     const r = range;
     checks.push(rangeCheck);
     const rIn = inches(r.mm);

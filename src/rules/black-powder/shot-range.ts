@@ -12,7 +12,9 @@ import { hypot } from '../../geometry/hypot.ts';
  * A shot's range check: from the shooter (option rangeFrom, or a gun's barrel) to the target's
  * polygons given (the part seen, or the whole body), against the weapon's maximum; too close to
  * call when the leader stands where two bases meet and the other base would answer otherwise.
- * `extra` reasons follow the measured one.
+ * `extra` reasons follow the measured one. `edgeSigmaMm`: when the part seen begins at a shadow's
+ * edge, that edge's one-sigma place against the target (the sight's), for its nearest point moves
+ * with it.
  */
 export function shotRange(
   ctx: BpContext,
@@ -23,10 +25,12 @@ export function shotRange(
   polys: readonly Polygon[],
   toWords: string | undefined,
   extra: readonly string[] = [],
+  edgeSigmaMm = 0,
 ): { range: Measured; rangeCheck: Verdict; others: readonly OtherReading[] } {
   const S = shooter.name;
   const T = target.name;
-  const range = measureFrom(ctx, shooter, gun, target, polys, toWords);
+  const measured = measureFrom(ctx, shooter, gun, target, polys, toWords);
+  const range = edgeSigmaMm > 0 ? { ...measured, sigmaMm: hypot(measured.sigmaMm, edgeSigmaMm) } : measured;
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
   const others = gun ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm);
   const rangeCheck = withAlternatives(
