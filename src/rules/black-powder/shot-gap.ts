@@ -66,7 +66,7 @@ export function gapChecks(
           moveMm: other.extraMm,
           bandMm: BP.bandMm(ctx, range.sigmaMm),
           reasons: [
-            `the line of fire passes no gap; too close to call: ${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label}, ${inStr(other.extraMm)} further, and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
+            `the line of fire passes no gap; too close to call: ${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label} (${inStr(other.extraMm)} further), and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
           ],
           options: pick(ctx.options, 'gapReading'),
         }),
@@ -132,7 +132,7 @@ export function gapChecks(
 }
 
 /**
- * The first seen part (nearest first) whose nearest point is within `bandMm` as near as the range's
+ * The first point of the seen parts (nearest first) within `bandMm` as near the eye as the range's
  * and more than a millimetre from it, for which `differs` finds something: with how much further it is.
  */
 function otherAim<T>(
@@ -142,13 +142,21 @@ function otherAim<T>(
   bandMm: number,
   differs: (to: Vec2) => T | undefined,
 ): { found: T; extraMm: number } | undefined {
-  const near = seenParts
-    .map((p) => pointToPolygon(eye, p))
-    .filter((s) => s.distance - range.mm <= bandMm && hypot(s.onB.x - range.to.x, s.onB.y - range.to.y) > 1)
+  const d0 = hypot(range.to.x - eye.x, range.to.y - eye.y);
+  // Each part's nearest point, and the corners about as near (a near edge square to the line of
+  // fire is as near all along: its far end may as well be the nearest).
+  const points: Array<{ at: Vec2; distance: number }> = [];
+  for (const part of seenParts) {
+    const s = pointToPolygon(eye, part);
+    points.push({ at: s.onB, distance: s.distance });
+    for (const v of part) points.push({ at: v, distance: hypot(v.x - eye.x, v.y - eye.y) });
+  }
+  const near = points
+    .filter((p) => p.distance - d0 <= bandMm && hypot(p.at.x - range.to.x, p.at.y - range.to.y) > 1)
     .sort((a, b) => a.distance - b.distance);
-  for (const s of near) {
-    const found = differs(s.onB);
-    if (found !== undefined) return { found, extraMm: Math.max(0, s.distance - range.mm) };
+  for (const p of near) {
+    const found = differs(p.at);
+    if (found !== undefined) return { found, extraMm: Math.max(0, p.distance - d0) };
   }
   return undefined;
 }

@@ -52,6 +52,13 @@ const CASES: ReadonlyArray<{ ruleset: string; table: number; question: string; c
       why: 'the range to a part seen whose nearest point a shadow may sweep over',
     },
     {
+      ruleset: 'black-powder',
+      table: 3915,
+      question: "can 'A' shoot 'B'?",
+      check: 'gap',
+      why: 'the far end of a near edge square to the line of fire is as near, and clear of the gap',
+    },
+    {
       ruleset: 'd3',
       table: 220,
       question: "can 'A' charge 'B'?",
