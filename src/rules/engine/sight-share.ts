@@ -44,9 +44,8 @@ export interface SeenShare {
   /** Unit vector across the sight line (the direction of probe k = 0). */
   readonly across: Vec2;
   /**
-   * Wholly hidden by two or more hiders: how far (at the target, mm) they would have to move apart
-   * for a gap to open between them where they meet in front of it (shadow-seam.ts), as a move of
-   * the target. Infinity
+   * Wholly hidden by two or more hiders: how far they would have to move apart for a gap to open
+   * where they meet in front of it (shadow-seam.ts), as a move of the target, mm. Infinity
    * otherwise, or when a wood or cover area is among them (no bearing span says what they hide).
    */
   seamMm(): number;
@@ -269,16 +268,16 @@ export function seenShareQuantity(
     limitPercent,
     bandMm,
   );
-  // Seen only through gaps between hiders: moving the target alone may find another gap, but the
-  // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
-  // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
-  // its trapezoids' own widths depend on where the sweep cut).
   const capped = blindCapped(s, q, comparison, limitPercent, f(0));
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
     const seam = s.seamMm();
     if (seam < capped.moveMm) return { ...capped, moveMm: seam };
   }
+  // Seen only through gaps between hiders: moving the target alone may find another gap, but the
+  // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
+  // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
+  // its trapezoids' own widths depend on where the sweep cut).
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
     return { ...capped, moveMm: Math.min(capped.moveMm, widestPart(s.region.polygons, s.across)) };
   return capped;
