@@ -7,9 +7,11 @@ import type { Vec2 } from './vec.ts';
  * they overlap there by a hair, moving one a hair opens a gap and some of the target is seen,
  * though moving the target alone never shows it (a probe of the target finds nothing).
  *
- * A seam is an end of one hider's span on a bearing that meets the target (within one of its
- * outlines' spans); its overlap δ is how deep another hider covers that bearing (its angle to its
- * own nearer end; the deepest such). A hider's shadow spans the same bearings as its outline.
+ * A seam is an end of one hider's span that another hider covers; its overlap δ is how deep that
+ * other covers the bearing (its angle to its own nearer end; the deepest such). A seam on a
+ * bearing that meets the target (within one of its outlines' spans) opens onto it; one beside the
+ * target, α from its span, must also come round to it. A hider's shadow spans the same bearings
+ * as its outline.
  */
 export interface SeamHider {
   readonly polygon: Polygon;
@@ -20,7 +22,7 @@ export interface SeamHider {
 /**
  * The least move, as a move of the target (the scale the pose band is on, mm), that opens a gap at
  * a seam: a unit at either side moving δ·r across opens it, as the target would moving δ·t; two
- * pieces of terrain open only to the eye moving, which turns their edges against each other by
+ * pieces of terrain (seams on the target only) open only to the eye moving, which turns their edges against each other by
  * e·(1/r₁ − 1/r₂) for a move e, a move worth e·(t − r₁)/r₁ at the target. `targetMm`: the
  * target's distance from the eye. Infinity when there is no seam.
  */
@@ -50,17 +52,30 @@ export function seamMoveMm(
   };
   // Per outline: bearings between two bases of the target see nothing of it.
   const targetSpans = target.map(spanOf);
-  const onTarget = (a: number) => targetSpans.some((t) => t.lo < a && a < t.hi);
+  /**
+   * Angle from a bearing to the nearest outline's span of the target (0 on it), and whether that
+   * span lies to the side of `inward` (+1: higher bearings; −1: lower).
+   */
+  const offTarget = (a: number, inward: 1 | -1): { angle: number; inside: boolean } => {
+    let best = { angle: Infinity, inside: false };
+    for (const t of targetSpans) {
+      const angle = a <= t.lo ? t.lo - a : a >= t.hi ? a - t.hi : 0;
+      if (angle < best.angle) best = { angle, inside: angle === 0 || a <= t.lo === inward > 0 };
+    }
+    return best;
+  };
   const spans = hiders.map((h) => spanOf(h.polygon));
   const cos = Math.cos;
   const sin = Math.sin;
   let least = Infinity;
   spans.forEach((s, i) => {
-    for (const [end, at] of [
-      [s.lo, s.loAt],
-      [s.hi, s.hiAt],
+    for (const [end, at, inward] of [
+      [s.lo, s.loAt, 1],
+      [s.hi, s.hiAt, -1],
     ] as const) {
-      if (!onTarget(end)) continue;
+      const { angle: off, inside } = offTarget(end, inward);
+      // Beside the target on the far side from this hider: the other's own end is the seam.
+      if (off > 0 && !inside) continue;
       // The other hider covering this bearing deepest: a gap opens here once it is gone.
       let depth = -1;
       let by = -1;
@@ -69,12 +84,25 @@ export function seamMoveMm(
         const d = Math.min(end - o.lo, o.hi - end);
         if (d > depth) [depth, by] = [d, j];
       });
-      if (by < 0) return void (least = 0);
-      const other = hiders[by] as SeamHider;
-      if ((hiders[i] as SeamHider).movable || other.movable) {
-        least = Math.min(least, depth * targetMm);
+      if (by < 0) {
+        // Nothing else there: on the target it would be seen; off it, the hider's own edge is for
+        // the probes that move the target.
+        if (off === 0) least = 0;
         continue;
       }
+      const other = hiders[by] as SeamHider;
+      // Off the target, the gap must also come round to it: the hider whose end this is moving
+      // max(δ, α) does both (its edge passes the target's once the overlap is gone); the other
+      // alone only opens the gap beside it, and the target must then move α too.
+      if ((hiders[i] as SeamHider).movable) {
+        least = Math.min(least, Math.max(depth, off) * targetMm);
+        continue;
+      }
+      if (other.movable) {
+        least = Math.min(least, (depth + off) * targetMm);
+        continue;
+      }
+      if (off > 0) continue;
       // Both terrain: only the eye opens it.
       const rEnd = Math.hypot(at.x - eye.x, at.y - eye.y);
       const dir = {

@@ -100,6 +100,37 @@ describe('seamMoveMm: where two hiders meet in front of a target', () => {
     expect(asUnits).toBeLessThan(seam);
   });
 
+  it('a seam just beside the target: the hider that covers it moving max(δ, α) shows it (brute force)', () => {
+    // L, 100 mm out, covers the whole target and ends α = 3 mrad beyond its right-hand edge (the
+    // target's corner at 20/500 = 0.040 rad off the centre line, L's at 4.3/100); R meets L there,
+    // overlapping it by 1 mrad, and hides none of the target.
+    const eye = { x: 0, y: 0 };
+    const l = rect(-60, 4.3, 100, 104);
+    const r = rect(4.2, 60, 100, 104);
+    const seam = seamMoveMm(
+      eye,
+      ALONG,
+      TARGET,
+      [
+        { polygon: l, movable: true },
+        { polygon: r, movable: true },
+      ],
+      TARGET_MM,
+    );
+    const shows = (dx: number) =>
+      visibleRegion(eye, TARGET, [
+        sightScreen('L', 'L', shift(l, dx), 'solid'),
+        sightScreen('R', 'R', r, 'solid'),
+      ]).share > 0;
+    // L moving left: its edge must pass both the target's edge and R's start.
+    const lMove = smallest((m) => shows(-m), 5);
+    // At the target's distance (L is 100–104 mm out).
+    expect(seam).toBeGreaterThan(lMove * (TARGET_MM / 104) * 0.95);
+    expect(seam).toBeLessThan(lMove * (TARGET_MM / 100) * 1.05);
+    // Without R, the same target is L's alone: no seam at all.
+    expect(seamMoveMm(eye, ALONG, TARGET, [{ polygon: l, movable: true }], TARGET_MM)).toBe(Infinity);
+  });
+
   it('no seam on the target: a hider reaching right across it alone', () => {
     const wide = rect(-200, 200, 100, 110);
     expect(

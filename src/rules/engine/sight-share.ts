@@ -231,10 +231,14 @@ function seenFrom(
 
 /** SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts). */
 function seamOf(inputs: SightInputs, hidden: readonly Hidden[], region: VisibleRegion, along: Vec2): number {
-  if (region.share > 0 || region.hiddenBy.length < 2) return Infinity;
-  const ids = new Set(region.hiddenBy.map((h) => h.id));
-  const hiders = hidden.filter((h) => ids.has(h.screen.id));
-  if (hiders.some((h) => h.screen.kind !== 'solid' && h.screen.kind !== 'screen')) return Infinity;
+  if (region.share > 0 || region.hiddenBy.length === 0) return Infinity;
+  const spans = (h: Hidden) => h.screen.kind === 'solid' || h.screen.kind === 'screen';
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h))) return Infinity;
+  // Every hider whose shadow reaches near the target: one that hides none of it may still meet
+  // the one that hides it all just beside it.
+  const hiders = hidden.filter(spans);
+  if (hiders.length < 2) return Infinity;
   const { eye, target } = inputs;
   const tb = boxOfAll(target);
   return seamMoveMm(
