@@ -6,7 +6,7 @@ import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
 import { eyeSigma } from '../../../src/rules/black-powder/shooting.ts';
 import { seen } from '../../../src/rules/black-powder/sight.ts';
 import type { ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
-import { findUnit } from '../../../src/table/table-state.ts';
+import { findUnit, type TableState } from '../../../src/table/table-state.ts';
 import { box, ctxOf, IN, rectPoly, shooterS, table } from './fixtures.ts';
 
 /**
@@ -16,6 +16,15 @@ import { box, ctxOf, IN, rectPoly, shooterS, table } from './fixtures.ts';
  */
 const POLICY: ThresholdPolicy = { floor: 0.25, sigmas: 2 };
 const BAND_MM = 0.25 * IN;
+
+/** What S's leader sees of T: the exact view and the "can see" check made from it. */
+function sightOfT(st: TableState) {
+  const ctx = ctxOf(st, {}, POLICY);
+  const S = findUnit(st, 'S');
+  const T = findUnit(st, 'T');
+  const view = seen(ctx, S.leader, eyeSigma(S), T, { exclude: new Set(['S', 'T']) });
+  return { view, check: visibleCheck(ctx, view, 'S', T) };
+}
 
 describe('cover seen from a leader standing on the wall it lines', () => {
   const wall = (y0: number, y1: number) => ({
@@ -220,11 +229,7 @@ describe('sight from a leader at the edge of another unit’s base', () => {
       box('X', -3, 3, gap, gap + 1.5, { side: 'blue', headingDeg: 180 }),
       box('T', -24, -20, -1.4, -0.1, { side: 'blue', headingDeg: 270 }),
     ]);
-    const ctx = ctxOf(st, {}, POLICY);
-    const S = findUnit(st, 'S');
-    const T = findUnit(st, 'T');
-    const view = seen(ctx, S.leader, eyeSigma(S), T, { exclude: new Set(['S', 'T']) });
-    return { view, check: visibleCheck(ctx, view, 'S', T) };
+    return sightOfT(st);
   };
 
   it('is too close to call when the leader stands within the band of X', () => {
@@ -252,11 +257,7 @@ describe('sight past two units that meet by a hair in front of the target', () =
       box('X2', left, left + 6, 8, 9.5, { side: 'blue', headingDeg: 180 }),
       box('T', -3, 3, 20, 21.5, { side: 'blue', headingDeg: 180 }),
     ]);
-    const ctx = ctxOf(st, {}, POLICY);
-    const S = findUnit(st, 'S');
-    const T = findUnit(st, 'T');
-    const view = seen(ctx, S.leader, eyeSigma(S), T, { exclude: new Set(['S', 'T']) });
-    return { view, check: visibleCheck(ctx, view, 'S', T) };
+    return sightOfT(st);
   };
 
   it('is too close to call when they overlap in bearing by less than the band at T', () => {
