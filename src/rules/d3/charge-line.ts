@@ -1,14 +1,15 @@
 import { degToRad, radToDeg } from '../../geometry/angle.ts';
 import { facedBoxPolygon, localCorners, type FacedBox } from '../../geometry/faced-box.ts';
 import { frameFromFront, toLocal, toTable } from '../../geometry/frame.ts';
-import { firstContactAngle, rotateAbout } from '../../geometry/pivot-sweep.ts';
+import { firstContactAngle, interiorsOverlap, rotateAbout } from '../../geometry/pivot-sweep.ts';
+import { convexHull } from '../../geometry/hull.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { sweepContact, type SweepContact } from '../../geometry/sweep.ts';
 import { rotate, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import type { D3Context } from './context.ts';
 import { forbidden, groundOf } from './movement.ts';
-import { RUN_CONTACT_MM, runBlockedBy, type RunObstacle } from './charge-run.ts';
+import { penetrationMm, RUN_CONTACT_MM, runBlockedBy, type RunObstacle } from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
 
 /**
@@ -81,6 +82,7 @@ export function turnLimits(
     const pivot = pivotFor(ctx, charger.box, sign);
     let best: TurnLimit = { deg: CHARGE_TURN_DEG };
     for (const o of obstacles) {
+      if (turningAway(outline, pivot, sign, o.polygon)) continue;
       const a = firstContactAngle(outline, pivot, sign * degToRad(CHARGE_TURN_DEG), o.polygon);
       if (a === undefined) continue;
       const deg = Math.abs(radToDeg(a));
@@ -92,6 +94,18 @@ export function turnLimits(
     return best;
   };
   return { left: side(1), right: side(-1) };
+}
+
+/**
+ * Whether an obstacle the charger already overlaps (a neighbour touching its flank, the two
+ * reported a hair into each other) is not turned into this way: the overlap grows no deeper over
+ * the first quarter degree (about a pivot inside it, it stays). It stops only the turn into it.
+ */
+function turningAway(outline: Polygon, pivot: Vec2, sign: 1 | -1, obstacle: Polygon): boolean {
+  if (!interiorsOverlap(outline, obstacle)) return false;
+  const hull = convexHull(obstacle);
+  const turned = outline.map((p) => rotateAbout(p, pivot, sign * degToRad(0.25)));
+  return penetrationMm(turned, hull) <= penetrationMm(outline, hull) + 1e-9;
 }
 
 export interface ChargeLine {

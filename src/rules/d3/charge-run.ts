@@ -63,7 +63,7 @@ function runStrip(box: FacedBox, distanceMm: number): Polygon {
  * The least translation that separates two convex polygons (0 when they do not overlap): the
  * smallest overlap along any edge normal of either (separating axes, exact for convex shapes).
  */
-function penetrationMm(a: Polygon, b: Polygon): number {
+export function penetrationMm(a: Polygon, b: Polygon): number {
   let best = Infinity;
   for (const poly of [a, b])
     for (let i = 0; i < poly.length; i++) {

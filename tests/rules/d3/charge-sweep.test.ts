@@ -67,4 +67,14 @@ describe('D3 charge: the turn may not sweep through units', () => {
     expect(l.left.deg).toBeCloseTo(LIMIT, 9);
     expect(l.left.by?.name).toMatch(/bog/);
   });
+
+  it('a neighbour reported a hair into the charger’s flank stops only the turn into it', () => {
+    // N overlaps C's right flank by 0.01". Turning left about (−2, 0) swings C's rear-right corner
+    // further right, into N; turning right about (2, 0) swings it left, away from N.
+    const { limits } = charge([rect('N', 1.99, 3.99, -1.9, -0.1, { side: 'red', files: 1 })]);
+    expect(limits.left.deg).toBe(0);
+    expect(limits.left.by?.name).toBe('N');
+    expect(limits.right.deg).toBe(45);
+    expect(limits.right.by).toBeUndefined();
+  });
 });

@@ -146,3 +146,25 @@ describe('support by majority with exactly half of a skirmish screen either side
       expect(quarters).toEqual(tables.map(() => 'no'));
     });
 });
+
+describe('D3 charge with a neighbour reported a hair into the charger (tables 1859, 1916)', () => {
+  // On a perturbed table a unit touching the charger's flank overlapped it by a hair and stopped
+  // its turns both ways, so no line was left. It stops only the turn into it: the reach leans the
+  // same on the table and on every perturbed one.
+  for (const table of [1859, 1916])
+    it(`table ${table}: the reach leans the same on every perturbed table`, () => {
+      const ruleset = getRuleset('d3');
+      const t = randomTable(RECIPES.d3!, table + 1);
+      const reported = reportedPoses(t.scenario, t.sigmas);
+      const r = rng(1000 + table);
+      const tables = [
+        tableOf(t.scenario, reported),
+        ...Array.from({ length: PERTURBATIONS }, () => tableOf(t.scenario, perturbedPoses(reported, r))),
+      ];
+      const leans = tables.map(
+        (st) =>
+          checkOf(ruleset.ask(st, parseQuestion("can 'A' charge 'B'?"), {}, EXACT_POLICY), 'reach')?.lean,
+      );
+      expect(leans).toEqual(tables.map(() => leans[0]));
+    });
+});
