@@ -21,7 +21,7 @@ import {
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { measureFrom, otherReadings, readingsAgainst } from './range.ts';
+import { measureFrom, otherReadings, readingLean, readingsAgainst } from './range.ts';
 import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
@@ -234,13 +234,11 @@ function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verd
   );
   const otherLimit = behind ? move : move - OBSTACLE_COST;
   const doubt = Math.min(obstacle.mm, building ? (building.moveMm ?? Infinity) : Infinity);
-  const otherLimitMm = mmOf(otherLimit);
   return withAlternatives(
     reach,
     [
       {
-        lean:
-          Math.abs(m.mm - otherLimitMm) < bandMm ? 'borderline' : m.mm <= otherLimitMm + 1e-9 ? 'yes' : 'no',
+        lean: readingLean(m.mm, mmOf(otherLimit), 'atMost', bandMm),
         switchMm: doubt,
         why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
       },

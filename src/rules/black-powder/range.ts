@@ -148,12 +148,11 @@ export function otherLeaderBases(
   return out;
 }
 
-/** A measurement taken from another base the leader may as well stand on (otherLeaderBases). */
-export interface OtherReading {
-  readonly mm: number;
-  /** The measured line's ends: a charge judges the obstacles it crosses on this line, not the leader's. */
-  readonly from: Vec2;
-  readonly to: Vec2;
+/**
+ * A measurement taken from another base the leader may as well stand on (otherLeaderBases), with
+ * its line's ends: a charge judges the obstacles it crosses on that line.
+ */
+export interface OtherReading extends Pick<Measured, 'mm' | 'from' | 'to'> {
   /** How far the leader is from handing over to that base, mm. */
   readonly switchMm: number;
   readonly why: string;
@@ -186,10 +185,19 @@ export const readingsAgainst = (
   limitMm: (reading: OtherReading) => number,
   bandMm: number,
 ): Alternative[] =>
-  others.map((o) => {
-    const limit = limitMm(o);
-    const within = o.mm <= limit;
-    const lean =
-      Math.abs(o.mm - limit) < bandMm ? 'borderline' : within === (comparison === 'atMost') ? 'yes' : 'no';
-    return { lean, switchMm: o.switchMm, why: o.why };
-  });
+  others.map((o) => ({
+    lean: readingLean(o.mm, limitMm(o), comparison, bandMm),
+    switchMm: o.switchMm,
+    why: o.why,
+  }));
+
+/** A length's answer against a limit, itself too close to call within the band of it. */
+export function readingLean(
+  mm: number,
+  limitMm: number,
+  comparison: 'atMost' | 'moreThan',
+  bandMm: number,
+): Alternative['lean'] {
+  if (Math.abs(mm - limitMm) < bandMm) return 'borderline';
+  return mm <= limitMm === (comparison === 'atMost') ? 'yes' : 'no';
+}
