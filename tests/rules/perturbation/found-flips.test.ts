@@ -90,25 +90,33 @@ const CASES: ReadonlyArray<{ ruleset: string; table: number; question: string; c
 
 const PERTURBATIONS = 6;
 
+/**
+ * Random table `table` of a ruleset's recipe as the property draws it: as reported, then the same
+ * perturbed tables (the same seeds), and the policy it is asked under.
+ */
+function drawn(rulesetId: string, table: number) {
+  const ruleset = getRuleset(rulesetId);
+  const t = randomTable(RECIPES[rulesetId]!, table + 1);
+  const reported = reportedPoses(t.scenario, t.sigmas);
+  const r = rng(1000 + table);
+  const policy: ThresholdPolicy = table % 2 === 0 ? { floor: 0, sigmas: 2 } : ruleset.defaultPolicy;
+  return {
+    ruleset,
+    asReported: tableOf(t.scenario, reported),
+    perturbed: Array.from({ length: PERTURBATIONS }, () => tableOf(t.scenario, perturbedPoses(reported, r))),
+    policy,
+  };
+}
+
 /** The first verdict of the tree (the answer or a check) asking `question`. */
 const checkOf = (v: Verdict, question: string): Verdict | undefined =>
   [...flatten(v).entries()].find(([k]) => k.slice(k.lastIndexOf('/') + 1).startsWith(`${question}|`))?.[1];
 
-describe('firm flips found at twenty and forty times the perturbation tables, now too close to call', () => {
+describe('firm flips found at twenty to eighty times the perturbation tables, now too close to call', () => {
   for (const c of CASES)
     it(`${c.ruleset} table ${c.table}, ${c.question} (${c.check}): ${c.why}`, () => {
-      const ruleset = getRuleset(c.ruleset);
-      const t = randomTable(RECIPES[c.ruleset]!, c.table + 1);
-      const policy: ThresholdPolicy = c.table % 2 === 0 ? { floor: 0, sigmas: 2 } : ruleset.defaultPolicy;
-      const reported = reportedPoses(t.scenario, t.sigmas);
-      const r = rng(1000 + c.table);
-      const perturbed = Array.from({ length: PERTURBATIONS }, () =>
-        tableOf(t.scenario, perturbedPoses(reported, r)),
-      );
-      const before = checkOf(
-        ruleset.ask(tableOf(t.scenario, reported), parseQuestion(c.question), {}, policy),
-        c.check,
-      );
+      const { ruleset, asReported, perturbed, policy } = drawn(c.ruleset, c.table);
+      const before = checkOf(ruleset.ask(asReported, parseQuestion(c.question), {}, policy), c.check);
       expect(before?.answer).toBe('borderline');
       const leans = perturbed.map(
         (p) => checkOf(ruleset.ask(p, parseQuestion(c.question), {}, EXACT_POLICY), c.check)?.lean,
@@ -123,14 +131,8 @@ describe('support by majority with exactly half of a skirmish screen either side
   // rounded a hair above one half.
   for (const table of [1226, 2029])
     it(`table ${table}: not in a flank or rear quarter, on the table and every perturbed one`, () => {
-      const ruleset = getRuleset('black-powder');
-      const t = randomTable(RECIPES['black-powder']!, table + 1);
-      const reported = reportedPoses(t.scenario, t.sigmas);
-      const r = rng(1000 + table);
-      const tables = [
-        tableOf(t.scenario, reported),
-        ...Array.from({ length: PERTURBATIONS }, () => tableOf(t.scenario, perturbedPoses(reported, r))),
-      ];
+      const { ruleset, asReported, perturbed } = drawn('black-powder', table);
+      const tables = [asReported, ...perturbed];
       const quarters = tables.map(
         (st) =>
           checkOf(
@@ -153,14 +155,8 @@ describe('D3 charge with a neighbour reported a hair into the charger (tables 18
   // same on the table and on every perturbed one.
   for (const table of [1859, 1916])
     it(`table ${table}: the reach leans the same on every perturbed table`, () => {
-      const ruleset = getRuleset('d3');
-      const t = randomTable(RECIPES.d3!, table + 1);
-      const reported = reportedPoses(t.scenario, t.sigmas);
-      const r = rng(1000 + table);
-      const tables = [
-        tableOf(t.scenario, reported),
-        ...Array.from({ length: PERTURBATIONS }, () => tableOf(t.scenario, perturbedPoses(reported, r))),
-      ];
+      const { ruleset, asReported, perturbed } = drawn('d3', table);
+      const tables = [asReported, ...perturbed];
       const leans = tables.map(
         (st) =>
           checkOf(ruleset.ask(st, parseQuestion("can 'A' charge 'B'?"), {}, EXACT_POLICY), 'reach')?.lean,
