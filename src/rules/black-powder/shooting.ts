@@ -35,6 +35,7 @@ import { hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
 import { clearTarget, shotModifiers } from './shot-clear.ts';
 import { gapChecks } from './shot-gap.ts';
+import { seenPastWoodReadings } from './seen-part-readings.ts';
 import type { OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
 import { smallArmsBand, type Weapon } from './tables.ts';
@@ -221,6 +222,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     }
   }
   const visible = view.region;
+  const viewOpts = overhead ? { ...sightOpts, ignoreUnits: true } : sightOpts;
   facts.visibleShare = visible.share;
   // With nothing seen, say what stands on the straight line to the nearest part of the target.
   const blocker =
@@ -244,11 +246,12 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
   let band = 'out';
   let gap: Gap | undefined;
   if (weapon && visible.share > 0) {
-    let polys: readonly Polygon[] = visible.share < 1 ? visible.polygons : target.bodyPolygons;
-    if (ctx.options.rangeToFrontQuarterPart && !gun && !isSkirmish(shooter)) {
-      const part = regionIntersection(polys, [bpQuarterPolygon(ctx, shooter, 'front')]);
-      if (part.length > 0) polys = part;
-    }
+    const rangePart = (seenPolys: readonly Polygon[]): readonly Polygon[] => {
+      if (!ctx.options.rangeToFrontQuarterPart || gun || isSkirmish(shooter)) return seenPolys;
+      const part = regionIntersection(seenPolys, [bpQuarterPolygon(ctx, shooter, 'front')]);
+      return part.length > 0 ? part : seenPolys;
+    };
+    const polys = rangePart(visible.share < 1 ? visible.polygons : target.bodyPolygons);
     const toWords = polys === target.bodyPolygons ? undefined : `the nearest seen part of ${T}`;
     if (polys !== target.bodyPolygons) facts.rangeToVisiblePart = true;
     let others: readonly OtherReading[];
@@ -265,6 +268,18 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       toWords,
       [],
       edgeSigma,
+      seenPastWoodReadings(
+        ctx,
+        shooter,
+        gun,
+        target,
+        eye,
+        eyeSigma(shooter),
+        view,
+        viewOpts,
+        rangePart,
+        toWords,
+      ),
     ));
     const r = range;
     checks.push(rangeCheck);

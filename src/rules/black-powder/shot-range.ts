@@ -14,7 +14,8 @@ import { hypot } from '../../geometry/hypot.ts';
  * call when the leader stands where two bases meet and the other base would answer otherwise.
  * `extra` reasons follow the measured one. `edgeSigmaMm`: when the part seen begins at a shadow's
  * edge, that edge's one-sigma place against the target (the sight's), for its nearest point moves
- * with it.
+ * with it. `moreReadings`: other readings of the same range (the part seen past a wood with the
+ * ends moved, seen-part-readings.ts), weighed as the other bases' are.
  */
 export function shotRange(
   ctx: BpContext,
@@ -26,13 +27,17 @@ export function shotRange(
   toWords: string | undefined,
   extra: readonly string[] = [],
   edgeSigmaMm = 0,
+  moreReadings: readonly OtherReading[] = [],
 ): { range: Measured; rangeCheck: Verdict; others: readonly OtherReading[] } {
   const S = shooter.name;
   const T = target.name;
   const measured = measureFrom(ctx, shooter, gun, target, polys, toWords);
   const range = edgeSigmaMm > 0 ? { ...measured, sigmaMm: hypot(measured.sigmaMm, edgeSigmaMm) } : measured;
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
-  const others = gun ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm);
+  const others = [
+    ...(gun ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm)),
+    ...moreReadings,
+  ];
   const rangeCheck = withAlternatives(
     lengthVerdict(
       ctx,

@@ -60,6 +60,13 @@ const CASES: ReadonlyArray<{ ruleset: string; table: number; question: string; c
     },
     {
       ruleset: 'black-powder',
+      table: 6170,
+      question: "can 'A' shoot 'B'?",
+      check: 'beyondHalfRange',
+      why: 'the part seen past a wood, whose depth boundary jumps as the gun moves (a grazing chord)',
+    },
+    {
+      ruleset: 'black-powder',
       table: 7242,
       question: "does 'A' see 'B'?",
       check: 'see',
