@@ -114,7 +114,8 @@ export function seamMoveMm(
       const r2 = Math.max(rEnd, rOther);
       const turn = 1 / r1 - 1 / r2;
       if (!(turn > 0) || !Number.isFinite(r2)) continue;
-      least = Math.min(least, ((depth / turn) * (targetMm - r1)) / r1);
+      // (A seam beyond the target's centre opens onto its far part at once.)
+      least = Math.min(least, Math.max(0, ((depth / turn) * (targetMm - r1)) / r1));
     }
   });
   return least;

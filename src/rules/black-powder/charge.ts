@@ -2,7 +2,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { withAlternatives } from '../engine/alternatives.ts';
+import { withAlternatives, type Alternative } from '../engine/alternatives.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
 import { quarterQuantity } from '../engine/quarter-call.ts';
@@ -21,7 +21,7 @@ import {
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { measureFrom, otherReadings, readingLean, readingsAgainst } from './range.ts';
+import { measureFrom, otherReadings, readingLean } from './range.ts';
 import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
@@ -31,13 +31,6 @@ import { hypot } from '../../geometry/hypot.ts';
 /** Distance a charge is measured over: from the charger's leader base (option rangeFrom) to the target, both ends named. */
 export function chargeDistance(ctx: BpContext, charger: TableUnit, target: TableUnit): Measured {
   return measureFrom(ctx, charger, false, target);
-}
-
-/** The obstacle (hedge, wall…) the charge line crosses, if any. */
-export function obstacleOnLine(ctx: BpContext, a: Vec2, b: Vec2): string | undefined {
-  return ctx.state.terrain.find(
-    (t) => t.kind === 'obstacle' && t.polygon && segmentInsidePolygon(a, b, t.polygon).length > 0,
-  )?.label;
 }
 
 /**
@@ -242,18 +235,27 @@ function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verd
         switchMm: doubt,
         why: behind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`,
       },
-      // Another base's line may cross an obstacle the leader's misses, or miss one it crosses.
-      ...readingsAgainst(
-        otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm),
-        'atMost',
-        (o) =>
-          mmOf(
-            obstacleOnLine(ctx, o.from, o.to) !== undefined || building?.lean === 'yes'
-              ? move - OBSTACLE_COST
-              : move,
+      // Another base's line may cross an obstacle the leader's misses, or miss one it crosses;
+      // and whether it does (or the target stands in a building) may itself be close: then the
+      // other base's reading is weighed against both limits, the second needing both moves.
+      ...otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm).flatMap((o) => {
+        const line = obstacleMargin(ctx, o.from, o.to);
+        const oBehind = line.crosses !== undefined || building?.lean === 'yes';
+        const oDoubt = Math.min(line.mm, building ? (building.moveMm ?? Infinity) : Infinity);
+        const against = (behindThen: boolean, switchMm: number, why: string): Alternative => ({
+          lean: readingLean(o.mm, mmOf(behindThen ? move - OBSTACLE_COST : move), 'atMost', bandMm),
+          switchMm,
+          why,
+        });
+        return [
+          against(oBehind, o.switchMm, o.why),
+          against(
+            !oBehind,
+            Math.max(o.switchMm, oDoubt),
+            `${o.why}, and from there ${oBehind ? `whether ${T} stands behind cover is close` : `${T} is close to standing behind cover`}`,
           ),
-        bandMm,
-      ),
+        ];
+      }),
     ],
     bandMm,
     'in',

@@ -142,14 +142,18 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
     'atMost',
     SUPPORT_DISTANCE,
   );
-  const q = supportQuarter(ctx, f, e);
+  // A square's every face is a front and skirmishers have no flanks or rear: F stands in no flank
+  // or rear quarter of them wherever it is (the geometric quarters would name one, and flip as it
+  // moves across their rays).
+  const allRound = e.formationInUse === 'square' || isSkirmish(e);
+  const q = allRound ? 'front' : supportQuarter(ctx, f, e);
   const inner: Touch = q === 'left' || q === 'right' ? innerFlank(ctx, e, q) : { lean: false, tri: 'no' };
   const inQuarter = q !== undefined && q !== 'front';
   // By the leader point: too close to call when it stands within the band of a ray between the
   // front and a flank (the rays between a flank and the rear do not change the answer); by share,
   // when moving within the band changes whether F counts (shareCall).
   let nearRay = false;
-  if (ctx.options.supportPoint === 'leader') {
+  if (!allRound && ctx.options.supportPoint === 'leader') {
     const bq = bpQuarterOfPoint(ctx, e, f.leader);
     const near = (distanceMm: number): boolean =>
       BP.judge(
@@ -167,7 +171,7 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
       nearRay ||= near(pointToOutline(f.leader, facedBoxPolygon(quarterBox(ctx, e))));
   }
   // By share: too close to call when moving F (or E) within the band changes whether it counts.
-  if (ctx.options.supportPoint !== 'leader')
+  if (!allRound && ctx.options.supportPoint !== 'leader')
     nearRay = shareCall(ctx, f, e, s.distance).answer === 'borderline';
   const firmNo = !inQuarter || inner.tri === 'yes';
   const quarter = bpVerdict({
@@ -185,9 +189,11 @@ export function supportVerdict(ctx: BpContext, f: TableUnit, e: TableUnit): Verd
               : 'yes',
     lean: inQuarter && !inner.lean ? 'yes' : 'no',
     reasons: [
-      q
-        ? `${f.name} is in ${poss(e.name)} ${q} quarter${inner.lean ? `, but a friend fights alongside on that flank (only outer flanks are supported)` : inner.tri === 'maybe' ? ', and whether a friend fighting alongside touches that flank is too close to call' : ''}`
-        : `${f.name} is not in a flank or rear quarter of ${e.name}`,
+      allRound
+        ? `${e.name} ${e.formationInUse === 'square' ? 'is in square: every face is a front' : 'is skirmishing: it has no flanks or rear'}`
+        : q
+          ? `${f.name} is in ${poss(e.name)} ${q} quarter${inner.lean ? `, but a friend fights alongside on that flank (only outer flanks are supported)` : inner.tri === 'maybe' ? ', and whether a friend fighting alongside touches that flank is too close to call' : ''}`
+          : `${f.name} is not in a flank or rear quarter of ${e.name}`,
     ],
     options: pick(ctx.options, 'supportPoint', 'quarterReading'),
     facts: { quarter: q ?? 'none' },

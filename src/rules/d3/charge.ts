@@ -19,6 +19,7 @@ import {
   boxTurned,
   bestChargeLine,
   pivotFor,
+  lineWithTargetAside,
   reachAtTurnLimit,
   sweepObstacles,
   turnLimits,
@@ -135,11 +136,13 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
     const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
-    const close = turnClose || runClose !== undefined || passClose !== undefined;
+    const aside = lineWithTargetAside(ctx, charger, target, allowed, inTheWay, mmOf(move), band);
+    const close = turnClose || runClose !== undefined || passClose !== undefined || aside !== undefined;
     const moveMm = Math.min(
       turnClose ? p.moveMm : Infinity,
       runClose?.switchMm ?? Infinity,
       passClose?.clearanceMm ?? Infinity,
+      aside?.asideMm ?? Infinity,
     );
     checks.push(
       d3Verdict({
@@ -156,6 +159,11 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
           ...(turnClose ? [`too close to call: ${blockerWhy}`] : []),
           ...(runClose ? [`too close to call: ${runClose.why}`] : []),
           ...(passClose ? [`too close to call: ${passClose.why}`] : []),
+          ...(aside
+            ? [
+                `too close to call: ${T} ${lengthWords(aside.asideMm, 'in')} further round would be in reach, turning ${Math.abs(aside.line.turnDeg).toFixed(1)}° ${aside.line.turnDeg >= 0 ? 'left' : 'right'}`,
+              ]
+            : []),
         ],
         options: pick(ctx.options, 'chargePivot'),
         ...(close ? { moveMm, bandMm: Math.max(band, run.bandMm) } : {}),

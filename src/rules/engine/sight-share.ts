@@ -1,13 +1,14 @@
-import { regionArea } from '../../geometry/boolean.ts';
-import { boxOfAll, growBox } from '../../geometry/box.ts';
+import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
+import { boxOfAll, growBox, type Box } from '../../geometry/box.ts';
 import { pointToOutline, pointToPolygon } from '../../geometry/distance.ts';
-import type { Polygon } from '../../geometry/polygon.ts';
+import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
   seenShareGivenMoved,
   sightWindow,
   visibleGiven,
+  visibleRegion,
   type Hidden,
   type SightScreen,
   type VisibleRegion,
@@ -16,7 +17,7 @@ import { noteLooked, noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { seamMoveMm } from '../../geometry/shadow-seam.ts';
-import { probedQuantity } from './probe.ts';
+import { probedQuantity, probeMove } from './probe.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -130,7 +131,16 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     ({ hidden, blind } = build(reach));
     sigmaMm = sigmaOf(hidden);
   }
-  const seen = seenFrom(inputs, hidden, blind, sigmaMm, targetArea, along, across);
+  const seen = seenFrom(
+    inputs,
+    hidden,
+    blind,
+    sigmaMm,
+    targetArea,
+    along,
+    across,
+    bandFor(inputs.eyeSigmaMm),
+  );
   if (blind) return seen;
   // A solid screen the eye could step into within four bands, as far as probes move the target
   // (noted: a unit moving there changes the answer).
@@ -180,6 +190,7 @@ function seenFrom(
   targetArea: number,
   along: Vec2,
   across: Vec2,
+  eyeBandMm: number,
 ): SeenShare {
   const { eye, target } = inputs;
   if (blind) {
@@ -225,29 +236,89 @@ function seenFrom(
     return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea, apart).polygons, offset };
   };
   let seam: number | undefined;
-  const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along));
+  const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
   return { region, sigmaMm, shareAt, seenAt, across, seamMm };
 }
 
 /** SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts). */
-function seamOf(inputs: SightInputs, hidden: readonly Hidden[], region: VisibleRegion, along: Vec2): number {
+function seamOf(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  along: Vec2,
+  eyeBandMm: number,
+): number {
   if (region.share > 0 || region.hiddenBy.length === 0) return Infinity;
   const spans = (h: Hidden) => h.screen.kind === 'solid' || h.screen.kind === 'screen';
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  // The eye in or at the edge of a wood that hides the target: where sight runs out inside it
+  // moves with the eye as much as the eye moves, and the target may be seen a step away.
+  if (hidden.some((h) => cutting.has(h.screen.id) && eyeAtWood(inputs.eye, h.screen, eyeBandMm)))
+    return eyeMovedMm(inputs, hidden, along, eyeBandMm);
   if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h))) return Infinity;
-  // Every hider whose shadow reaches near the target: one that hides none of it may still meet
-  // the one that hides it all just beside it.
-  const hiders = hidden.filter(spans);
-  if (hiders.length < 2) return Infinity;
   const { eye, target } = inputs;
   const tb = boxOfAll(target);
-  return seamMoveMm(
-    eye,
-    along,
-    target,
-    hiders.map((h) => ({ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 })),
-    hypot((tb.minX + tb.maxX) / 2 - eye.x, (tb.minY + tb.maxY) / 2 - eye.y),
-  );
+  // Every hider whose shadow reaches near the target: one that hides none of it may still meet
+  // the one that hides it all just beside it. A screen the target stands in hides only what lies
+  // beyond it (it shows what stands in it), not its whole span of bearings as the seams assume:
+  // the seams are found with it (it hides the part beyond) and without it (the part in it), and
+  // the nearer to opening taken. (A solid hides its own inside: kept.)
+  const all = hidden.filter(spans);
+  const seamsOf = (hs: readonly Hidden[]): number =>
+    hs.length < 2 && hs.length === all.length
+      ? Infinity
+      : seamMoveMm(
+          eye,
+          along,
+          target,
+          hs.map((h) => ({ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 })),
+          hypot((tb.minX + tb.maxX) / 2 - eye.x, (tb.minY + tb.maxY) / 2 - eye.y),
+        );
+  const outside = all.filter((h) => h.screen.kind !== 'screen' || !standsIn(target, tb, h.screen));
+  const withAll = seamsOf(all);
+  if (outside.length === all.length || outside.length === 0) return withAll;
+  // Without the screen, an end left open on the target (0) lies where the screen hides the part
+  // beyond it (the target is wholly hidden): not a seam.
+  const without = seamsOf(outside);
+  return without > 0 ? Math.min(withAll, without) : withAll;
+}
+
+/** Whether the eye stands in a wood, or within its depth and two bands of its outline. */
+function eyeAtWood(eye: Vec2, s: SightScreen, eyeBandMm: number): boolean {
+  if (s.kind !== 'wood') return false;
+  const reach = (s.depthMm ?? 0) + 2 * eyeBandMm;
+  const b = s.box;
+  if (b.minX - eye.x > reach || eye.x - b.maxX > reach || b.minY - eye.y > reach || eye.y - b.maxY > reach)
+    return false;
+  return pointToOutline(eye, s.polygon) <= reach || containsPoint(s.polygon, eye);
+}
+
+/**
+ * Seen from an eye moved one band either way across and along the sight line (the sight again
+ * from there, past the screens whose shadows reach near the target: one left out only shows
+ * more): the least move that shows some of the target, narrowed down by bisection (probe.ts).
+ */
+function eyeMovedMm(inputs: SightInputs, hidden: readonly Hidden[], along: Vec2, eyeBandMm: number): number {
+  const { eye, target } = inputs;
+  const screens = hidden.map((h) => h.screen);
+  const tb = boxOfAll(target);
+  const shareFrom = (d: Vec2) => (offsetMm: number) => {
+    const at = { x: eye.x + d.x * offsetMm, y: eye.y + d.y * offsetMm };
+    noteSight(at, tb, sightWindow(at, tb, 1));
+    return visibleRegion(at, target, screens).share * 100;
+  };
+  const across = { x: -along.y, y: along.x };
+  let best = Infinity;
+  for (const d of [across, along])
+    best = Math.min(best, probeMove(shareFrom(d), 0, 'moreThan', 0, eyeBandMm).moveMm);
+  return best;
+}
+
+/** Whether some of the target lies inside the screen's outline. */
+function standsIn(target: readonly Polygon[], tb: Box, screen: SightScreen): boolean {
+  const b = screen.box;
+  if (b.minX > tb.maxX || tb.minX > b.maxX || b.minY > tb.maxY || tb.minY > b.maxY) return false;
+  return target.some((p) => intersectionArea([p], [screen.polygon]) > 0);
 }
 
 /**

@@ -4,7 +4,7 @@ import { getRuleset, parseQuestion } from '../../../src/rules/index.ts';
 import { EXACT_POLICY, type ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
 import type { Verdict } from '../../../src/rules/engine/verdict.ts';
 import { perturbedPoses, reportedPoses, tableOf } from './perturb.ts';
-import { randomTable, RECIPES } from './random-tables.ts';
+import { randomApartTable, randomTable, RECIPES } from './random-tables.ts';
 import { flatten } from './verdict-tree.ts';
 
 /**
@@ -14,86 +14,124 @@ import { flatten } from './verdict-tree.ts';
  * moved within their reported sigma, it leans the other way at least once, so it had to be.
  * Each kind is also worked by hand in edge-flips.test.ts or tests/rules/d3/charge-run.test.ts.
  */
-const CASES: ReadonlyArray<{ ruleset: string; table: number; question: string; check: string; why: string }> =
-  [
-    {
-      ruleset: 'black-powder',
-      table: 924,
-      question: "can 'A' charge 'B'?",
-      check: 'reach',
-      why: 'the other base’s reading within the band of one move',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 1826,
-      question: "can 'A' charge 'B'?",
-      check: 'reach',
-      why: 'the other base’s line crosses an obstacle',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 2008,
-      question: "does 'A' see 'B'?",
-      check: 'see',
-      why: 'the leader at the edge of another unit’s base',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 2313,
-      question: "can 'A' shoot 'B'?",
-      check: 'shoot',
-      why: 'another part seen as near is reached clear of the gap',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 3902,
-      question: "can 'A' shoot 'B'?",
-      check: 'longRange',
-      why: 'the range to a part seen whose nearest point a shadow may sweep over',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 3915,
-      question: "can 'A' shoot 'B'?",
-      check: 'gap',
-      why: 'the far end of a near edge square to the line of fire is as near, and clear of the gap',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 6170,
-      question: "can 'A' shoot 'B'?",
-      check: 'beyondHalfRange',
-      why: 'the part seen past a wood, whose depth boundary jumps as the gun moves (a grazing chord)',
-    },
-    {
-      ruleset: 'black-powder',
-      table: 7242,
-      question: "does 'A' see 'B'?",
-      check: 'see',
-      why: 'hidden whole by one unit, which meets another just beside the target',
-    },
-    {
-      ruleset: 'd3',
-      table: 220,
-      question: "can 'A' charge 'B'?",
-      check: 'reach',
-      why: 'a run that passes a unit by a hair',
-    },
-    {
-      ruleset: 'd3',
-      table: 896,
-      question: "can 'A' charge 'B'?",
-      check: 'reach',
-      why: 'the target only just inside the run at the full turn',
-    },
-    {
-      ruleset: 'oer-the-sea',
-      table: 381,
-      question: "does 'A' see 'B'?",
-      check: 'see',
-      why: 'hidden by a building and a unit that meet by a hair',
-    },
-  ];
+const CASES: ReadonlyArray<{
+  ruleset: string;
+  table: number;
+  /** A table drawn as real bases stand (randomApartTable), not a plain one. */
+  apart?: true;
+  question: string;
+  check: string;
+  why: string;
+}> = [
+  {
+    ruleset: 'black-powder',
+    table: 924,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'the other base’s reading within the band of one move',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 1826,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'the other base’s line crosses an obstacle',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 2008,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'the leader at the edge of another unit’s base',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 2313,
+    question: "can 'A' shoot 'B'?",
+    check: 'shoot',
+    why: 'another part seen as near is reached clear of the gap',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 3902,
+    question: "can 'A' shoot 'B'?",
+    check: 'longRange',
+    why: 'the range to a part seen whose nearest point a shadow may sweep over',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 3915,
+    question: "can 'A' shoot 'B'?",
+    check: 'gap',
+    why: 'the far end of a near edge square to the line of fire is as near, and clear of the gap',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 6170,
+    question: "can 'A' shoot 'B'?",
+    check: 'beyondHalfRange',
+    why: 'the part seen past a wood, whose depth boundary jumps as the gun moves (a grazing chord)',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 8789,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'the leader where two bases meet, and from the other base B close to standing in a building',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 223,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'the eye inside the wood that hides the target: where sight runs out moves with the eye',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 7242,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden whole by one unit, which meets another just beside the target',
+  },
+  {
+    ruleset: 'd3',
+    table: 220,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'a run that passes a unit by a hair',
+  },
+  {
+    ruleset: 'd3',
+    table: 243,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'no line, the target a hair outside the path at the full turn',
+  },
+  {
+    ruleset: 'd3',
+    table: 896,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'the target only just inside the run at the full turn',
+  },
+  {
+    ruleset: 'oer-the-sea',
+    table: 72,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden where two units meet, the target standing in a wood and a building that span the seam',
+  },
+  {
+    ruleset: 'oer-the-sea',
+    table: 381,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden by a building and a unit that meet by a hair',
+  },
+];
 
 const PERTURBATIONS = 6;
 
@@ -101,9 +139,9 @@ const PERTURBATIONS = 6;
  * Random table `table` of a ruleset's recipe as the property draws it: as reported, then the same
  * perturbed tables (the same seeds), and the policy it is asked under.
  */
-function drawn(rulesetId: string, table: number) {
+function drawn(rulesetId: string, table: number, apart = false) {
   const ruleset = getRuleset(rulesetId);
-  const t = randomTable(RECIPES[rulesetId]!, table + 1);
+  const t = (apart ? randomApartTable : randomTable)(RECIPES[rulesetId]!, table + 1);
   const reported = reportedPoses(t.scenario, t.sigmas);
   const r = rng(1000 + table);
   const policy: ThresholdPolicy = table % 2 === 0 ? { floor: 0, sigmas: 2 } : ruleset.defaultPolicy;
@@ -121,8 +159,8 @@ const checkOf = (v: Verdict, question: string): Verdict | undefined =>
 
 describe('firm flips found at twenty to eighty times the perturbation tables, now too close to call', () => {
   for (const c of CASES)
-    it(`${c.ruleset} table ${c.table}, ${c.question} (${c.check}): ${c.why}`, () => {
-      const { ruleset, asReported, perturbed, policy } = drawn(c.ruleset, c.table);
+    it(`${c.ruleset} ${c.apart ? 'apart ' : ''}table ${c.table}, ${c.question} (${c.check}): ${c.why}`, () => {
+      const { ruleset, asReported, perturbed, policy } = drawn(c.ruleset, c.table, c.apart);
       const before = checkOf(ruleset.ask(asReported, parseQuestion(c.question), {}, policy), c.check);
       expect(before?.answer).toBe('borderline');
       const leans = perturbed.map(
@@ -169,5 +207,25 @@ describe('D3 charge with a neighbour reported a hair into the charger (tables 18
           checkOf(ruleset.ask(st, parseQuestion("can 'A' charge 'B'?"), {}, EXACT_POLICY), 'reach')?.lean,
       );
       expect(leans).toEqual(tables.map(() => leans[0]));
+    });
+});
+
+describe('support of a square (tables 8123, 8335, 9282, 9538)', () => {
+  // A friend touching a square from behind was "in its rear quarter" by the geometric quarters,
+  // and "not in a flank or rear quarter" on perturbed tables where its leader crossed a ray. A
+  // square's every face is a front: no flank or rear quarter to stand in, on any table.
+  for (const table of [8123, 8335, 9282, 9538])
+    it(`table ${table}: F in no flank or rear quarter of A, on the table and every perturbed one`, () => {
+      const { ruleset, asReported, perturbed, policy } = drawn('black-powder', table);
+      const verdicts = [
+        ruleset.ask(asReported, parseQuestion("does 'F' support 'A'?"), {}, policy),
+        ...perturbed.map((st) => ruleset.ask(st, parseQuestion("does 'F' support 'A'?"), {}, EXACT_POLICY)),
+      ];
+      expect(asReported.units.find((u) => u.id === 'A')?.formationInUse).toBe('square');
+      for (const v of verdicts) {
+        const quarter = checkOf(v, 'supportQuarter');
+        expect(quarter?.answer).toBe('no');
+        expect(quarter?.reasons[0]).toBe('A is in square: every face is a front');
+      }
     });
 });

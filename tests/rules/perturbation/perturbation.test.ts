@@ -6,7 +6,13 @@ import { EXACT_POLICY, type ThresholdPolicy } from '../../../src/rules/engine/th
 import type { Verdict } from '../../../src/rules/engine/verdict.ts';
 import type { TableState } from '../../../src/table/table-state.ts';
 import { perturbedPoses, reportedPoses, tableOf } from './perturb.ts';
-import { randomMontroseTable, randomTable, RECIPES, type RandomTable } from './random-tables.ts';
+import {
+  randomApartTable,
+  randomMontroseTable,
+  randomTable,
+  RECIPES,
+  type RandomTable,
+} from './random-tables.ts';
 import { flips, type Flip } from './verdict-tree.ts';
 
 /**
@@ -108,24 +114,37 @@ describe('perturbation property: a firm verdict never flips within the reported 
     d3: 40,
     'oer-the-sea': 18,
   };
-  for (const [id, n0] of Object.entries(counts)) {
-    const n = n0 * SCALE;
-    it(
-      `${id}: ${n} random tables × ${PERTURBATIONS} perturbations`,
-      () => {
-        const recipe = RECIPES[id];
-        if (!recipe) throw new Error(`no recipe for ${id}`);
-        const tables = Array.from({ length: n }, (_, s) => randomTable(recipe, s + 1));
-        const t = run(tables, id);
-        console.log(report(id, t));
-        if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
-        expect(t.checks).toBeGreaterThan(1000);
-        expect(t.flipsCaught).toBeGreaterThan(0);
-        expect(t.firmFlips.map(describeFlip)).toEqual([]);
-      },
-      120_000 * SCALE,
-    );
-  }
+  // Tables as real bases stand (no unit on top of another: randomApartTable), as many again for
+  // Black Powder, D3 and O'er the Sea, half as many for Prestonpans.
+  const apartCounts: Record<string, number> = {
+    'black-powder': 96,
+    prestonpans: 30,
+    d3: 40,
+    'oer-the-sea': 18,
+  };
+  for (const [apart, table, sets] of [
+    [false, randomTable, counts],
+    [true, randomApartTable, apartCounts],
+  ] as const)
+    for (const [id, n0] of Object.entries(sets)) {
+      const n = n0 * SCALE;
+      const label = `${id}: ${n} random tables${apart ? ' standing apart' : ''} × ${PERTURBATIONS} perturbations`;
+      it(
+        label,
+        () => {
+          const recipe = RECIPES[id];
+          if (!recipe) throw new Error(`no recipe for ${id}`);
+          const tables = Array.from({ length: n }, (_, s) => table(recipe, s + 1));
+          const t = run(tables, id);
+          console.log(report(`${id}${apart ? ' (apart)' : ''}`, t));
+          if (t.firmFlips.length) console.log(t.firmFlips.slice(0, 12).map(describeFlip).join('\n'));
+          expect(t.checks).toBeGreaterThan(1000);
+          expect(t.flipsCaught).toBeGreaterThan(0);
+          expect(t.firmFlips.map(describeFlip)).toEqual([]);
+        },
+        120_000 * SCALE,
+      );
+    }
   it(
     `montrose: ${120 * SCALE} boards of counters near the circles × ${PERTURBATIONS} perturbations`,
     () => {
