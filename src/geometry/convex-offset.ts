@@ -4,7 +4,8 @@ import type { Vec2 } from './vec.ts';
 /**
  * A convex polygon with every edge moved `d` mm outward (a base grown all round): the corners are
  * where the moved edges meet, so a corner reaches d/sin(θ/2) out rather than the round d of a true
- * buffer (√2·d at a right angle): never less than every point within d. Either winding; d ≥ 0.
+ * buffer (√2·d at a right angle): never less than every point within d. Either winding. A
+ * negative d shrinks it (edges moved in), for d short of half its least width.
  */
 export function grownConvex(poly: Polygon, d: number): Polygon {
   const n = poly.length;

@@ -17,6 +17,11 @@ export interface SeamHider {
   readonly polygon: Polygon;
   /** Whether its place is uncertain (a unit); terrain stays where it is. */
   readonly movable: boolean;
+  /**
+   * A piece of a wood's depth shadow rather than an outline: its edges turn with the eye otherwise
+   * than an outline's, so no seam between it and other terrain is read off the eye here.
+   */
+  readonly depthShadow?: boolean;
 }
 
 /**
@@ -102,7 +107,7 @@ export function seamMoveMm(
         least = Math.min(least, (depth + off) * targetMm);
         continue;
       }
-      if (off > 0) continue;
+      if (off > 0 || hiders[i]?.depthShadow || other.depthShadow) continue;
       // Both terrain: only the eye opens it.
       const rEnd = Math.hypot(at.x - eye.x, at.y - eye.y);
       const dir = {

@@ -74,5 +74,6 @@ export function seenFrontageQuantity(
     comparison,
     limitPercent,
     f(0),
+    s.acrossScreen ? f(frontageSeen(target, s.acrossScreen.seen)) : undefined,
   );
 }

@@ -3,7 +3,6 @@ import { facedBoxPolygon, localCorners, type FacedBox } from '../../geometry/fac
 import { frameFromFront, toLocal, toTable } from '../../geometry/frame.ts';
 import { firstContactAngle, interiorsOverlap, rotateAbout } from '../../geometry/pivot-sweep.ts';
 import { convexHull } from '../../geometry/hull.ts';
-import { grownConvex } from '../../geometry/convex-offset.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { sweepContact, type SweepContact } from '../../geometry/sweep.ts';
 import { rotate, type Vec2 } from '../../geometry/vec.ts';
@@ -290,69 +289,4 @@ export function bestChargeLine(
     }
   }
   return best;
-}
-
-/**
- * When the best line takes the whole turn allowed that way: how far across (mm) the target reaches
- * into the strip the turned frontage sweeps. The target moving that far sideways leaves every line
- * on that side, a smaller turn reaching less far round. Undefined when the turn is short of the limit.
- */
-export function reachAtTurnLimit(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  line: ChargeLine,
-  limits: { readonly leftDeg: number; readonly rightDeg: number },
-): number | undefined {
-  const limit = line.turnDeg >= 0 ? limits.leftDeg : limits.rightDeg;
-  if (Math.abs(line.turnDeg) < limit - 1e-6) return undefined;
-  const box = turnedBox(charger.box, line.turnDeg, pivotFor(ctx, charger.box, line.turnDeg));
-  const w = box.width / 2;
-  let deepest = 0;
-  for (const poly of target.bodyPolygons) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const p of poly) {
-      const x = toLocal(box.frame, p).x;
-      lo = Math.min(lo, x);
-      hi = Math.max(hi, x);
-    }
-    deepest = Math.max(deepest, Math.min(hi, w) - Math.max(lo, -w));
-  }
-  return deepest;
-}
-
-/**
- * When no turn lines the charger up on the target within its move: the least the target must
- * reach further round (mm, to a sixteenth of `bandMm`) for a line to exist, the target grown all
- * round by that much (`grownConvex`) standing for it a step aside. At the full turn the target may
- * stand a hair outside the strip the frontage sweeps: a step aside and it is in. Undefined when
- * growing it by the band still leaves no line within the move (`moveMm` of straight run).
- */
-export function lineWithTargetAside(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  allowed: { readonly leftDeg: number; readonly rightDeg: number },
-  inTheWay: readonly RunObstacle[],
-  moveMm: number,
-  bandMm: number,
-): { asideMm: number; line: ChargeLine } | undefined {
-  if (!(bandMm > 0)) return undefined;
-  const lineAt = (d: number) => {
-    const grown = { ...target, bodyPolygons: target.bodyPolygons.map((p) => grownConvex(p, d)) };
-    const l = bestChargeLine(ctx, charger, grown, allowed, inTheWay);
-    return l && l.contact.distance <= moveMm ? l : undefined;
-  };
-  let line = lineAt(bandMm);
-  if (!line) return undefined;
-  let lo = 0;
-  let hi = bandMm;
-  for (let i = 0; i < 4; i++) {
-    const mid = (lo + hi) / 2;
-    const l = lineAt(mid);
-    if (l) [hi, line] = [mid, l];
-    else lo = mid;
-  }
-  return { asideMm: hi, line };
 }

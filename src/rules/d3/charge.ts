@@ -19,12 +19,11 @@ import {
   boxTurned,
   bestChargeLine,
   pivotFor,
-  lineWithTargetAside,
-  reachAtTurnLimit,
   sweepObstacles,
   turnLimits,
   type ChargeLine,
 } from './charge-line.ts';
+import { lineWithTargetAside, pathEdgeAlternatives } from './charge-path-edge.ts';
 import { runBlockedBy, runSwitchMm, type RunObstacle } from './charge-run.ts';
 import type { Alternative } from '../engine/alternatives.ts';
 import {
@@ -209,18 +208,9 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
             },
           ];
     })();
-    // The whole turn allowed, and the target only just inside the strip: a step aside and no line.
-    const edge = reachAtTurnLimit(ctx, charger, target, line, allowed);
-    const atEdge =
-      edge === undefined
-        ? []
-        : [
-            {
-              lean: 'no' as const,
-              switchMm: edge,
-              why: `at the full ${Math.abs(line.turnDeg).toFixed(1)}° turn ${T} only just reaches into ${possessive(C)} path`,
-            },
-          ];
+    // The target only just inside the path (at the full turn, or between turns a wood or a unit
+    // stops): a step aside and no line.
+    const atEdge = pathEdgeAlternatives(ctx, charger, target, line, allowed, inTheWay, mmOf(move), band);
     checks.push(
       withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
     );

@@ -1,7 +1,7 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
 import { boxOfAll, growBox, type Box } from '../../geometry/box.ts';
 import { pointToOutline, pointToPolygon } from '../../geometry/distance.ts';
-import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
@@ -16,8 +16,9 @@ import {
 import { noteLooked, noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
-import { seamMoveMm } from '../../geometry/shadow-seam.ts';
-import { probedQuantity, probeMove } from './probe.ts';
+import { seamMoveMm, type SeamHider } from '../../geometry/shadow-seam.ts';
+import { probedQuantity } from './probe.ts';
+import { eyeAtWood, eyeMovedMm, nearestSolidMm, screenCrossing } from './sight-eye.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -61,6 +62,11 @@ export interface SeenShare {
    * nothing.
    */
   readonly nearBlindMm?: number;
+  /**
+   * When the eye is within reach of a screen's outline (a building, a hill): how far, and the view
+   * from just across it (inside, the screen hides nothing; outside, what lies behind it).
+   */
+  readonly acrossScreen?: { readonly mm: number; readonly share: number; readonly seen: readonly Polygon[] };
 }
 
 export interface SightInputs {
@@ -152,20 +158,13 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     maxY: eye.y + eyeReach,
   });
   const near = nearestSolidMm(eye, inputs.screens, eyeReach);
-  return near === undefined ? seen : { ...seen, nearBlindMm: near };
-}
-
-/** How far the eye (outside every solid screen) is from the nearest solid screen's outline, when within `reachMm`. */
-function nearestSolidMm(eye: Vec2, screens: readonly SightScreen[], reachMm: number): number | undefined {
-  let best = reachMm;
-  for (const s of screens) {
-    if (s.kind !== 'solid') continue;
-    const b = s.box;
-    if (b.minX - eye.x > best || eye.x - b.maxX > best || b.minY - eye.y > best || eye.y - b.maxY > best)
-      continue;
-    best = Math.min(best, pointToOutline(eye, s.polygon));
-  }
-  return best < reachMm ? best : undefined;
+  const withNear = near === undefined ? seen : { ...seen, nearBlindMm: near };
+  const cross = screenCrossing(eye, inputs.screens, eyeReach);
+  if (!cross) return withNear;
+  // Seen from just across that screen's outline (noted: the units there change it).
+  noteSight(cross.at, tb, sightWindow(cross.at, tb, 1));
+  const there = visibleRegion(cross.at, target, inputs.screens);
+  return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons } };
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
@@ -255,23 +254,31 @@ function seamOf(
   // moves with the eye as much as the eye moves, and the target may be seen a step away.
   if (hidden.some((h) => cutting.has(h.screen.id) && eyeAtWood(inputs.eye, h.screen, eyeBandMm)))
     return eyeMovedMm(inputs, hidden, along, eyeBandMm);
-  if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h))) return Infinity;
+  const isWood = (h: Hidden) => h.screen.kind === 'wood';
+  if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h) && !isWood(h))) return Infinity;
   const { eye, target } = inputs;
   const tb = boxOfAll(target);
   // Every hider whose shadow reaches near the target: one that hides none of it may still meet
   // the one that hides it all just beside it. A screen the target stands in hides only what lies
   // beyond it (it shows what stands in it), not its whole span of bearings as the seams assume:
   // the seams are found with it (it hides the part beyond) and without it (the part in it), and
-  // the nearer to opening taken. (A solid hides its own inside: kept.)
-  const all = hidden.filter(spans);
+  // the nearer to opening taken. (A solid hides its own inside: kept.) A wood takes part by its
+  // depth shadow's pieces near the target: beyond the wood they hide whole bearings, as an
+  // outline does, and a unit moving off them opens a gap (their own edges turn with the eye
+  // otherwise: eyeMovedMm).
+  const all = hidden.filter((h) => spans(h) || isWood(h));
+  const seamHiders = (h: Hidden): SeamHider[] =>
+    isWood(h)
+      ? h.polygons.map((polygon) => ({ polygon, movable: false, depthShadow: true }))
+      : [{ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 }];
   const seamsOf = (hs: readonly Hidden[]): number =>
-    hs.length < 2 && hs.length === all.length
+    hs.length < 2 && hs.length === all.length && !hs.some(isWood)
       ? Infinity
       : seamMoveMm(
           eye,
           along,
           target,
-          hs.map((h) => ({ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 })),
+          hs.flatMap(seamHiders),
           hypot((tb.minX + tb.maxX) / 2 - eye.x, (tb.minY + tb.maxY) / 2 - eye.y),
         );
   const outside = all.filter((h) => h.screen.kind !== 'screen' || !standsIn(target, tb, h.screen));
@@ -281,37 +288,6 @@ function seamOf(
   // beyond it (the target is wholly hidden): not a seam.
   const without = seamsOf(outside);
   return without > 0 ? Math.min(withAll, without) : withAll;
-}
-
-/** Whether the eye stands in a wood, or within its depth and two bands of its outline. */
-function eyeAtWood(eye: Vec2, s: SightScreen, eyeBandMm: number): boolean {
-  if (s.kind !== 'wood') return false;
-  const reach = (s.depthMm ?? 0) + 2 * eyeBandMm;
-  const b = s.box;
-  if (b.minX - eye.x > reach || eye.x - b.maxX > reach || b.minY - eye.y > reach || eye.y - b.maxY > reach)
-    return false;
-  return pointToOutline(eye, s.polygon) <= reach || containsPoint(s.polygon, eye);
-}
-
-/**
- * Seen from an eye moved one band either way across and along the sight line (the sight again
- * from there, past the screens whose shadows reach near the target: one left out only shows
- * more): the least move that shows some of the target, narrowed down by bisection (probe.ts).
- */
-function eyeMovedMm(inputs: SightInputs, hidden: readonly Hidden[], along: Vec2, eyeBandMm: number): number {
-  const { eye, target } = inputs;
-  const screens = hidden.map((h) => h.screen);
-  const tb = boxOfAll(target);
-  const shareFrom = (d: Vec2) => (offsetMm: number) => {
-    const at = { x: eye.x + d.x * offsetMm, y: eye.y + d.y * offsetMm };
-    noteSight(at, tb, sightWindow(at, tb, 1));
-    return visibleRegion(at, target, screens).share * 100;
-  };
-  const across = { x: -along.y, y: along.x };
-  let best = Infinity;
-  for (const d of [across, along])
-    best = Math.min(best, probeMove(shareFrom(d), 0, 'moreThan', 0, eyeBandMm).moveMm);
-  return best;
 }
 
 /** Whether some of the target lies inside the screen's outline. */
@@ -343,7 +319,8 @@ export function seenShareQuantity(
     limitPercent,
     bandMm,
   );
-  const capped = blindCapped(s, q, comparison, limitPercent, f(0));
+  const across = s.acrossScreen ? f(s.acrossScreen.share * 100) : undefined;
+  const capped = blindCapped(s, q, comparison, limitPercent, f(0), across);
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
     const seam = s.seamMm();
@@ -372,8 +349,15 @@ export function blindCapped<Q extends { readonly value: number; readonly moveMm:
   comparison: Comparison,
   limit: number,
   valueIfBlind: number,
+  valueAcrossScreen?: number,
 ): Q {
   let move = q.moveMm;
+  if (
+    s.acrossScreen !== undefined &&
+    valueAcrossScreen !== undefined &&
+    holds(valueAcrossScreen - limit, comparison, limit) !== holds(q.value - limit, comparison, limit)
+  )
+    move = Math.min(move, s.acrossScreen.mm);
   if (s.blindDepthMm !== undefined) move = Math.min(move, s.blindDepthMm);
   if (
     s.nearBlindMm !== undefined &&

@@ -201,5 +201,16 @@ describe('D3 charge: the straight run after the turn may not pass through units'
     expect(hair.reach.moveMm as number).toBeCloseTo(0.05 * IN, 0);
 
     expect(charge45(1).reach.answer).toBe('yes');
+
+    // The other way: T a hair outside the strip at the full turn. No line (brute force above), but
+    // a step round and one reaches: too close to call, with the step under the hair's width.
+    const outside = charge45(-0.05).reach;
+    expect(outside.lean).toBe('no');
+    expect(outside.answer).toBe('borderline');
+    expect(outside.reasons.join(' ')).toMatch(
+      /T 0\.\d\d in further round would be in reach, turning 45\.0° left/,
+    );
+    expect(outside.moveMm as number).toBeLessThanOrEqual(0.05 * IN);
+    expect(charge45(-1).reach.answer).toBe('no');
   });
 });

@@ -110,3 +110,31 @@ describe('seenShareQuantity: hidden where two units meet, the target standing in
     expect(q.moveMm).toBeLessThan(1);
   });
 });
+
+describe('seenShareQuantity: an eye a step inside a building', () => {
+  // A building (a screen: it hides nothing from an eye inside it, what lies behind it from one
+  // outside) with the eye 1 mm inside its near wall, and a target straight through it.
+  const building = sightScreen('house', 'the house', rectangle(-100, 0, 100, 80), 'screen');
+  const target = [rectangle(-20, 300, 20, 320)];
+  const band = 6.35;
+  const viewFrom = (eye: Vec2) =>
+    seenShare(
+      { eye, eyeSigmaMm: 0.5, target, targetSigmaMm: 0.5, screens: [building], screenSigmaMm: () => 0 },
+      () => band,
+    );
+
+  it('is too close to call: a millimetre back and the building hides the target', () => {
+    const view = viewFrom({ x: 0, y: 1 });
+    expect(view.region.share).toBe(1);
+    // Brute force: from 1 mm outside the wall the building hides the target whole.
+    expect(viewFrom({ x: 0, y: -1 }).region.share).toBe(0);
+    const q = seenShareQuantity(view, 'moreThan', 0, band);
+    expect(q.moveMm).toBeCloseTo(1, 9);
+  });
+
+  it('stays firm with the eye well inside', () => {
+    const view = viewFrom({ x: 0, y: 40 });
+    expect(view.region.share).toBe(1);
+    expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
+  });
+});

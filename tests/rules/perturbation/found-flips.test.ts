@@ -89,6 +89,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 1007,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden where a unit meets what a wood hides: the unit moving opens a gap',
+  },
+  {
+    ruleset: 'black-powder',
     table: 7242,
     question: "does 'A' see 'B'?",
     check: 'see',
@@ -111,6 +119,22 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'd3',
+    table: 1350,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'the eye a hair inside a building: a step out and the building hides the target',
+  },
+  {
+    ruleset: 'd3',
+    table: 735,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'a line found, the target only just in the path between turns a wood stops',
+  },
+  {
+    ruleset: 'd3',
     table: 896,
     question: "can 'A' charge 'B'?",
     check: 'reach',
@@ -123,6 +147,14 @@ const CASES: ReadonlyArray<{
     question: "does 'A' see 'B'?",
     check: 'see',
     why: 'hidden where two units meet, the target standing in a wood and a building that span the seam',
+  },
+  {
+    ruleset: 'oer-the-sea',
+    table: 796,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'the leader a hair inside a wood: a step out and the wood hides the target',
   },
   {
     ruleset: 'oer-the-sea',
