@@ -49,8 +49,18 @@ function sideAt(p: Polygon, right: boolean): Side {
  * piece, where a polygon union (polyclip-ts) costs far more for the same widths.
  */
 export function widestPart(pieces: readonly Polygon[], dir: Vec2): number {
+  let widest = 0;
+  for (const p of partsAcross(pieces, dir)) widest = Math.max(widest, p.width);
+  return widest;
+}
+
+/** The connected parts of a region given as the sweep's pieces (as widestPart joins them), each with its width along `dir`. */
+export function partsAcross(
+  pieces: readonly Polygon[],
+  dir: Vec2,
+): Array<{ readonly pieces: readonly Polygon[]; readonly width: number }> {
   const n = pieces.length;
-  if (n === 0) return 0;
+  if (n === 0) return [];
   const left: Side[] = [];
   const right: Side[] = [];
   const lo = new Float64Array(n);
@@ -109,14 +119,14 @@ export function widestPart(pieces: readonly Polygon[], dir: Vec2): number {
     if (Math.abs(li.high - lj.low) <= SEAM_MM && Math.abs(ri.high - rj.low) <= SEAM_MM)
       parent[find(i)] = find(j);
   }
-  const partLo = new Map<number, number>();
-  const partHi = new Map<number, number>();
+  const parts = new Map<number, { pieces: Polygon[]; lo: number; hi: number }>();
   for (let i = 0; i < n; i++) {
     const root = find(i);
-    partLo.set(root, Math.min(partLo.get(root) ?? Infinity, lo[i] as number));
-    partHi.set(root, Math.max(partHi.get(root) ?? -Infinity, hi[i] as number));
+    const part = parts.get(root) ?? { pieces: [], lo: Infinity, hi: -Infinity };
+    part.pieces.push(pieces[i] as Polygon);
+    part.lo = Math.min(part.lo, lo[i] as number);
+    part.hi = Math.max(part.hi, hi[i] as number);
+    parts.set(root, part);
   }
-  let widest = 0;
-  for (const [root, a] of partLo) widest = Math.max(widest, (partHi.get(root) as number) - a);
-  return widest;
+  return [...parts.values()].map((p) => ({ pieces: p.pieces, width: p.hi - p.lo }));
 }

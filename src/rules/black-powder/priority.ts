@@ -1,6 +1,6 @@
 import type { Answer, Verdict } from '../engine/verdict.ts';
 import { BP, bpVerdict, inches, inStr, mmOf, type BpContext } from './context.ts';
-import type { ShotAssessment } from './shooting.ts';
+import type { ShotAssessment } from './shot-assessment.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
 /**

@@ -5,6 +5,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { BP, type BpContext } from './context.ts';
 import { measureFrom, type OtherReading } from './range.ts';
 import { seen, type SightOptions } from './sight.ts';
+import { partsAcross } from '../../geometry/piece-width.ts';
 
 /**
  * Readings of the range to the part of a target seen past a wood, with the eye or the target
@@ -73,4 +74,38 @@ export function seenPastWoodReadings(
 /** Whether a wood (depth-limited sight) is among what hides the target. */
 function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }[]): boolean {
   return hiddenBy.some((h) => ctx.state.terrain.some((t) => t.id === h.id && t.kind === 'wood'));
+}
+
+/**
+ * The range with the narrow parts seen left out. A part seen through a gap narrower than the
+ * sight's band across the line closes when a hider moves that far (sight-share.ts caps "some is
+ * seen" the same way); when the nearest part seen is one, the range may as well run to the next
+ * part, further off. One reading, with every narrow part closed (the widest of them the move).
+ */
+export function narrowPartReadings(
+  ctx: BpContext,
+  shooter: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  view: SeenShare,
+  rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[],
+  toWords: string | undefined,
+): OtherReading[] {
+  const region = view.region;
+  if (!(region.share > 0 && region.share < 1)) return [];
+  const band = BP.bandMm(ctx, view.sigmaMm);
+  const parts = partsAcross(region.polygons, view.across);
+  const narrow = parts.filter((p) => p.width < band);
+  if (narrow.length === 0 || narrow.length === parts.length) return [];
+  const rest = parts.filter((p) => p.width >= band).flatMap((p) => p.pieces);
+  const m = measureFrom(ctx, shooter, gun, target, rangePart(rest), toWords);
+  return [
+    {
+      mm: m.mm,
+      from: m.from,
+      to: m.to,
+      switchMm: Math.max(...narrow.map((p) => p.width)),
+      why: `part of ${target.name} is seen only through a narrow gap`,
+    },
+  ];
 }

@@ -2,8 +2,6 @@ import { regionIntersection } from '../../geometry/boolean.ts';
 import { pointToPolygonSet } from '../../geometry/distance.ts';
 import type { Gap } from '../../geometry/gap.ts';
 import { containsPoint, type Polygon } from '../../geometry/polygon.ts';
-import type { VisibleRegion } from '../../geometry/visible-region.ts';
-import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { failingReasons, measuredBy } from '../engine/composite.ts';
 import { pick } from '../engine/options.ts';
@@ -35,45 +33,12 @@ import { hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
 import { clearTarget, shotModifiers } from './shot-clear.ts';
 import { gapChecks } from './shot-gap.ts';
-import { seenPastWoodReadings } from './seen-part-readings.ts';
-import type { OtherReading } from './range.ts';
+import { narrowPartReadings, seenPastWoodReadings } from './seen-part-readings.ts';
+import { measureFrom, type OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
 import { smallArmsBand, type Weapon } from './tables.ts';
+import type { ShotAssessment } from './shot-assessment.ts';
 import { hypot } from '../../geometry/hypot.ts';
-
-/** Everything decided about one shooter–target pair, before target priority. */
-export interface ShotAssessment {
-  readonly shooter: TableUnit;
-  readonly target: TableUnit;
-  readonly weapon?: Weapon;
-  /** Where seeing is judged from: the leader, or a gun's barrel tip. */
-  readonly eye: Vec2;
-  readonly range?: Measured;
-  /** The range check (with its borderline band), when the target is seen or out of range whatever is seen. */
-  readonly rangeCheck?: Verdict;
-  /** Share in the front quarter (or, for guns, in the 45° arc); absent when settled early. */
-  readonly frontShare?: number;
-  /** The part of the target seen; absent when settled early. */
-  readonly visible?: VisibleRegion;
-  readonly overhead: boolean;
-  readonly gap?: Gap;
-  /** Eligible: front quarter, visible, in range, not in combat, not under a minimum range (or too close to call). */
-  readonly eligible: boolean;
-  readonly answer: Verdict['answer'];
-  readonly clear: boolean;
-  /** A clear-target test is too close to call. */
-  readonly clearBorderline: boolean;
-  readonly notClear: readonly string[];
-  readonly band: string;
-  readonly checks: readonly Verdict[];
-  readonly facts: Readonly<Record<string, OptionValue>>;
-  /**
-   * Settled before any sight, quarter or cover was judged: the shooter may not shoot, the target
-   * may not be shot, or no part of it is within range (`outOfRangeWhateverSeen`). The answer is
-   * then no, with the clear-target tests unjudged (clear false, notClear empty).
-   */
-  readonly settledEarly?: 'notAllowed' | 'outOfRange';
-}
 
 const isGun = (u: TableUnit, w: Weapon | undefined): boolean =>
   u.type === 'artillery' && !!u.barrel && !!w && w.kind !== 'smallArms';
@@ -268,18 +233,21 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       toWords,
       [],
       edgeSigma,
-      seenPastWoodReadings(
-        ctx,
-        shooter,
-        gun,
-        target,
-        eye,
-        eyeSigma(shooter),
-        view,
-        viewOpts,
-        rangePart,
-        toWords,
-      ),
+      [
+        ...seenPastWoodReadings(
+          ctx,
+          shooter,
+          gun,
+          target,
+          eye,
+          eyeSigma(shooter),
+          view,
+          viewOpts,
+          rangePart,
+          toWords,
+        ),
+        ...narrowPartReadings(ctx, shooter, gun, target, view, rangePart, toWords),
+      ],
     ));
     const r = range;
     checks.push(rangeCheck);
@@ -329,6 +297,9 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     ...(weapon ? { weapon } : {}),
     eye,
     ...(range ? { range } : {}),
+    ...(!range && weapon && visible.share === 0 && sight.any.answer === 'borderline'
+      ? { rangeIfSeen: measureFrom(ctx, shooter, gun, target) }
+      : {}),
     ...(rangeCheck ? { rangeCheck } : {}),
     frontShare: zone.share,
     visible,
@@ -352,7 +323,9 @@ export function shootCandidates(ctx: BpContext, shooter: TableUnit): ShotAssessm
     shooter,
     (t) => {
       const a = assessShot(ctx, shooter, t);
-      return a.eligible && a.range ? a : undefined;
+      if (!a.eligible) return undefined;
+      if (a.range) return a;
+      return a.rangeIfSeen ? { ...a, range: a.rangeIfSeen } : undefined;
     },
     (a) => a.range?.mm ?? Infinity,
   );

@@ -97,6 +97,22 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 2185,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'priority',
+    why: 'a closer target whose sight is too close to call (nothing of it seen, so no range)',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 2192,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'range',
+    why: 'the nearest part seen only through a gap narrower than the band',
+  },
+  {
+    ruleset: 'black-powder',
     table: 7242,
     question: "does 'A' see 'B'?",
     check: 'see',
