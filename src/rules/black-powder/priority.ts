@@ -1,6 +1,7 @@
 import type { Answer, Verdict } from '../engine/verdict.ts';
 import { BP, bpVerdict, inches, inStr, mmOf, type BpContext } from './context.ts';
 import type { ShotAssessment } from './shot-assessment.ts';
+import { measureFrom, otherLeaderBases } from './range.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
 /**
@@ -19,14 +20,28 @@ const or = (...xs: Tri[]): Tri => (xs.includes('yes') ? 'yes' : xs.includes('may
 const not = (x: Tri): Tri => (x === 'yes' ? 'no' : x === 'no' ? 'yes' : 'maybe');
 const clearTri = (s: ShotAssessment): Tri => (s.clearBorderline ? 'maybe' : s.clear ? 'yes' : 'no');
 
-/** Is `c` closer than `shot`'s target (ranges compared with both their uncertainties)? */
+/**
+ * Is `c` closer than `shot`'s target (ranges compared with both their uncertainties)? Both ranges
+ * run from the base the leader stands on; when he may as well stand on another (otherLeaderBases),
+ * both are measured again from it, and a comparison that leans the other way from there is too
+ * close to call.
+ */
 function closer(ctx: BpContext, shot: ShotAssessment, c: ShotAssessment): { tri: Tri; lean: boolean } {
   const r = shot.range;
   const rc = c.range;
   if (!r || !rc) return { tri: 'no', lean: false };
   const sigma = hypot(r.sigmaMm, rc.sigmaMm);
   const j = BP.judge(ctx, BP.length(inches(r.mm - rc.mm), inches(sigma)), 'moreThan', 0);
-  return { tri: tri(j.answer), lean: j.lean === 'yes' };
+  const lean = j.lean === 'yes';
+  if (j.answer === 'borderline' || shot.shooter.barrel) return { tri: tri(j.answer), lean };
+  const partOf = (a: ShotAssessment) =>
+    a.visible && a.visible.share > 0 && a.visible.share < 1 ? a.visible.polygons : a.target.bodyPolygons;
+  for (const o of otherLeaderBases(ctx, shot.shooter, BP.bandMm(ctx, sigma))) {
+    const from = (a: ShotAssessment) =>
+      measureFrom(ctx, a.shooter, false, a.target, partOf(a), undefined, o.base).mm;
+    if (from(shot) - from(c) > 0 !== lean) return { tri: 'maybe', lean };
+  }
+  return { tri: tri(j.answer), lean };
 }
 
 export function priorityVerdict(

@@ -202,7 +202,19 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     overhead ? ' by firing overhead' : '',
     blocker ? hiderWords(blocker) : undefined,
   );
-  checks.push(sight.any, sight.half);
+  // Seen only by firing overhead, and whether the gun may is too close to call: so is any of it seen.
+  const any =
+    overhead && overheadCheck?.answer === 'borderline' && sight.any.answer === 'yes'
+      ? {
+          ...sight.any,
+          answer: 'borderline' as const,
+          reasons: [
+            ...sight.any.reasons,
+            'too close to call: whether the gun may fire overhead is too close to call',
+          ],
+        }
+      : sight.any;
+  checks.push(any, sight.half);
   if (overheadCheck && overhead) checks.push(overheadCheck);
 
   // Range, to the nearest part seen (optionally only the part in the front quarter).

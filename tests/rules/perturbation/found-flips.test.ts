@@ -113,6 +113,22 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 2480,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'visible',
+    why: 'seen only by firing overhead, and whether the gun may is too close to call',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 3797,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'priority',
+    why: 'which target is closer turns round from the other base the leader may stand on',
+  },
+  {
+    ruleset: 'black-powder',
     table: 7242,
     question: "does 'A' see 'B'?",
     check: 'see',
