@@ -63,11 +63,7 @@ export function lineWithTargetAside(
   bandMm: number,
 ): { asideMm: number; line: ChargeLine } | undefined {
   if (!(bandMm > 0)) return undefined;
-  const lineAt = (d: number) => {
-    const grown = { ...target, bodyPolygons: target.bodyPolygons.map((p) => grownConvex(p, d)) };
-    const l = bestChargeLine(ctx, charger, grown, allowed, inTheWay);
-    return l && l.contact.distance <= moveMm ? l : undefined;
-  };
+  const lineAt = (d: number) => lineToResized(ctx, charger, target, allowed, inTheWay, moveMm, d);
   let line = lineAt(bandMm);
   if (!line) return undefined;
   let lo = 0;
@@ -135,12 +131,8 @@ export function lineLostWithTargetAside(
   bandMm: number,
 ): number | undefined {
   if (!(bandMm > 0)) return undefined;
-  const reaches = (d: number): boolean => {
-    const polys = target.bodyPolygons.filter((p) => inradius(p) > d).map((p) => grownConvex(p, -d));
-    if (polys.length === 0) return false;
-    const l = bestChargeLine(ctx, charger, { ...target, bodyPolygons: polys }, allowed, inTheWay);
-    return l !== undefined && l.contact.distance <= moveMm;
-  };
+  const reaches = (d: number): boolean =>
+    lineToResized(ctx, charger, target, allowed, inTheWay, moveMm, -d) !== undefined;
   if (reaches(bandMm)) return undefined;
   let lo = 0;
   let hi = bandMm;
@@ -150,6 +142,25 @@ export function lineLostWithTargetAside(
     else hi = mid;
   }
   return hi;
+}
+
+/**
+ * The best line within the move to the target grown all round by `d` mm (shrunk when d < 0, a
+ * base thinner than twice that gone), or undefined.
+ */
+function lineToResized(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  allowed: { readonly leftDeg: number; readonly rightDeg: number },
+  inTheWay: readonly RunObstacle[],
+  moveMm: number,
+  d: number,
+): ChargeLine | undefined {
+  const polys = target.bodyPolygons.filter((p) => d >= 0 || inradius(p) > -d).map((p) => grownConvex(p, d));
+  if (polys.length === 0) return undefined;
+  const l = bestChargeLine(ctx, charger, { ...target, bodyPolygons: polys }, allowed, inTheWay);
+  return l && l.contact.distance <= moveMm ? l : undefined;
 }
 
 /** Half the least width of a convex polygon (across any of its edges): how far it can shrink. */
