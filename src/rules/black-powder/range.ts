@@ -169,10 +169,18 @@ export function otherReadings(
   bandMm: number,
 ): OtherReading[] {
   return otherLeaderBases(ctx, unit, bandMm).map((o) => {
-    const m = measureFrom(ctx, unit, gun, target, polys, toWords, o.base);
-    return { mm: m.mm, from: m.from, to: m.to, switchMm: o.mm, why: o.why };
+    return asReading(measureFrom(ctx, unit, gun, target, polys, toWords, o.base), o.mm, o.why);
   });
 }
+
+/** A measured length as another reading of the same range, `switchMm` away, for `why`. */
+export const asReading = (m: Measured, switchMm: number, why: string): OtherReading => ({
+  mm: m.mm,
+  from: m.from,
+  to: m.to,
+  switchMm,
+  why,
+});
 
 /**
  * Other readings as a verdict's alternatives (alternatives.ts): each answers by its own length

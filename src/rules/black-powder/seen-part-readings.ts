@@ -3,7 +3,7 @@ import type { SeenShare } from '../engine/sight-share.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { BP, type BpContext } from './context.ts';
-import { measureFrom, type OtherReading } from './range.ts';
+import { asReading, measureFrom, type OtherReading } from './range.ts';
 import { seen, type SightOptions } from './sight.ts';
 import { partsAcross } from '../../geometry/piece-width.ts';
 
@@ -40,8 +40,9 @@ export function seenPastWoodReadings(
   const readings: OtherReading[] = [];
   const reading = (polys: readonly Polygon[], switchMm: number, why: string) => {
     if (polys.length === 0) return;
-    const m = measureFrom(ctx, shooter, gun, target, rangePart(polys), toWords);
-    readings.push({ mm: m.mm, from: m.from, to: m.to, switchMm, why });
+    readings.push(
+      asReading(measureFrom(ctx, shooter, gun, target, rangePart(polys), toWords), switchMm, why),
+    );
   };
   // The eye moved: the whole sight again from there (its shadows differ).
   const eyeBand = BP.bandMm(ctx, eyeSigmaMm);
@@ -98,14 +99,11 @@ export function narrowPartReadings(
   const narrow = parts.filter((p) => p.width < band);
   if (narrow.length === 0 || narrow.length === parts.length) return [];
   const rest = parts.filter((p) => p.width >= band).flatMap((p) => p.pieces);
-  const m = measureFrom(ctx, shooter, gun, target, rangePart(rest), toWords);
   return [
-    {
-      mm: m.mm,
-      from: m.from,
-      to: m.to,
-      switchMm: Math.max(...narrow.map((p) => p.width)),
-      why: `part of ${target.name} is seen only through a narrow gap`,
-    },
+    asReading(
+      measureFrom(ctx, shooter, gun, target, rangePart(rest), toWords),
+      Math.max(...narrow.map((p) => p.width)),
+      `part of ${target.name} is seen only through a narrow gap`,
+    ),
   ];
 }

@@ -16,6 +16,16 @@ import type { D3Context } from './context.ts';
  * reach is too close to call; the target is grown or shrunk all round to find how big a step.
  */
 
+/** What a charge line is searched with: the charger, its target, the turns allowed, what stands in the way, the move (mm). */
+export interface ChargeSearch {
+  readonly ctx: D3Context;
+  readonly charger: TableUnit;
+  readonly target: TableUnit;
+  readonly allowed: { readonly leftDeg: number; readonly rightDeg: number };
+  readonly inTheWay: readonly RunObstacle[];
+  readonly moveMm: number;
+}
+
 /**
  * When the best line takes the whole turn allowed that way: how far across (mm) the target reaches
  * into the strip the turned frontage sweeps. The target moving that far sideways leaves every line
@@ -54,16 +64,11 @@ export function reachAtTurnLimit(
  * growing it by the band still leaves no line within the move (`moveMm` of straight run).
  */
 export function lineWithTargetAside(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  allowed: { readonly leftDeg: number; readonly rightDeg: number },
-  inTheWay: readonly RunObstacle[],
-  moveMm: number,
+  search: ChargeSearch,
   bandMm: number,
 ): { asideMm: number; line: ChargeLine } | undefined {
   if (!(bandMm > 0)) return undefined;
-  const lineAt = (d: number) => lineToResized(ctx, charger, target, allowed, inTheWay, moveMm, d);
+  const lineAt = (d: number) => lineToResized(search, d);
   let line = lineAt(bandMm);
   if (!line) return undefined;
   let lo = 0;
@@ -82,16 +87,8 @@ export function lineWithTargetAside(
  * the strip at the full turn (`reachAtTurnLimit`, exact), or else only just inside the path at
  * all, so that with it a step aside no turn lines up within the move (`lineLostWithTargetAside`).
  */
-export function pathEdgeAlternatives(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  line: ChargeLine,
-  allowed: { readonly leftDeg: number; readonly rightDeg: number },
-  inTheWay: readonly RunObstacle[],
-  moveMm: number,
-  bandMm: number,
-): Alternative[] {
+export function pathEdgeAlternatives(search: ChargeSearch, line: ChargeLine, bandMm: number): Alternative[] {
+  const { ctx, charger, target, allowed } = search;
   const T = target.name;
   const C = charger.name;
   const out: Alternative[] = [];
@@ -103,10 +100,7 @@ export function pathEdgeAlternatives(
       why: `at the full ${Math.abs(line.turnDeg).toFixed(1)}° turn ${T} only just reaches into ${possessive(C)} path`,
     });
   // At the full turn the strip's edge measures it exactly; else the target is shrunk.
-  const lost =
-    edge === undefined
-      ? lineLostWithTargetAside(ctx, charger, target, allowed, inTheWay, moveMm, bandMm)
-      : undefined;
+  const lost = edge === undefined ? lineLostWithTargetAside(search, bandMm) : undefined;
   if (lost !== undefined)
     out.push({
       lean: 'no',
@@ -121,18 +115,9 @@ export function pathEdgeAlternatives(
  * `bandMm`) for no turn to line up within the move, standing for it a step aside; undefined when
  * shrunk by the band a line still reaches. A base thinner than twice the shrink is gone.
  */
-export function lineLostWithTargetAside(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  allowed: { readonly leftDeg: number; readonly rightDeg: number },
-  inTheWay: readonly RunObstacle[],
-  moveMm: number,
-  bandMm: number,
-): number | undefined {
+function lineLostWithTargetAside(search: ChargeSearch, bandMm: number): number | undefined {
   if (!(bandMm > 0)) return undefined;
-  const reaches = (d: number): boolean =>
-    lineToResized(ctx, charger, target, allowed, inTheWay, moveMm, -d) !== undefined;
+  const reaches = (d: number): boolean => lineToResized(search, -d) !== undefined;
   if (reaches(bandMm)) return undefined;
   let lo = 0;
   let hi = bandMm;
@@ -148,15 +133,8 @@ export function lineLostWithTargetAside(
  * The best line within the move to the target grown all round by `d` mm (shrunk when d < 0, a
  * base thinner than twice that gone), or undefined.
  */
-function lineToResized(
-  ctx: D3Context,
-  charger: TableUnit,
-  target: TableUnit,
-  allowed: { readonly leftDeg: number; readonly rightDeg: number },
-  inTheWay: readonly RunObstacle[],
-  moveMm: number,
-  d: number,
-): ChargeLine | undefined {
+function lineToResized(search: ChargeSearch, d: number): ChargeLine | undefined {
+  const { ctx, charger, target, allowed, inTheWay, moveMm } = search;
   const polys = target.bodyPolygons.filter((p) => d >= 0 || inradius(p) > -d).map((p) => grownConvex(p, d));
   if (polys.length === 0) return undefined;
   const l = bestChargeLine(ctx, charger, { ...target, bodyPolygons: polys }, allowed, inTheWay);

@@ -103,6 +103,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     (o) => pointToPolygon(charger.leader, o.polygon).distance <= reachMm,
   );
   const line = bestChargeLine(ctx, charger, target, allowed, inTheWay);
+  const search = { ctx, charger, target, allowed, inTheWay, moveMm: mmOf(move) };
   const run = runInTheWay(ctx, charger, target, allowed, inTheWay, line, move);
   const asked = `can ${C} reach ${T} straight ahead after one turn of up to ${CHARGE_TURN_DEG}°?`;
   const sweepWords = [limits.left, limits.right]
@@ -135,7 +136,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
     const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
-    const aside = lineWithTargetAside(ctx, charger, target, allowed, inTheWay, mmOf(move), band);
+    const aside = lineWithTargetAside(search, band);
     const close = turnClose || runClose !== undefined || passClose !== undefined || aside !== undefined;
     const moveMm = Math.min(
       turnClose ? p.moveMm : Infinity,
@@ -210,7 +211,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     })();
     // The target only just inside the path (at the full turn, or between turns a wood or a unit
     // stops): a step aside and no line.
-    const atEdge = pathEdgeAlternatives(ctx, charger, target, line, allowed, inTheWay, mmOf(move), band);
+    const atEdge = pathEdgeAlternatives(search, line, band);
     checks.push(
       withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
     );

@@ -1,5 +1,5 @@
-import { boxOfAll } from '../../geometry/box.ts';
-import { pointToOutline } from '../../geometry/distance.ts';
+import { boxOfAll, boxPointGap } from '../../geometry/box.ts';
+import { closestPointOnSegment, pointToOutline } from '../../geometry/distance.ts';
 import { hypot } from '../../geometry/hypot.ts';
 import { noteSight } from '../../geometry/look-record.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
@@ -27,18 +27,12 @@ export function screenCrossing(
   let best: { mm: number; at: Vec2 } | undefined;
   for (const s of screens) {
     if (s.kind !== 'screen') continue;
-    const b = s.box;
-    const r = best?.mm ?? reachMm;
-    if (b.minX - eye.x > r || eye.x - b.maxX > r || b.minY - eye.y > r || eye.y - b.maxY > r) continue;
+    if (boxPointGap(s.box, eye) > (best?.mm ?? reachMm)) continue;
     const n = s.polygon.length;
     for (let i = 0; i < n; i++) {
       const a = s.polygon[i] as Vec2;
       const c = s.polygon[(i + 1) % n] as Vec2;
-      const dx = c.x - a.x;
-      const dy = c.y - a.y;
-      const len2 = dx * dx + dy * dy;
-      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((eye.x - a.x) * dx + (eye.y - a.y) * dy) / len2));
-      const q = { x: a.x + dx * t, y: a.y + dy * t };
+      const q = closestPointOnSegment(eye, a, c);
       const mm = hypot(q.x - eye.x, q.y - eye.y);
       if (mm >= (best?.mm ?? reachMm)) continue;
       // A hundredth of a millimetre across the outline, away from the eye (or off the edge's
@@ -68,9 +62,7 @@ export function nearestSolidMm(
   let best = reachMm;
   for (const s of screens) {
     if (s.kind !== 'solid') continue;
-    const b = s.box;
-    if (b.minX - eye.x > best || eye.x - b.maxX > best || b.minY - eye.y > best || eye.y - b.maxY > best)
-      continue;
+    if (boxPointGap(s.box, eye) > best) continue;
     best = Math.min(best, pointToOutline(eye, s.polygon));
   }
   return best < reachMm ? best : undefined;
@@ -80,9 +72,7 @@ export function nearestSolidMm(
 export function eyeAtWood(eye: Vec2, s: SightScreen, eyeBandMm: number): boolean {
   if (s.kind !== 'wood') return false;
   const reach = (s.depthMm ?? 0) + 2 * eyeBandMm;
-  const b = s.box;
-  if (b.minX - eye.x > reach || eye.x - b.maxX > reach || b.minY - eye.y > reach || eye.y - b.maxY > reach)
-    return false;
+  if (boxPointGap(s.box, eye) > reach) return false;
   return pointToOutline(eye, s.polygon) <= reach || containsPoint(s.polygon, eye);
 }
 

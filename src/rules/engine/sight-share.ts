@@ -1,5 +1,5 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
-import { boxOfAll, growBox, type Box } from '../../geometry/box.ts';
+import { boxGap, boxOfAll, growBox, type Box } from '../../geometry/box.ts';
 import { pointToOutline, pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -292,8 +292,7 @@ function seamOf(
 
 /** Whether some of the target lies inside the screen's outline. */
 function standsIn(target: readonly Polygon[], tb: Box, screen: SightScreen): boolean {
-  const b = screen.box;
-  if (b.minX > tb.maxX || tb.minX > b.maxX || b.minY > tb.maxY || tb.minY > b.maxY) return false;
+  if (boxGap(screen.box, tb) > 0) return false;
   return target.some((p) => intersectionArea([p], [screen.polygon]) > 0);
 }
 
