@@ -1,3 +1,4 @@
+import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
@@ -26,7 +27,6 @@ import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
 import { CAVALRY_SQUARE_HALT, OBSTACLE_COST } from './tables.ts';
-import { hypot } from '../../geometry/hypot.ts';
 
 /** Distance a charge is measured over: from the charger's leader base (option rangeFrom) to the target, both ends named. */
 export function chargeDistance(ctx: BpContext, charger: TableUnit, target: TableUnit): Measured {
@@ -38,15 +38,12 @@ export function chargeDistance(ctx: BpContext, charger: TableUnit, target: Table
  * nearest obstacle when it crosses none, else the least sideways shift that takes it clear.
  */
 function obstacleMargin(ctx: BpContext, a: Vec2, b: Vec2): { crosses?: string; mm: number } {
-  const len = hypot(b.x - a.x, b.y - a.y) || 1;
-  const n = { x: -(b.y - a.y) / len, y: (b.x - a.x) / len };
   let crosses: string | undefined;
   let mm = Infinity;
   for (const t of ctx.state.terrain) {
     if (t.kind !== 'obstacle' || !t.polygon) continue;
     if (segmentInsidePolygon(a, b, t.polygon).length > 0) {
-      const side = t.polygon.map((p) => (p.x - a.x) * n.x + (p.y - a.y) * n.y);
-      const shift = Math.min(Math.max(...side), -Math.min(...side));
+      const shift = shiftToClear(a, b, [t.polygon]);
       if (!crosses || shift < mm) {
         crosses = t.label;
         mm = shift;

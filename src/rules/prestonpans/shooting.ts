@@ -1,3 +1,5 @@
+import { closedRanks } from '../engine/closed-ranks.ts';
+import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
@@ -167,27 +169,22 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
       u.id !== target.id &&
       (ctx.options.cannonBlockedBy === 'anyUnit' || u.side === gun.side),
   );
-  const over = sightObstructions(
-    eye,
-    aim,
-    blockers.flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p))),
+  // A unit's bases in contact are one body: fire does not pass through the crack between two of
+  // them that the camera reports a millimetre apart (as sight does not: closedRanks).
+  const bodies = new Map(blockers.map((u) => [u.id, closedRanks(u.bases)]));
+  const blockerPolys = blockers.flatMap((u) =>
+    (bodies.get(u.id) ?? []).map((p) => makeBlocker(u.id, u.name, p)),
   );
+  const over = sightObstructions(eye, aim, blockerPolys);
   const overNames = [...new Set(over.map((o) => o.blocker.label))];
   // How far the line of fire is from changing whether it passes over a unit: the gap to the
   // nearest unit beside it, or the sideways shift that would clear the ones on it.
-  const len = Math.hypot(aim.x - eye.x, aim.y - eye.y) || 1;
-  const n = { x: -(aim.y - eye.y) / len, y: (aim.x - eye.x) / len };
   let clearMm = Infinity;
   let sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm);
   for (const u of blockers) {
     const on = over.some((o) => o.blocker.id === u.id);
-    const d = on
-      ? Math.min(
-          ...[1, -1].map((sgn) =>
-            Math.max(...u.allPolygons.flat().map((p) => sgn * ((p.x - eye.x) * n.x + (p.y - eye.y) * n.y))),
-          ),
-        )
-      : polygonSetSeparation(u.allPolygons, [[eye, aim]]).distance;
+    const body = bodies.get(u.id) ?? [];
+    const d = on ? shiftToClear(eye, aim, body) : polygonSetSeparation(body, [[eye, aim]]).distance;
     if (d < clearMm) {
       clearMm = d;
       sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm, u.sigmaMm);
@@ -195,7 +192,6 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   }
   // The nearest point of the target can jump along a face square to the line of fire: another
   // point within the band of being nearest gives another line of fire, which may be clear (or not).
-  const blockerPolys = blockers.flatMap((u) => u.allPolygons.map((p) => makeBlocker(u.id, u.name, p)));
   const nearestMm = Math.hypot(aim.x - eye.x, aim.y - eye.y);
   const aimBand = PP.bandMm(ctx, Math.hypot(gun.sigmaMm, target.sigmaMm));
   const otherAims: Alternative[] = target.bodyPolygons
@@ -244,7 +240,9 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   );
   const friends = ctx.state.units
     .filter((u) => u.side === gun.side && u.id !== gun.id)
-    .flatMap((u) => u.allPolygons.map((p) => ({ id: u.id, label: u.name, polygon: p })));
+    .flatMap((u) =>
+      (bodies.get(u.id) ?? closedRanks(u.bases)).map((p) => ({ id: u.id, label: u.name, polygon: p })),
+    );
   const g = gapAlongLine(eye, aim, friends, mmOf(CANNON_GAP + 1), 'closestApproach');
   if (g)
     checks.push(

@@ -110,6 +110,28 @@ describe('shooting details', () => {
       'yes',
     );
   });
+  it('fire does not slip through the crack between two bases of a unit in contact', () => {
+    // E's two bases meet on the line of fire; then they stand 1 mm apart, the line of fire
+    // through the crack (what a camera's pose noise reports of bases in contact). Either way
+    // the line passes over E.
+    for (const crackMm of [0, 1]) {
+      const e = rect('E', -2, 2, 10, 12, { side: 'blue', headingDeg: 180, files: 2 });
+      const bases = e.bases.map((b, i) =>
+        b.pose ? { ...b, pose: { ...b.pose, x: b.pose.x + (i === 0 ? -crackMm : crackMm) / 2 } } : b,
+      );
+      const units = [
+        rect('gun', -1, 1, -1, 0, { side: 'red', type: 'artillery', files: 1 }),
+        { ...e, bases },
+        rect('T', -5, 5, 30, 32, { side: 'blue', headingDeg: 180 }),
+      ];
+      const ctx = ppContext(table(units), {}, EXACT_POLICY);
+      const v = cannonVerdict(ctx, findUnit(ctx.state, 'gun'), findUnit(ctx.state, 'T'));
+      const over = v.checks.find((c) => c.question === 'overUnits');
+      expect(over?.answer).toBe('no');
+      // Clear of E only by shifting the line of fire past either end of it, 2" away.
+      expect(over?.moveMm).toBeGreaterThan(1.9 * IN);
+    }
+  });
   it('frontCentre measuring changes the range', () => {
     const units = [H(), rect('J', 12, 22, 6, 8, { side: 'blue', headingDeg: 180 })];
     const ctx = ppContext(table(units), {}, EXACT_POLICY);
