@@ -6,6 +6,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import type { Alternative } from '../engine/alternatives.ts';
 import { possessive } from '../engine/measure.ts';
 import { lengthWords } from '../engine/words.ts';
+import { probeMove } from '../engine/probe.ts';
 import { bestChargeLine, pivotFor, turnedBox, type ChargeLine } from './charge-line.ts';
 import type { RunObstacle } from './charge-run.ts';
 import type { D3Context } from './context.ts';
@@ -57,6 +58,38 @@ export function reachAtTurnLimit(
 }
 
 /**
+ * At the full turn the turn cannot follow the target: a step across the path brings the first
+ * contact nearer or further as fast as the contacted edge slants to the path (a corner just inside
+ * the strip: many times the step), not one for one as a length. The reach is read again with the
+ * target moved across the turned frontage's path a band either way, and a move that changes the
+ * answer narrowed down by bisection (`probeMove`). Undefined short of the turn limit or when no
+ * such move within the band changes it.
+ */
+export function reachAcrossAtTurnLimit(
+  search: ChargeSearch,
+  line: ChargeLine,
+  bandMm: number,
+): Alternative | undefined {
+  const { ctx, charger, target, allowed, inTheWay, moveMm } = search;
+  if (reachAtTurnLimit(ctx, charger, target, line, allowed) === undefined) return undefined;
+  const across = turnedBox(charger.box, line.turnDeg, pivotFor(ctx, charger.box, line.turnDeg)).frame.right;
+  const reachAt = (offsetMm: number): number => {
+    const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+    const polys = target.bodyPolygons.map((p) => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y })));
+    const l = bestChargeLine(ctx, charger, { ...target, bodyPolygons: polys }, allowed, inTheWay);
+    return l ? l.contact.distance : Infinity;
+  };
+  const p = probeMove(reachAt, line.contact.distance, 'atMost', moveMm, bandMm);
+  if (p.lowerBound || !(p.moveMm < bandMm)) return undefined;
+  const T = target.name;
+  return {
+    lean: line.contact.distance <= moveMm ? 'no' : 'yes',
+    switchMm: p.moveMm,
+    why: `at the full ${Math.abs(line.turnDeg).toFixed(1)}° turn ${possessive(charger.name)} path meets ${T} on a slant: ${lengthWords(p.moveMm, 'in')} across and the run is ${line.contact.distance <= moveMm ? 'longer' : 'shorter'} than the move`,
+  };
+}
+
+/**
  * When no turn lines the charger up on the target within its move: the least the target must
  * reach further round (mm, to a sixteenth of `bandMm`) for a line to exist, the target grown all
  * round by that much (`grownConvex`) standing for it a step aside. At the full turn the target may
@@ -93,6 +126,8 @@ export function pathEdgeAlternatives(search: ChargeSearch, line: ChargeLine, ban
   const C = charger.name;
   const out: Alternative[] = [];
   const edge = reachAtTurnLimit(ctx, charger, target, line, allowed);
+  const slant = reachAcrossAtTurnLimit(search, line, bandMm);
+  if (slant) out.push(slant);
   if (edge !== undefined)
     out.push({
       lean: 'no',

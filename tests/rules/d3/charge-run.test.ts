@@ -213,4 +213,43 @@ describe('D3 charge: the straight run after the turn may not pass through units'
     expect(outside.moveMm as number).toBeLessThanOrEqual(0.05 * IN);
     expect(charge45(-1).reach.answer).toBe('no');
   });
+
+  it('at the full 45° turn a target met on a slant is too close to call when a step across reaches', () => {
+    // Turned 45° left about (−2, 0): (u, v) across and ahead of the turned front's centre. T, 4" × 2",
+    // has its long edge at α to the path, entering the strip at its left edge (u = −2) `run` inches
+    // ahead, its corner 0.5" outside it. A step δ across brings the contact δ·cot α nearer.
+    const at = (u: number, v: number) => ({
+      x: -2 + 2 * Math.SQRT1_2 + (u - v) * Math.SQRT1_2,
+      y: 2 * Math.SQRT1_2 + (u + v) * Math.SQRT1_2,
+    });
+    const slanted = (alphaDeg: number, run: number, acrossIn = 0) => {
+      const a = (alphaDeg * Math.PI) / 180;
+      const e1 = { u: Math.sin(a), v: Math.cos(a) };
+      const e2 = { u: -Math.cos(a), v: Math.sin(a) };
+      const pu = -2.5 + acrossIn;
+      const pv = run - 0.5 / Math.tan(a);
+      const c = at(pu + 2 * e1.u + e2.u, pv + 2 * e1.v + e2.v);
+      const o = at(0, 0);
+      const d = at(e1.u, e1.v);
+      const headingDeg = (Math.atan2(d.y - o.y, d.x - o.x) * 180) / Math.PI;
+      const t = rect('T', -2, 2, -1, 1, { side: 'blue', files: 1 });
+      const bases = t.bases.map((b) => ({ ...b, pose: { x: c.x * IN, y: c.y * IN, headingDeg } }));
+      const st = table([C(), { ...t, bases }], [], 'd3');
+      const v = chargeVerdict(d3Context(st, {}, DEFAULT_POLICY), findUnit(st, 'C'), findUnit(st, 'T'));
+      return { st, reach: v.checks.find((c) => c.question === 'reach') as Verdict };
+    };
+    // 0.3" beyond the move: a firm no as a length (the band is 0.25"), but 0.11" across (0.3 · tan 20°)
+    // and it reaches, brute force says.
+    const slant = slanted(20, 12.3);
+    expect(bruteShortest(slant.st, [])).toBeCloseTo(12.3, 2);
+    expect(bruteShortest(slanted(20, 12.3, 0.115).st, [])).toBeLessThan(12);
+    expect(slant.reach.lean).toBe('no');
+    expect(slant.reach.answer).toBe('borderline');
+    expect(slant.reach.reasons.join(' ')).toMatch(/C's path meets T on a slant: 0\.11 in across/);
+    expect(slant.reach.moveMm as number).toBeCloseTo(0.3 * Math.tan((20 * Math.PI) / 180) * IN, 0);
+    // Square to the path the same 0.3" beyond is firm: a step across changes nothing.
+    const square = slanted(89.9, 12.3);
+    expect(bruteShortest(slanted(89.9, 12.3, 0.2).st, [])).toBeGreaterThan(12.25);
+    expect(square.reach.answer).toBe('no');
+  });
 });

@@ -167,6 +167,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'd3',
+    table: 4507,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'at the full turn the path meets the target on a slant: a step across and the run is 0.5" shorter',
+  },
+  {
+    ruleset: 'd3',
     table: 896,
     question: "can 'A' charge 'B'?",
     check: 'reach',
