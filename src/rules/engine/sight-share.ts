@@ -112,7 +112,16 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     let s2 = inputs.targetSigmaMm ** 2;
     let eyeLever = 1;
     for (const h of hidden) {
-      const b = Math.max(1, pointToPolygon(eye, h.screen.polygon).distance);
+      // Cover covers its own inside, wherever the eye stands: moved, it moves what it covers one
+      // for one, and the eye has no lever on it.
+      if (h.screen.kind === 'area') {
+        s2 += inputs.screenSigmaMm(h.screen) ** 2;
+        continue;
+      }
+      // A wood's shadow begins only where a sight line has run its depth inside: its edges turn
+      // about points at least that far from the eye (an eye in the wood is not at their pivot).
+      const d = pointToPolygon(eye, h.screen.polygon).distance;
+      const b = Math.max(1, h.screen.kind === 'wood' ? d + (h.screen.depthMm ?? 0) : d);
       const lever = Math.max(1, tFar / b);
       s2 += (inputs.screenSigmaMm(h.screen) * lever) ** 2;
       eyeLever = Math.max(eyeLever, (tFar - b) / b);
