@@ -2,8 +2,9 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { SeenShare } from '../engine/sight-share.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import { BP, type BpContext } from './context.ts';
+import { BP, type BpContext, type Measured } from './context.ts';
 import { asReading, measureFrom, type OtherReading } from './range.ts';
+import { boxOfAll } from '../../geometry/box.ts';
 import { seen, type SightOptions } from './sight.ts';
 import { partsAcross } from '../../geometry/piece-width.ts';
 
@@ -75,6 +76,68 @@ export function seenPastWoodReadings(
 /** Whether a wood (depth-limited sight) is among what hides the target. */
 function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }[]): boolean {
   return hiddenBy.some((h) => ctx.state.terrain.some((t) => t.id === h.id && t.kind === 'wood'));
+}
+
+/**
+ * The range to the part seen with the target moved across the sight line, for any target partly
+ * hidden. The part seen ends where a shadow's edge crosses the target; where that edge meets the
+ * target's outline at a slant (a line of bases seen past a unit at a shallow angle), a step across
+ * slides the nearest point seen along the outline many times as far, and the range with it. The
+ * sight's band is how far the edge may stand otherwise against the target: a step within it that
+ * takes the range across `limitMm` is narrowed down by bisection and is a reading of the range.
+ */
+export function seenPartAcrossReadings(
+  ctx: BpContext,
+  shooter: TableUnit,
+  gun: boolean,
+  target: TableUnit,
+  view: SeenShare,
+  rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[],
+  toWords: string | undefined,
+  limitMm: number,
+): OtherReading[] {
+  const region = view.region;
+  if (!(region.share > 0 && region.share < 1)) return [];
+  const band = BP.bandMm(ctx, view.sigmaMm);
+  if (!(band > 0)) return [];
+  const at = (offsetMm: number) => {
+    const { seen: polys, offset } = view.seenAt(0, offsetMm);
+    if (polys.length === 0) return undefined;
+    // Put back where the target stands: the target's own move is already in the range's band.
+    const back = polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
+    return measureFrom(ctx, shooter, gun, target, rangePart(back), toWords);
+  };
+  const within = (m: { readonly mm: number }) => m.mm <= limitMm;
+  const m0 = at(0);
+  if (m0 === undefined) return [];
+  // Only where the limit falls across the target can any part seen answer otherwise.
+  const whole = measureFrom(ctx, shooter, gun, target, target.bodyPolygons, toWords).mm;
+  const b = boxOfAll(target.bodyPolygons);
+  if (whole > limitMm || whole + Math.hypot(b.maxX - b.minX, b.maxY - b.minY) < limitMm) return [];
+  const lean0 = within(m0);
+  const flipped = (m: Measured | undefined): m is Measured => m !== undefined && within(m) !== lean0;
+  const out: OtherReading[] = [];
+  for (const sign of [1, -1]) {
+    // Stepped out a quarter band at a time: a step further may hide the target whole, and a
+    // hidden end says nothing of the range between.
+    let lo = 0;
+    let hi = 0;
+    let m: Measured | undefined;
+    for (let k = 1; k <= 4 && m === undefined; k++) {
+      const here = at((sign * k * band) / 4);
+      if (flipped(here)) [hi, m] = [(k * band) / 4, here];
+      else lo = (k * band) / 4;
+    }
+    if (m === undefined) continue;
+    for (let i = 0; i < 4; i++) {
+      const mid = (lo + hi) / 2;
+      const here = at(sign * mid);
+      if (flipped(here)) [hi, m] = [mid, here];
+      else lo = mid;
+    }
+    out.push(asReading(m, hi, `the part of ${target.name} seen changes as a shadow's edge crosses it`));
+  }
+  return out;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   inStr,
   isDeployedArtillery,
   isSkirmish,
+  mmOf,
   poss,
   weaponOf,
   type BpContext,
@@ -33,7 +34,7 @@ import { hiderWords, seen, sightBlocker } from './sight.ts';
 import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
 import { clearTarget, shotModifiers } from './shot-clear.ts';
 import { gapChecks } from './shot-gap.ts';
-import { narrowPartReadings, seenPastWoodReadings } from './seen-part-readings.ts';
+import { narrowPartReadings, seenPartAcrossReadings, seenPastWoodReadings } from './seen-part-readings.ts';
 import { measureFrom, type OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
 import { smallArmsBand, type Weapon } from './tables.ts';
@@ -259,6 +260,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
           toWords,
         ),
         ...narrowPartReadings(ctx, shooter, gun, target, view, rangePart, toWords),
+        ...seenPartAcrossReadings(ctx, shooter, gun, target, view, rangePart, toWords, mmOf(weapon.max)),
       ],
     ));
     const r = range;

@@ -354,3 +354,37 @@ describe('shooting while in hand-to-hand combat (rules-spec: units in combat may
     expect(may?.lean).toBe('yes');
   });
 });
+
+describe('range to the part seen where a shadow crosses the target at a slant', () => {
+  // From S's leader (0, 0), X's shadow has its left edge on the line y = k·x (through X's far left
+  // corner (0.5, 0.5k)); T, a line 12" long running away from S (x 2–3.5), is hidden on the near
+  // side of that edge and seen past it. The nearest part seen is where the edge crosses T's left
+  // side, k·2 in out: T a step δ across, and it is k·δ further.
+  const rangeOf = (k: number, dx = 0) => {
+    const st = table([
+      shooterS(),
+      box('X', 0.5, 4, 0.5 * k - 1.5, 0.5 * k, { side: 'red' }),
+      box('T', 2 + dx, 3.5 + dx, 12, 24, { side: 'blue', headingDeg: 90 }),
+    ]);
+    const v = shootVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'S'), findUnit(st, 'T'));
+    return v.checks.find((c) => c.question === 'range');
+  };
+
+  it('is too close to call when a step across under the band takes it out of range', () => {
+    const r = rangeOf(8.75);
+    // 0.46" to spare, more than the band as a length…
+    expect(18 - (r?.value as number)).toBeGreaterThan(0.25);
+    // …but with T 0.1" across (brute force: that table read afresh) the nearest part seen is out of range.
+    expect(rangeOf(8.75, 0.1)?.lean).toBe('no');
+    expect(r?.lean).toBe('yes');
+    expect(r?.answer).toBe('borderline');
+    expect(r?.reasons.join(' ')).toMatch(/the part of T seen changes as a shadow's edge crosses it/);
+    expect(r?.moveMm as number).toBeLessThan(0.1 * IN);
+  });
+
+  it('is firm when even a band across leaves it in range', () => {
+    const r = rangeOf(6);
+    expect(rangeOf(6, 0.25)?.lean).toBe('yes');
+    expect(r?.answer).toBe('yes');
+  });
+});
