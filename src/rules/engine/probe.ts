@@ -23,25 +23,33 @@ export function probeMove(
   comparison: Comparison,
   limit: number,
   bandMm: number,
+  steps = 1,
 ): ProbeResult {
   if (!(bandMm > 0)) return { moveMm: Infinity, lowerBound: true };
   const lean0 = holds(value0 - limit, comparison, limit);
   const changes = (v: number): boolean => holds(v - limit, comparison, limit) !== lean0;
   let slope = 0;
   for (const sign of [1, -1]) {
-    const v = valueAt(sign * bandMm);
-    if (changes(v)) {
-      let lo = 0;
-      let hi = bandMm;
-      for (let i = 0; i < BISECTIONS; i++) {
-        const mid = (lo + hi) / 2;
-        if (changes(valueAt(sign * mid))) hi = mid;
-        else lo = mid;
+    // `steps` displacements out to the band each way: a value that rises and falls again within
+    // it (a share seen through a gap the target slides past) can cross the limit between.
+    let lo = 0;
+    for (let k = 1; k <= steps; k++) {
+      const at = (bandMm * k) / steps;
+      const v = valueAt(sign * at);
+      if (changes(v)) {
+        let hi = at;
+        for (let i = 0; i < BISECTIONS; i++) {
+          const mid = (lo + hi) / 2;
+          if (changes(valueAt(sign * mid))) hi = mid;
+          else lo = mid;
+        }
+        return { moveMm: hi, lowerBound: false };
       }
-      return { moveMm: hi, lowerBound: false };
+      lo = at;
+      // Only a change toward the limit says how soon it could be reached.
+      if (k === steps && (v - value0) * (limit - value0) > 0)
+        slope = Math.max(slope, Math.abs(v - value0) / bandMm);
     }
-    // Only a change toward the limit says how soon it could be reached.
-    if ((v - value0) * (limit - value0) > 0) slope = Math.max(slope, Math.abs(v - value0) / bandMm);
   }
   if (slope === 0) return { moveMm: Infinity, lowerBound: true };
   return { moveMm: Math.max(bandMm, Math.abs(limit - value0) / slope), lowerBound: false };
@@ -59,10 +67,11 @@ export function probedQuantity(
   comparison: Comparison,
   limit: number,
   bandMm: number,
+  steps = 1,
 ): { value: number; unit: string; perMm: number; sigmaMm: number; moveMm: number } {
   let best: ProbeResult = { moveMm: Infinity, lowerBound: true };
   for (const f of at) {
-    const r = probeMove(f, value, comparison, limit, bandMm);
+    const r = probeMove(f, value, comparison, limit, bandMm, steps);
     if (r.moveMm < best.moveMm) best = r;
   }
   const margin = Math.abs(value - limit);

@@ -5,6 +5,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
+  seenShareGiven,
   seenShareGivenMoved,
   sightWindow,
   visibleGiven,
@@ -17,7 +18,7 @@ import { noteLooked, noteSight } from '../../geometry/look-record.ts';
 import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { seamMoveMm, type SeamHider } from '../../geometry/shadow-seam.ts';
-import { probedQuantity } from './probe.ts';
+import { probedQuantity, probeMove } from './probe.ts';
 import { eyeAtWood, eyeMovedMm, nearestSolidMm, screenCrossing } from './sight-eye.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -51,6 +52,12 @@ export interface SeenShare {
    * otherwise, or when a wood or cover area is among them (no bearing span says what they hide).
    */
   seamMm(): number;
+  /**
+   * For each unit that hides part of the target (its place uncertain), the share (%) with what it
+   * hides shifted `offsetMm` across the sight line, the other hiders left where they are: a gap
+   * between two of them widens or closes, which the target moving never does.
+   */
+  hiderShifts?(): ReadonlyArray<(offsetMm: number) => number>;
   /**
    * When the eye stands inside a solid screen and sees nothing (a leader on a wall it lines): how
    * far inside, mm. Moving the target changes nothing then, but the eye moving that far does.
@@ -245,7 +252,33 @@ function seenFrom(
   };
   let seam: number | undefined;
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
-  return { region, sigmaMm, shareAt, seenAt, across, seamMm };
+  const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart);
+  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts };
+}
+
+/** SeenShare.hiderShifts: one share function per movable hider that cuts the target. */
+function shiftedHiders(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  across: Vec2,
+  targetArea: number,
+  apart: boolean,
+): Array<(offsetMm: number) => number> {
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  if (cutting.size < 2) return [];
+  const out: Array<(offsetMm: number) => number> = [];
+  hidden.forEach((h, i) => {
+    if (!cutting.has(h.screen.id) || !(inputs.screenSigmaMm(h.screen) > 0)) return;
+    out.push((offsetMm) => {
+      const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+      const shifted = hidden.map((o, j) =>
+        j === i ? { screen: o.screen, polygons: moved(o.polygons, d) } : o,
+      );
+      return seenShareGiven(inputs.target, shifted, targetArea, apart) * 100;
+    });
+  });
+  return out;
 }
 
 /** SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts). */
@@ -326,6 +359,9 @@ export function seenShareQuantity(
     comparison,
     limitPercent,
     bandMm,
+    // A share against a half is probed a quarter band at a time: seen through a gap, it can rise
+    // past the limit and fall back within the band. ("Some seen" has seams and gap widths.)
+    limitPercent > 0 ? 4 : 1,
   );
   const across = s.acrossScreen ? f(s.acrossScreen.share * 100) : undefined;
   const capped = blindCapped(s, q, comparison, limitPercent, f(0), across);
@@ -333,6 +369,16 @@ export function seenShareQuantity(
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
     const seam = s.seamMm();
     if (seam < capped.moveMm) return { ...capped, moveMm: seam };
+  }
+  // Two hiders meeting across the target: one moving against the other widens or closes the part
+  // seen between them, which moving the target never does (a half seen through a gap).
+  if (limitPercent > 0 && s.hiderShifts) {
+    let move = capped.moveMm;
+    for (const shift of s.hiderShifts()) {
+      const p = probeMove((o) => f(shift(o)), q.value, comparison, limitPercent, bandMm);
+      if (p.moveMm < bandMm) move = Math.min(move, p.moveMm);
+    }
+    if (move < capped.moveMm) return { ...capped, moveMm: move };
   }
   // Seen only through gaps between hiders: moving the target alone may find another gap, but the
   // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"

@@ -206,3 +206,46 @@ describe('seenShare: the pose band of an eye standing in cover or in a wood', ()
     expect(sigma).toBeLessThan(Math.max(3 * lever, 20));
   });
 });
+
+describe('seenShareQuantity: half seen through a gap between two units', () => {
+  // From (0, 0), units L and R (y 100–110) leave a gap of g mm; the target (60 mm wide, 500 mm
+  // out) is seen through the window their shadows leave, 500/110 times as wide as the gap. Moving
+  // the target slides the window along it and the share stays put; L moving widens it.
+  const target = [rectangle(-30, 500, 30, 510)];
+  const band = 6.35;
+  const viewWith = (g: number, leftMoveMm = 0) =>
+    seenShare(
+      {
+        eye: { x: 0, y: 0 },
+        eyeSigmaMm: 0.5,
+        target,
+        targetSigmaMm: 0.5,
+        screens: [
+          sightScreen('L', 'L', rectangle(-100 - leftMoveMm, 100, -g / 2 - leftMoveMm, 110), 'solid'),
+          sightScreen('R', 'R', rectangle(g / 2, 100, 100, 110), 'solid'),
+        ],
+        screenSigmaMm: () => 0.5,
+      },
+      () => band,
+    );
+
+  it('is too close to call at 45% when a unit moving under a millimetre shows half', () => {
+    const view = viewWith(5.9);
+    expect(view.region.share).toBeGreaterThan(0.44);
+    expect(view.region.share).toBeLessThan(0.46);
+    // The target moved a band either way: the same share (the window stays on it).
+    expect(view.shareAt(0, band)).toBeCloseTo(view.region.share * 100, 6);
+    expect(view.shareAt(0, -band)).toBeCloseTo(view.region.share * 100, 6);
+    // Brute force: L 0.8 mm further left, and half of the target is seen.
+    expect(viewWith(5.9, 0.8).region.share).toBeGreaterThanOrEqual(0.5);
+    const q = seenShareQuantity(view, 'atLeast', 50, band);
+    expect(q.moveMm).toBeLessThan(band);
+  });
+
+  it('is firm at 25%, which no unit moving a band opens to half', () => {
+    const view = viewWith(3.3);
+    expect(view.region.share).toBeLessThan(0.26);
+    expect(viewWith(3.3, 2).region.share).toBeLessThan(0.5);
+    expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeGreaterThan(band);
+  });
+});
