@@ -1,6 +1,7 @@
 import { polygonSeparation } from './distance.ts';
+import { stripExtent } from './segment-shift.ts';
 import { noteSegment } from './look-record.ts';
-import { sideOfLine, type Polygon } from './polygon.ts';
+import type { Polygon } from './polygon.ts';
 import { segmentInsidePolygon } from './segment-clip.ts';
 import type { Vec2 } from './vec.ts';
 import { hypot } from './hypot.ts';
@@ -12,6 +13,9 @@ import { hypot } from './hypot.ts';
  *   to it (the nearest obstruction on each side, summed).
  */
 export type GapReading = 'closestApproach' | 'perpendicular';
+
+/** A corner this near the line of fire (rounding) lies on it. */
+const GRAZE_MM = 1e-6;
 
 export interface GapObstacle {
   readonly id: string;
@@ -56,36 +60,21 @@ export function gapAlongLine(
   if (len === 0) return undefined;
   // Only obstacles within searchWidth of the segment (or on it) count.
   noteSegment(a, b, searchWidth);
-  const ux = dx / len;
-  const uy = dy / len;
   const flanks: Flank[] = [];
   for (const obstacle of obstacles) {
     if (segmentInsidePolygon(a, b, obstacle.polygon).length > 0) continue;
-    let side = 0;
-    let perp = Infinity;
-    let nearest: Vec2 | undefined;
-    let alongMin = Infinity;
-    let alongMax = -Infinity;
-    for (const p of obstacle.polygon) {
-      const along = (p.x - a.x) * ux + (p.y - a.y) * uy;
-      alongMin = Math.min(alongMin, along);
-      alongMax = Math.max(alongMax, along);
-      const s = sideOfLine(a, b, p);
-      side += Math.sign(s);
-      if (along >= 0 && along <= len && Math.abs(s) / len < perp) {
-        perp = Math.abs(s) / len;
-        nearest = p;
-      }
-    }
-    if (alongMax < 0 || alongMin > len) continue;
-    // Edges may come nearer the line than any vertex does (a long wall beside the line).
-    const probe = polygonSeparation(obstacle.polygon, [a, b]);
-    if (probe.distance < perp) {
-      perp = probe.distance;
-      nearest = probe.onA;
-    }
-    if (perp > searchWidth || !nearest || side === 0) continue;
-    flanks.push({ obstacle, side: side > 0 ? 1 : -1, perp, nearest });
+    // Its side and distance are those of its part beside the segment: a unit behind the eye that
+    // the line's backward extension splits flanks it only by what lies alongside.
+    const e = stripExtent(a, b, obstacle.polygon);
+    if (!e) continue;
+    // (A corner on the line itself, to rounding, grazes it: a flank at no distance.)
+    let flank: Flank;
+    if (e.lo >= -GRAZE_MM && e.hi > 0)
+      flank = { obstacle, side: 1, perp: Math.max(0, e.lo), nearest: e.loAt };
+    else if (e.hi <= GRAZE_MM && e.lo < 0)
+      flank = { obstacle, side: -1, perp: Math.max(0, -e.hi), nearest: e.hiAt };
+    else continue;
+    if (flank.perp <= searchWidth) flanks.push(flank);
   }
   let best: Gap | undefined;
   for (const l of flanks.filter((f) => f.side > 0)) {

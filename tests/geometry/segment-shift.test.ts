@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shiftInterval, shiftToClear } from '../../src/geometry/segment-shift.ts';
+import { shiftInterval, shiftToClear, stripExtent } from '../../src/geometry/segment-shift.ts';
 import { segmentInsidePolygon } from '../../src/geometry/segment-clip.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
@@ -67,5 +67,42 @@ describe('shiftToClear', () => {
     const b = { x: 100, y: 0 };
     expect(shiftInterval(a, b, base(150, 0, 20, 20, 0))).toBeUndefined();
     expect(shiftToClear(a, b, [base(50, 30, 20, 20, 0)])).toBe(0);
+  });
+});
+
+describe('stripExtent', () => {
+  it('is the extent across the segment of the part of a polygon beside it (brute force by sampling)', () => {
+    const r = rng(91);
+    for (let k = 0; k < 200; k++) {
+      const a = { x: r() * 300, y: r() * 300 };
+      const b = { x: r() * 300, y: r() * 300 };
+      const p = base(50 + r() * 200, 50 + r() * 200, 10 + r() * 80, 10 + r() * 40, r() * Math.PI);
+      const e = stripExtent(a, b, p);
+      const len = Math.hypot(b.x - a.x, b.y - a.y);
+      const u = { x: (b.x - a.x) / len, y: (b.y - a.y) / len };
+      // Points of the outline, 2,000 per edge, whose projection falls on the segment.
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = 0; i < p.length; i++) {
+        const s = p[i] as Vec2;
+        const t = p[(i + 1) % p.length] as Vec2;
+        for (let j = 0; j <= 2000; j++) {
+          const q = { x: s.x + ((t.x - s.x) * j) / 2000, y: s.y + ((t.y - s.y) * j) / 2000 };
+          const along = (q.x - a.x) * u.x + (q.y - a.y) * u.y;
+          if (along < 0 || along > len) continue;
+          const across = (q.y - a.y) * u.x - (q.x - a.x) * u.y;
+          lo = Math.min(lo, across);
+          hi = Math.max(hi, across);
+        }
+      }
+      if (lo > hi) {
+        // Nothing sampled beside it: either nothing is, or only a sliver thinner than the sampling.
+        if (e) expect(Math.min(e.hi - e.lo, 1)).toBeLessThan(1);
+        continue;
+      }
+      expect(e).toBeDefined();
+      expect(e?.lo as number).toBeCloseTo(lo, 0);
+      expect(e?.hi as number).toBeCloseTo(hi, 0);
+    }
   });
 });
