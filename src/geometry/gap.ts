@@ -30,6 +30,9 @@ export interface Gap {
   /** The two points the width was measured between. */
   readonly onLeft: Vec2;
   readonly onRight: Vec2;
+  /** How far each flank stands from the line of fire, square to it, mm. */
+  readonly leftPerp: number;
+  readonly rightPerp: number;
 }
 
 interface Flank {
@@ -88,6 +91,8 @@ export function gapAlongLine(
               right: r.obstacle,
               onLeft: l.nearest,
               onRight: r.nearest,
+              leftPerp: l.perp,
+              rightPerp: r.perp,
             }
           : (() => {
               const s = polygonSeparation(l.obstacle.polygon, r.obstacle.polygon);
@@ -97,6 +102,8 @@ export function gapAlongLine(
                 right: r.obstacle,
                 onLeft: s.onA,
                 onRight: s.onB,
+                leftPerp: l.perp,
+                rightPerp: r.perp,
               };
             })();
       if (gap.width <= searchWidth && (!best || gap.width < best.width)) best = gap;

@@ -274,7 +274,17 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     facts.band = band;
 
     // Gaps the line of fire passes through.
-    const gaps = gapChecks(ctx, shooter, target, eye, r, gun, weapon, polys);
+    const gaps = gapChecks(
+      ctx,
+      shooter,
+      target,
+      eye,
+      r,
+      gun,
+      weapon,
+      polys,
+      new Set(visible.hiddenBy.map((h) => h.id)),
+    );
     gap = gaps.gap;
     checks.push(...gaps.checks);
     if (gap) facts.gap = inches(gap.width);

@@ -40,6 +40,7 @@ export function gapChecks(
   gun: boolean,
   weapon: Weapon,
   seenParts: readonly Polygon[],
+  hiders: ReadonlySet<string> = new Set(),
 ): { gap?: Gap; checks: Verdict[] } {
   const S = shooter.name;
   const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
@@ -73,6 +74,29 @@ export function gapChecks(
       ],
     };
   }
+  // A flank within the band of the line of fire may as well stand on it: a block, not a side of
+  // the gap (the line then threads whatever flanks it without that one). Not one that hides part
+  // of the target: the line runs to the part seen, which ends at that one's shadow, so it grazes
+  // it wherever it stands.
+  const band = BP.bandMm(ctx, range.sigmaMm);
+  const flankDoubts = (
+    [
+      [g.left, g.leftPerp],
+      [g.right, g.rightPerp],
+    ] as const
+  )
+    .filter(([o, perp]) => perp < band && !hiders.has(o.id))
+    .map(([o, perp]) => {
+      const without = obstacles.filter((x) => x.id !== o.id);
+      const w = gapAlongLine(
+        eye,
+        range.to,
+        without,
+        Math.max(shooter.frontage, mmOf(minGap)) + 1,
+        ctx.options.gapReading,
+      );
+      return { gap: w, switchMm: perp, why: `${o.label} stands ${inStr(perp)} from the line of fire` };
+    });
   const width: Measured = {
     mm: g.width,
     sigmaMm: hypot(shooter.sigmaMm, target.sigmaMm),
@@ -96,36 +120,52 @@ export function gapChecks(
     'atLeast',
     minGap,
   );
+  const flankWhy = (d: (typeof flankDoubts)[number]) =>
+    `${d.why}, and without it ${d.gap ? `the line passes a ${inStr(d.gap.width)} gap` : 'it passes no gap'}`;
+  const frontageLean = (w: Gap | undefined): 'yes' | 'no' =>
+    w === undefined || w.width >= shooter.frontage ? 'yes' : 'no';
   return {
     gap: g,
     checks: [
-      other
-        ? withAlternatives(
-            gapCheck,
-            [
-              {
-                lean: narrow(g) ? 'yes' : 'no',
-                switchMm: other.extraMm,
-                why: `${why} ${other.found.gap ? `through a ${inStr(other.found.gap.width)} gap` : 'clear of gaps'}`,
-              },
+      withAlternatives(
+        gapCheck,
+        [
+          ...(other
+            ? [
+                {
+                  lean: narrow(g) ? ('yes' as const) : ('no' as const),
+                  switchMm: other.extraMm,
+                  why: `${why} ${other.found.gap ? `through a ${inStr(other.found.gap.width)} gap` : 'clear of gaps'}`,
+                },
+              ]
+            : []),
+          ...flankDoubts.map((d) => ({
+            lean: narrow(d.gap) ? ('no' as const) : ('yes' as const),
+            switchMm: d.switchMm,
+            why: flankWhy(d),
+          })),
+        ],
+        band,
+        'in',
+      ),
+      withAlternatives(
+        lengthVerdict(
+          ctx,
+          {
+            question: 'gapFrontage',
+            asked: `is the gap at least as wide as ${poss(S)} frontage?`,
+            role: 'modifier',
+            reasons: [
+              `seen through a ${inStr(g.width)} gap against ${poss(S)} ${inStr(shooter.frontage)} frontage`,
             ],
-            BP.bandMm(ctx, range.sigmaMm),
-            'in',
-          )
-        : gapCheck,
-      lengthVerdict(
-        ctx,
-        {
-          question: 'gapFrontage',
-          asked: `is the gap at least as wide as ${poss(S)} frontage?`,
-          role: 'modifier',
-          reasons: [
-            `seen through a ${inStr(g.width)} gap against ${poss(S)} ${inStr(shooter.frontage)} frontage`,
-          ],
-        },
-        width,
-        'atLeast',
-        inches(shooter.frontage),
+          },
+          width,
+          'atLeast',
+          inches(shooter.frontage),
+        ),
+        flankDoubts.map((d) => ({ lean: frontageLean(d.gap), switchMm: d.switchMm, why: flankWhy(d) })),
+        band,
+        'in',
       ),
     ],
   };

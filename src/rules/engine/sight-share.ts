@@ -1,6 +1,6 @@
 import { intersectionArea, regionArea } from '../../geometry/boolean.ts';
 import { boxGap, boxOfAll, growBox, type Box } from '../../geometry/box.ts';
-import { pointToOutline, pointToPolygon } from '../../geometry/distance.ts';
+import { pointToOutline } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
@@ -19,6 +19,7 @@ import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { seamMoveMm, type SeamHider } from '../../geometry/shadow-seam.ts';
 import { probedQuantity, probeMove } from './probe.ts';
+import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, eyeMovedMm, nearestSolidMm, screenCrossing } from './sight-eye.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -119,16 +120,12 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     let s2 = inputs.targetSigmaMm ** 2;
     let eyeLever = 1;
     for (const h of hidden) {
-      // Cover covers its own inside, wherever the eye stands: moved, it moves what it covers one
-      // for one, and the eye has no lever on it.
-      if (h.screen.kind === 'area') {
+      const b = shadowPivotMm(eye, along, h.screen);
+      // Cover moves what it covers one for one, and the eye has no lever on it.
+      if (b === undefined) {
         s2 += inputs.screenSigmaMm(h.screen) ** 2;
         continue;
       }
-      // A wood's shadow begins only where a sight line has run its depth inside: its edges turn
-      // about points at least that far from the eye (an eye in the wood is not at their pivot).
-      const d = pointToPolygon(eye, h.screen.polygon).distance;
-      const b = Math.max(1, h.screen.kind === 'wood' ? d + (h.screen.depthMm ?? 0) : d);
       const lever = Math.max(1, tFar / b);
       s2 += (inputs.screenSigmaMm(h.screen) * lever) ** 2;
       eyeLever = Math.max(eyeLever, (tFar - b) / b);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shootVerdict } from '../../../src/rules/black-powder/shooting.ts';
 import { chargeVerdict } from '../../../src/rules/black-powder/charge.ts';
+import { gapChecks } from '../../../src/rules/black-powder/shot-gap.ts';
 import { supportVerdict } from '../../../src/rules/black-powder/support.ts';
 import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
 import { eyeSigma } from '../../../src/rules/black-powder/shooting.ts';
@@ -386,5 +387,60 @@ describe('range to the part seen where a shadow crosses the target at a slant', 
     const r = rangeOf(6);
     expect(rangeOf(6, 0.25)?.lean).toBe('yes');
     expect(r?.answer).toBe('yes');
+  });
+});
+
+describe('a gap whose flank stands within the band of the line of fire', () => {
+  // The line of fire from S's leader (0, 0) to T's nearest point (0, 15). Y stands on the left
+  // (x −6…−3) and X on the right `off` inches from the line: it passes a gap of 3 + off inches
+  // between them. Without X, nothing flanks the right within S's 10" frontage.
+  const gapChecksOf = (off: number, hiders: ReadonlySet<string> = new Set()) => {
+    const st = table([
+      shooterS(),
+      box('X', off, off + 2, 6, 7.5, { side: 'red' }),
+      box('Y', -6, -3, 6, 7.5, { side: 'red' }),
+      box('T', -5, 5, 15, 16.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const S = findUnit(st, 'S');
+    const T = findUnit(st, 'T');
+    const to = { x: 0, y: 15 * IN };
+    const range = { mm: 15 * IN, sigmaMm: 0, from: S.leader, to, fromName: 'S', toName: 'T' };
+    const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
+    const { gap: threaded, checks } = gapChecks(
+      ctxOf(st, {}, POLICY),
+      S,
+      T,
+      S.leader,
+      range,
+      false,
+      weapon,
+      T.bodyPolygons,
+      hiders,
+    );
+    return {
+      threaded,
+      gap: checks.find((c) => c.question === 'gap'),
+      frontage: checks.find((c) => c.question === 'gapFrontage'),
+    };
+  };
+
+  it('is too close to call when X stands 2 mm off it: on the line, it would not flank the gap', () => {
+    const { gap, frontage } = gapChecksOf(2 / IN);
+    expect(gap?.lean).toBe('no');
+    expect(gap?.answer).toBe('borderline');
+    expect(frontage?.lean).toBe('no');
+    expect(frontage?.answer).toBe('borderline');
+    expect(frontage?.reasons.join(' ')).toMatch(
+      /X stands 0\.1 in from the line of fire, and without it it passes no gap/,
+    );
+    // Brute force: X 2 mm the other way, across the line of fire, and the line threads no gap.
+    expect(gapChecksOf(-2 / IN).threaded).toBeUndefined();
+  });
+
+  it('is firm with X an inch off it, or when X hides the target (the line grazes its shadow wherever it stands)', () => {
+    const { gap, frontage } = gapChecksOf(1);
+    expect(gap?.answer).toBe('no');
+    expect(frontage?.answer).toBe('no');
+    expect(gapChecksOf(2 / IN, new Set(['X'])).frontage?.answer).toBe('no');
   });
 });

@@ -249,3 +249,38 @@ describe('seenShareQuantity: half seen through a gap between two units', () => {
     expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeGreaterThan(band);
   });
 });
+
+describe('seenShare: the pose band of an eye a step from a building’s long side', () => {
+  it('turns the shadow about the building’s corners, not about the eye', () => {
+    // The eye 1 mm below a 100 mm square house's bottom side; its shadow's left edge runs from the
+    // eye through the corner (0, 0), 50 mm off, nearly along the side. The target, 350 mm off to
+    // the left, straddles that edge.
+    const house = sightScreen('h', 'the house', rectangle(0, 0, 100, 100), 'screen');
+    const viewFrom = (eye: Vec2, dy = 0) =>
+      seenShare(
+        {
+          eye,
+          eyeSigmaMm: 1,
+          target: [rectangle(-320, -10 + dy, -280, 20 + dy)],
+          targetSigmaMm: 0,
+          screens: [house],
+          screenSigmaMm: () => 0,
+        },
+        () => 6.35,
+      );
+    const eye = { x: 50, y: -1 };
+    const view = viewFrom(eye);
+    expect(view.region.share).toBeGreaterThan(0.2);
+    expect(view.region.share).toBeLessThan(0.8);
+    // Brute force lever: the seen share per mm the eye moves across, over that per mm the target does.
+    const perEyeMm = Math.abs(
+      viewFrom({ x: 50, y: -0.5 }).region.share - viewFrom({ x: 50, y: -1.5 }).region.share,
+    );
+    const perTargetMm = Math.abs(viewFrom(eye, 0.5).region.share - viewFrom(eye, -0.5).region.share);
+    const lever = perEyeMm / perTargetMm;
+    expect(lever).toBeGreaterThan(3);
+    expect(view.sigmaMm).toBeGreaterThanOrEqual(lever * 0.8);
+    // It was the eye's σ times the target's distance over 1 mm (≈ 350 mm).
+    expect(view.sigmaMm).toBeLessThan(3 * lever);
+  });
+});

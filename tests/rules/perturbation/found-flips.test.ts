@@ -113,6 +113,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 6905,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'gapFrontage',
+    why: 'a gap flanked by a hill the line of fire all but touches: on the line, the gap is another',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
