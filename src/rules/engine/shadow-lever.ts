@@ -14,11 +14,20 @@ import { hypot } from '../../geometry/hypot.ts';
  * - A wood: what lies more than its depth inside is hidden, so its edges turn at least the depth
  *   beyond its nearest point (an eye inside the wood is not their pivot either).
  */
-export function shadowPivotMm(eye: Vec2, along: Vec2, screen: SightScreen): number | undefined {
+export function shadowPivotMm(
+  eye: Vec2,
+  along: Vec2,
+  screen: SightScreen,
+  eyeBandMm: number,
+): number | undefined {
   if (screen.kind === 'area') return undefined;
+  // No nearer than the eye's own band: an eye that may stand either side of a corner is not turning
+  // a shadow about it (the sight from a step round it is probed instead: sight-share.ts seamOf),
+  // and a lever read off a millimetre claims a band of half the table.
+  const least = Math.max(1, eyeBandMm);
   const d = pointToPolygon(eye, screen.polygon).distance;
-  if (screen.kind === 'wood') return Math.max(1, d + (screen.depthMm ?? 0));
-  if (d === 0) return 1;
+  if (screen.kind === 'wood') return Math.max(least, d + (screen.depthMm ?? 0));
+  if (d === 0) return least;
   let lo = Infinity;
   let hi = -Infinity;
   let loMm = d;
@@ -30,5 +39,5 @@ export function shadowPivotMm(eye: Vec2, along: Vec2, screen: SightScreen): numb
     if (bearing < lo) [lo, loMm] = [bearing, hypot(dx, dy)];
     if (bearing > hi) [hi, hiMm] = [bearing, hypot(dx, dy)];
   }
-  return Math.max(1, Math.min(loMm, hiMm));
+  return Math.max(least, Math.min(loMm, hiMm));
 }

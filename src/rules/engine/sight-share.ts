@@ -116,11 +116,12 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     const window = sightWindow(eye, near, 1);
     return hiddenRegions(eye, inputs.screens, window, near);
   };
+  const eyeBandMm = bandFor(inputs.eyeSigmaMm);
   const sigmaOf = (hidden: readonly Hidden[]): number => {
     let s2 = inputs.targetSigmaMm ** 2;
     let eyeLever = 1;
     for (const h of hidden) {
-      const b = shadowPivotMm(eye, along, h.screen);
+      const b = shadowPivotMm(eye, along, h.screen, eyeBandMm);
       // Cover moves what it covers one for one, and the eye has no lever on it.
       if (b === undefined) {
         s2 += inputs.screenSigmaMm(h.screen) ** 2;
@@ -278,8 +279,32 @@ function shiftedHiders(
   return out;
 }
 
-/** SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts). */
+/**
+ * SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts), or
+ * that takes the eye round a unit it stands at the edge of: there a step swings that unit's shadow
+ * across the target (a leader at a neighbour's corner), which moving the target never finds.
+ */
 function seamOf(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  along: Vec2,
+  eyeBandMm: number,
+): number {
+  const seam = seamOfSpans(inputs, hidden, region, along, eyeBandMm);
+  if (region.share > 0) return seam;
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  const atUnit = hidden.some(
+    (h) =>
+      h.screen.kind === 'solid' &&
+      cutting.has(h.screen.id) &&
+      pointToOutline(inputs.eye, h.screen.polygon) <= 2 * eyeBandMm,
+  );
+  return atUnit ? Math.min(seam, eyeMovedMm(inputs, hidden, along, eyeBandMm)) : seam;
+}
+
+/** The seams where the hiders meet (and the eye at a wood), for seamOf. */
+function seamOfSpans(
   inputs: SightInputs,
   hidden: readonly Hidden[],
   region: VisibleRegion,

@@ -284,3 +284,44 @@ describe('seenShare: the pose band of an eye a step from a building’s long sid
     expect(view.sigmaMm).toBeLessThan(3 * lever);
   });
 });
+
+describe('seenShareQuantity: an eye at the corner of a unit that hides the target', () => {
+  // X's corner (1, 1) is 1.4 mm from the eye; its shadow spans the bearings from its far corners
+  // round to that one, 45° up, and hides T at 40° whole. Two millimetres up, the eye sees round
+  // the corner (T is 26 mm inside the shadow's edge: moving T a band finds nothing).
+  const X = sightScreen('X', 'X', rectangle(1, -100, 100, 1), 'solid');
+  const T = [rectangle(220, 185, 240, 200)];
+  const band = 6.35;
+  const viewFrom = (eye: Vec2) =>
+    seenShare(
+      { eye, eyeSigmaMm: 0.5, target: T, targetSigmaMm: 0.5, screens: [X], screenSigmaMm: () => 0.5 },
+      () => band,
+    );
+
+  it('is too close to call: a step round the corner and the target is in sight', () => {
+    const view = viewFrom({ x: 0, y: 0 });
+    expect(view.region.share).toBe(0);
+    expect(view.shareAt(0, band)).toBe(0);
+    expect(view.shareAt(0, -band)).toBe(0);
+    // Brute force: from 2 mm up the whole target is seen.
+    expect(viewFrom({ x: 0, y: 2 }).region.share).toBe(1);
+    expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeLessThan(2);
+  });
+
+  it('is firm with the corner well off', () => {
+    const far = sightScreen('X', 'X', rectangle(30, -100, 130, 30), 'solid');
+    const view = seenShare(
+      {
+        eye: { x: 0, y: 0 },
+        eyeSigmaMm: 0.5,
+        target: T,
+        targetSigmaMm: 0.5,
+        screens: [far],
+        screenSigmaMm: () => 0.5,
+      },
+      () => band,
+    );
+    expect(view.region.share).toBe(0);
+    expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
+  });
+});
