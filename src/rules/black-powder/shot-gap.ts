@@ -49,36 +49,75 @@ export function gapChecks(
     gapAlongLine(eye, to, obstacles, Math.max(shooter.frontage, mmOf(minGap)) + 1, ctx.options.gapReading);
   const narrow = (x: Gap | undefined) => x !== undefined && x.width < mmOf(minGap);
   const g = along(range.to);
+  const band = BP.bandMm(ctx, range.sigmaMm);
+  const frontageLean = (w: Gap | undefined): 'yes' | 'no' =>
+    w === undefined || w.width >= shooter.frontage ? 'yes' : 'no';
+  const readingOf = (w: Gap | undefined) => `${narrow(w)} ${frontageLean(w)}`;
+  const searchWidth = Math.max(shooter.frontage, mmOf(minGap)) + 1;
+  const stepped = endStep(
+    (from, to) => gapAlongLine(from, to, obstacles, searchWidth, ctx.options.gapReading),
+    eye,
+    range.to,
+    band,
+    (w) => readingOf(w) !== readingOf(g),
+  );
+  const stepWhy = (st: NonNullable<typeof stepped>) =>
+    `with the line of fire ${inStr(st.stepMm)} ${st.longer ? 'longer' : 'shorter'} at its ends (a flank's corner only just ${st.longer ? 'misses' : 'reaches'} beside it), it passes ${st.gap ? `a ${inStr(st.gap.width)} gap` : 'no gap'}`;
   const other = otherAim(eye, range, seenParts, BP.bandMm(ctx, range.sigmaMm), (to) => {
     const o = along(to);
     return narrow(o) !== narrow(g) ? { gap: o } : undefined;
   });
   const why = 'another part of the target seen about as near is reached by a line of fire';
   if (!g) {
-    if (!other?.found.gap) return { checks: [] };
-    const w = other.found.gap;
-    return {
-      checks: [
+    const checks: Verdict[] = [];
+    const w = other?.found.gap;
+    if (other && w)
+      checks.push(
         bpVerdict({
           question: 'gap',
           asked: `is the gap wide enough for ${S} to shoot through?`,
           answer: 'borderline',
           lean: 'yes',
           moveMm: other.extraMm,
-          bandMm: BP.bandMm(ctx, range.sigmaMm),
+          bandMm: band,
           reasons: [
             `the line of fire passes no gap; too close to call: ${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label} (${inStr(other.extraMm)} further), and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
           ],
           options: pick(ctx.options, 'gapReading'),
         }),
-      ],
-    };
+      );
+    else if (stepped && narrow(stepped.gap))
+      checks.push(
+        bpVerdict({
+          question: 'gap',
+          asked: `is the gap wide enough for ${S} to shoot through?`,
+          answer: 'borderline',
+          lean: 'yes',
+          moveMm: stepped.stepMm,
+          bandMm: band,
+          reasons: [`the line of fire passes no gap; too close to call: ${stepWhy(stepped)}`],
+          options: pick(ctx.options, 'gapReading'),
+        }),
+      );
+    if (stepped && frontageLean(stepped.gap) === 'no')
+      checks.push(
+        bpVerdict({
+          question: 'gapFrontage',
+          asked: `is the gap at least as wide as ${poss(S)} frontage?`,
+          role: 'modifier',
+          answer: 'borderline',
+          lean: 'yes',
+          moveMm: stepped.stepMm,
+          bandMm: band,
+          reasons: [`the line of fire passes no gap; too close to call: ${stepWhy(stepped)}`],
+        }),
+      );
+    return { checks };
   }
   // A flank within the band of the line of fire may as well stand on it: a block, not a side of
   // the gap (the line then threads whatever flanks it without that one). Not one that hides part
   // of the target: the line runs to the part seen, which ends at that one's shadow, so it grazes
   // it wherever it stands.
-  const band = BP.bandMm(ctx, range.sigmaMm);
   const flankDoubts = (
     [
       [g.left, g.leftPerp],
@@ -88,15 +127,17 @@ export function gapChecks(
     .filter(([o, perp]) => perp < band && !hiders.has(o.id))
     .map(([o, perp]) => {
       const without = obstacles.filter((x) => x.id !== o.id);
-      const w = gapAlongLine(
-        eye,
-        range.to,
-        without,
-        Math.max(shooter.frontage, mmOf(minGap)) + 1,
-        ctx.options.gapReading,
-      );
-      return { gap: w, switchMm: perp, why: `${o.label} stands ${inStr(perp)} from the line of fire` };
+      const w = gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading);
+      return {
+        gap: w,
+        switchMm: perp,
+        why: `${o.label} stands ${inStr(perp)} from the line of fire, and without it ${w ? `the line passes a ${inStr(w.width)} gap` : 'it passes no gap'}`,
+      };
     });
+  const doubts = [
+    ...flankDoubts,
+    ...(stepped ? [{ gap: stepped.gap, switchMm: stepped.stepMm, why: stepWhy(stepped) }] : []),
+  ];
   const width: Measured = {
     mm: g.width,
     sigmaMm: hypot(shooter.sigmaMm, target.sigmaMm),
@@ -120,10 +161,6 @@ export function gapChecks(
     'atLeast',
     minGap,
   );
-  const flankWhy = (d: (typeof flankDoubts)[number]) =>
-    `${d.why}, and without it ${d.gap ? `the line passes a ${inStr(d.gap.width)} gap` : 'it passes no gap'}`;
-  const frontageLean = (w: Gap | undefined): 'yes' | 'no' =>
-    w === undefined || w.width >= shooter.frontage ? 'yes' : 'no';
   return {
     gap: g,
     checks: [
@@ -139,10 +176,10 @@ export function gapChecks(
                 },
               ]
             : []),
-          ...flankDoubts.map((d) => ({
+          ...doubts.map((d) => ({
             lean: narrow(d.gap) ? ('no' as const) : ('yes' as const),
             switchMm: d.switchMm,
-            why: flankWhy(d),
+            why: d.why,
           })),
         ],
         band,
@@ -163,7 +200,7 @@ export function gapChecks(
           'atLeast',
           inches(shooter.frontage),
         ),
-        flankDoubts.map((d) => ({ lean: frontageLean(d.gap), switchMm: d.switchMm, why: flankWhy(d) })),
+        doubts.map((d) => ({ lean: frontageLean(d.gap), switchMm: d.switchMm, why: d.why })),
         band,
         'in',
       ),
@@ -197,6 +234,47 @@ function otherAim<T>(
   for (const p of near) {
     const found = differs(p.at);
     if (found !== undefined) return { found, extraMm: Math.max(0, p.distance - d0) };
+  }
+  return undefined;
+}
+
+/**
+ * The line of fire lengthened or shortened a step at both ends (the shooter or the target a step
+ * along it): a flank whose corner only just reaches beside it, or only just misses, comes or goes.
+ * The least step within the band for which `changes` holds of the gap it then passes (narrowed
+ * down by bisection), or undefined.
+ */
+function endStep(
+  gapOf: (from: Vec2, to: Vec2) => Gap | undefined,
+  eye: Vec2,
+  to: Vec2,
+  bandMm: number,
+  changes: (g: Gap | undefined) => boolean,
+): { gap: Gap | undefined; stepMm: number; longer: boolean } | undefined {
+  const len = hypot(to.x - eye.x, to.y - eye.y);
+  if (!(len > 0) || !(bandMm > 0)) return undefined;
+  const u = { x: (to.x - eye.x) / len, y: (to.y - eye.y) / len };
+  for (const longer of [true, false]) {
+    // Shortened, the line keeps at least a millimetre.
+    const most = longer ? bandMm : Math.min(bandMm, (len - 1) / 2);
+    if (!(most > 0)) continue;
+    const s = longer ? 1 : -1;
+    const at = (e: number) =>
+      gapOf(
+        { x: eye.x - s * e * u.x, y: eye.y - s * e * u.y },
+        { x: to.x + s * e * u.x, y: to.y + s * e * u.y },
+      );
+    let gap = at(most);
+    if (!changes(gap)) continue;
+    let lo = 0;
+    let hi = most;
+    for (let i = 0; i < 6; i++) {
+      const mid = (lo + hi) / 2;
+      const here = at(mid);
+      if (changes(here)) [hi, gap] = [mid, here];
+      else lo = mid;
+    }
+    return { gap, stepMm: hi, longer };
   }
   return undefined;
 }

@@ -444,3 +444,45 @@ describe('a gap whose flank stands within the band of the line of fire', () => {
     expect(gapChecksOf(2 / IN, new Set(['X'])).frontage?.answer).toBe('no');
   });
 });
+
+describe('a gap whose flank only just misses the end of the line of fire', () => {
+  // The line of fire from S's leader (0, 0) to T's nearest point (0, 15); Y beside it on the left.
+  // Z, on the right, begins `past` mm beyond the line's end: a step longer and it flanks the line,
+  // 8.5" from Y (wide enough to shoot through, narrower than S's 10" frontage).
+  const checksOf = (pastMm: number) => {
+    const z0 = 15 + pastMm / IN;
+    const st = table([
+      shooterS(),
+      box('Y', -6, -3, 6, 7.5, { side: 'red' }),
+      box('Z', 1, 3, z0, z0 + 2, { side: 'red' }),
+      box('T', -0.5, 0.5, 15, 16.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const S = findUnit(st, 'S');
+    const T = findUnit(st, 'T');
+    const range = {
+      mm: 15 * IN,
+      sigmaMm: 0,
+      from: S.leader,
+      to: { x: 0, y: 15 * IN },
+      fromName: 'S',
+      toName: 'T',
+    };
+    const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
+    return gapChecks(ctxOf(st, {}, POLICY), S, T, S.leader, range, false, weapon, T.bodyPolygons);
+  };
+
+  it('is too close to call 1 mm past it: a step longer and the target is seen through a gap', () => {
+    const { gap, checks } = checksOf(1);
+    expect(gap).toBeUndefined();
+    const frontage = checks.find((c) => c.question === 'gapFrontage');
+    expect(frontage?.lean).toBe('yes');
+    expect(frontage?.answer).toBe('borderline');
+    expect(frontage?.reasons.join(' ')).toMatch(/longer at its ends .* it passes a 8\.\d in gap/);
+    // Brute force: Z 2 mm nearer, its corner beside the line, and the line threads a gap.
+    expect(checksOf(-1).gap?.right.id).toBe('Z');
+  });
+
+  it('says nothing of gaps with Z an inch past it', () => {
+    expect(checksOf(25.4).checks).toEqual([]);
+  });
+});

@@ -121,6 +121,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 7393,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'gap',
+    why: 'a flank\'s corner a millimetre past the end of the line of fire: a step longer and it is shot through a 5.4" gap',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
