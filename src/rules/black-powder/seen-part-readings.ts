@@ -8,6 +8,22 @@ import { boxOfAll } from '../../geometry/box.ts';
 import { seen, type SightOptions } from './sight.ts';
 import { partsAcross } from '../../geometry/piece-width.ts';
 
+/** A range to the part of a target seen, as the shot measures it: from whom, to what, in words. */
+export interface RangeToSeen {
+  readonly ctx: BpContext;
+  readonly shooter: TableUnit;
+  readonly gun: boolean;
+  readonly target: TableUnit;
+  readonly view: SeenShare;
+  /** The part of the seen polygons the range runs to (the front quarter's, by option). */
+  readonly rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[];
+  readonly toWords: string | undefined;
+}
+
+/** The range to `polys` (seen), as the shot measures it. */
+const rangeTo = (r: RangeToSeen, polys: readonly Polygon[]): Measured =>
+  measureFrom(r.ctx, r.shooter, r.gun, r.target, r.rangePart(polys), r.toWords);
+
 /**
  * Readings of the range to the part of a target seen past a wood, with the eye or the target
  * moved one band across and along the sight line.
@@ -21,17 +37,12 @@ import { partsAcross } from '../../geometry/piece-width.ts';
  * (alternatives.ts): one that answers otherwise within the band makes the range too close to call.
  */
 export function seenPastWoodReadings(
-  ctx: BpContext,
-  shooter: TableUnit,
-  gun: boolean,
-  target: TableUnit,
+  r: RangeToSeen,
   eye: Vec2,
   eyeSigmaMm: number,
-  view: SeenShare,
   sightOpts: SightOptions,
-  rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[],
-  toWords: string | undefined,
 ): OtherReading[] {
+  const { ctx, shooter, target, view } = r;
   const region = view.region;
   if (!(region.share > 0 && region.share < 1) || !hiddenByWood(ctx, region.hiddenBy)) return [];
   const S = shooter.name;
@@ -41,9 +52,7 @@ export function seenPastWoodReadings(
   const readings: OtherReading[] = [];
   const reading = (polys: readonly Polygon[], switchMm: number, why: string) => {
     if (polys.length === 0) return;
-    readings.push(
-      asReading(measureFrom(ctx, shooter, gun, target, rangePart(polys), toWords), switchMm, why),
-    );
+    readings.push(asReading(rangeTo(r, polys), switchMm, why));
   };
   // The eye moved: the whole sight again from there (its shadows differ).
   const eyeBand = BP.bandMm(ctx, eyeSigmaMm);
@@ -86,16 +95,8 @@ function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }
  * sight's band is how far the edge may stand otherwise against the target: a step within it that
  * takes the range across `limitMm` is narrowed down by bisection and is a reading of the range.
  */
-export function seenPartAcrossReadings(
-  ctx: BpContext,
-  shooter: TableUnit,
-  gun: boolean,
-  target: TableUnit,
-  view: SeenShare,
-  rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[],
-  toWords: string | undefined,
-  limitMm: number,
-): OtherReading[] {
+export function seenPartAcrossReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
+  const { ctx, shooter, gun, target, view, toWords } = r;
   const region = view.region;
   if (!(region.share > 0 && region.share < 1)) return [];
   const band = BP.bandMm(ctx, view.sigmaMm);
@@ -105,7 +106,7 @@ export function seenPartAcrossReadings(
     if (polys.length === 0) return undefined;
     // Put back where the target stands: the target's own move is already in the range's band.
     const back = polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
-    return measureFrom(ctx, shooter, gun, target, rangePart(back), toWords);
+    return rangeTo(r, back);
   };
   const within = (m: { readonly mm: number }) => m.mm <= limitMm;
   const m0 = at(0);
@@ -146,15 +147,8 @@ export function seenPartAcrossReadings(
  * seen" the same way); when the nearest part seen is one, the range may as well run to the next
  * part, further off. One reading, with every narrow part closed (the widest of them the move).
  */
-export function narrowPartReadings(
-  ctx: BpContext,
-  shooter: TableUnit,
-  gun: boolean,
-  target: TableUnit,
-  view: SeenShare,
-  rangePart: (seenPolys: readonly Polygon[]) => readonly Polygon[],
-  toWords: string | undefined,
-): OtherReading[] {
+export function narrowPartReadings(r: RangeToSeen): OtherReading[] {
+  const { ctx, target, view } = r;
   const region = view.region;
   if (!(region.share > 0 && region.share < 1)) return [];
   const band = BP.bandMm(ctx, view.sigmaMm);
@@ -164,7 +158,7 @@ export function narrowPartReadings(
   const rest = parts.filter((p) => p.width >= band).flatMap((p) => p.pieces);
   return [
     asReading(
-      measureFrom(ctx, shooter, gun, target, rangePart(rest), toWords),
+      rangeTo(r, rest),
       Math.max(...narrow.map((p) => p.width)),
       `part of ${target.name} is seen only through a narrow gap`,
     ),

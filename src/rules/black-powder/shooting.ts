@@ -236,6 +236,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
     // The part seen ends at shadows' edges, which move with the hiders: its nearest point may be
     // on one, or a shadow may sweep over it. The range to it is as unsure as the sight is.
     const edgeSigma = visible.share < 1 ? view.sigmaMm : 0;
+    const seenRange = { ctx, shooter, gun, target, view, rangePart, toWords };
     ({ range, rangeCheck, others } = shotRange(
       ctx,
       shooter,
@@ -247,20 +248,9 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       [],
       edgeSigma,
       [
-        ...seenPastWoodReadings(
-          ctx,
-          shooter,
-          gun,
-          target,
-          eye,
-          eyeSigma(shooter),
-          view,
-          viewOpts,
-          rangePart,
-          toWords,
-        ),
-        ...narrowPartReadings(ctx, shooter, gun, target, view, rangePart, toWords),
-        ...seenPartAcrossReadings(ctx, shooter, gun, target, view, rangePart, toWords, mmOf(weapon.max)),
+        ...seenPastWoodReadings(seenRange, eye, eyeSigma(shooter), viewOpts),
+        ...narrowPartReadings(seenRange),
+        ...seenPartAcrossReadings(seenRange, mmOf(weapon.max)),
       ],
     ));
     const r = range;

@@ -63,42 +63,34 @@ export function gapChecks(
   );
   const stepWhy = (st: NonNullable<typeof stepped>) =>
     `with the line of fire ${inStr(st.stepMm)} ${st.longer ? 'longer' : 'shorter'} at its ends (a flank's corner only just ${st.longer ? 'misses' : 'reaches'} beside it), it passes ${st.gap ? `a ${inStr(st.gap.width)} gap` : 'no gap'}`;
-  const other = otherAim(eye, range, seenParts, BP.bandMm(ctx, range.sigmaMm), (to) => {
+  const other = otherAim(eye, range, seenParts, band, (to) => {
     const o = along(to);
     return narrow(o) !== narrow(g) ? { gap: o } : undefined;
   });
   const why = 'another part of the target seen about as near is reached by a line of fire';
   if (!g) {
     const checks: Verdict[] = [];
+    // No gap on this line, but one on another as near (or a step longer or shorter) too narrow.
+    const closeGap = (moveMm: number, doubt: string) =>
+      bpVerdict({
+        question: 'gap',
+        asked: `is the gap wide enough for ${S} to shoot through?`,
+        answer: 'borderline',
+        lean: 'yes',
+        moveMm,
+        bandMm: band,
+        reasons: [`the line of fire passes no gap; too close to call: ${doubt}`],
+        options: pick(ctx.options, 'gapReading'),
+      });
     const w = other?.found.gap;
     if (other && w)
       checks.push(
-        bpVerdict({
-          question: 'gap',
-          asked: `is the gap wide enough for ${S} to shoot through?`,
-          answer: 'borderline',
-          lean: 'yes',
-          moveMm: other.extraMm,
-          bandMm: band,
-          reasons: [
-            `the line of fire passes no gap; too close to call: ${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label} (${inStr(other.extraMm)} further), and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
-          ],
-          options: pick(ctx.options, 'gapReading'),
-        }),
+        closeGap(
+          other.extraMm,
+          `${why} through a ${inStr(w.width)} gap between ${w.left.label} and ${w.right.label} (${inStr(other.extraMm)} further), and ${gun ? 'a gun' : 'infantry and cavalry'} need ${minGap}"`,
+        ),
       );
-    else if (stepped && narrow(stepped.gap))
-      checks.push(
-        bpVerdict({
-          question: 'gap',
-          asked: `is the gap wide enough for ${S} to shoot through?`,
-          answer: 'borderline',
-          lean: 'yes',
-          moveMm: stepped.stepMm,
-          bandMm: band,
-          reasons: [`the line of fire passes no gap; too close to call: ${stepWhy(stepped)}`],
-          options: pick(ctx.options, 'gapReading'),
-        }),
-      );
+    else if (stepped && narrow(stepped.gap)) checks.push(closeGap(stepped.stepMm, stepWhy(stepped)));
     if (stepped && frontageLean(stepped.gap) === 'no')
       checks.push(
         bpVerdict({

@@ -1,0 +1,97 @@
+import { intersectionArea } from '../../geometry/boolean.ts';
+import { boxGap, boxOfAll, type Box } from '../../geometry/box.ts';
+import { pointToOutline } from '../../geometry/distance.ts';
+import { hypot } from '../../geometry/hypot.ts';
+import type { Polygon } from '../../geometry/polygon.ts';
+import { seamMoveMm, type SeamHider } from '../../geometry/shadow-seam.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import type { Hidden, SightScreen, VisibleRegion } from '../../geometry/visible-region.ts';
+import { eyeAtWood, eyeMovedMm } from './sight-eye.ts';
+import type { SightInputs } from './sight-share.ts';
+
+/**
+ * A target wholly hidden by two or more hiders (sight-share.ts): where they meet in front of it, a
+ * hair's move of one opens a gap; and an eye at the edge of a wood or a unit that hides it sees
+ * round it a step away. Moving the target finds neither.
+ */
+
+/**
+ * SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts), or
+ * that takes the eye round a unit it stands at the edge of: there a step swings that unit's shadow
+ * across the target (a leader at a neighbour's corner), which moving the target never finds.
+ */
+export function seamOf(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  along: Vec2,
+  eyeBandMm: number,
+): number {
+  const seam = seamOfSpans(inputs, hidden, region, along, eyeBandMm);
+  if (region.share > 0) return seam;
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  const atUnit = hidden.some(
+    (h) =>
+      h.screen.kind === 'solid' &&
+      cutting.has(h.screen.id) &&
+      pointToOutline(inputs.eye, h.screen.polygon) <= 2 * eyeBandMm,
+  );
+  return atUnit ? Math.min(seam, eyeMovedMm(inputs, hidden, along, eyeBandMm)) : seam;
+}
+
+/** The seams where the hiders meet (and the eye at a wood), for seamOf. */
+function seamOfSpans(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  along: Vec2,
+  eyeBandMm: number,
+): number {
+  if (region.share > 0 || region.hiddenBy.length === 0) return Infinity;
+  const spans = (h: Hidden) => h.screen.kind === 'solid' || h.screen.kind === 'screen';
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  // The eye in or at the edge of a wood that hides the target: where sight runs out inside it
+  // moves with the eye as much as the eye moves, and the target may be seen a step away.
+  if (hidden.some((h) => cutting.has(h.screen.id) && eyeAtWood(inputs.eye, h.screen, eyeBandMm)))
+    return eyeMovedMm(inputs, hidden, along, eyeBandMm);
+  const isWood = (h: Hidden) => h.screen.kind === 'wood';
+  if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h) && !isWood(h))) return Infinity;
+  const { eye, target } = inputs;
+  const tb = boxOfAll(target);
+  // Every hider whose shadow reaches near the target: one that hides none of it may still meet
+  // the one that hides it all just beside it. A screen the target stands in hides only what lies
+  // beyond it (it shows what stands in it), not its whole span of bearings as the seams assume:
+  // the seams are found with it (it hides the part beyond) and without it (the part in it), and
+  // the nearer to opening taken. (A solid hides its own inside: kept.) A wood takes part by its
+  // depth shadow's pieces near the target: beyond the wood they hide whole bearings, as an
+  // outline does, and a unit moving off them opens a gap (their own edges turn with the eye
+  // otherwise: eyeMovedMm).
+  const all = hidden.filter((h) => spans(h) || isWood(h));
+  const seamHiders = (h: Hidden): SeamHider[] =>
+    isWood(h)
+      ? h.polygons.map((polygon) => ({ polygon, movable: false, depthShadow: true }))
+      : [{ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 }];
+  const seamsOf = (hs: readonly Hidden[]): number =>
+    hs.length < 2 && hs.length === all.length && !hs.some(isWood)
+      ? Infinity
+      : seamMoveMm(
+          eye,
+          along,
+          target,
+          hs.flatMap(seamHiders),
+          hypot((tb.minX + tb.maxX) / 2 - eye.x, (tb.minY + tb.maxY) / 2 - eye.y),
+        );
+  const outside = all.filter((h) => h.screen.kind !== 'screen' || !standsIn(target, tb, h.screen));
+  const withAll = seamsOf(all);
+  if (outside.length === all.length || outside.length === 0) return withAll;
+  // Without the screen, an end left open on the target (0) lies where the screen hides the part
+  // beyond it (the target is wholly hidden): not a seam.
+  const without = seamsOf(outside);
+  return without > 0 ? Math.min(withAll, without) : withAll;
+}
+
+/** Whether some of the target lies inside the screen's outline. */
+function standsIn(target: readonly Polygon[], tb: Box, screen: SightScreen): boolean {
+  if (boxGap(screen.box, tb) > 0) return false;
+  return target.some((p) => intersectionArea([p], [screen.polygon]) > 0);
+}
