@@ -3,7 +3,7 @@ import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
-import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
+import { pointToPolygon, pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
 import { gapAlongLine } from '../../geometry/gap.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { toLocal } from '../../geometry/frame.ts';
@@ -194,15 +194,33 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   // point within the band of being nearest gives another line of fire, which may be clear (or not).
   const nearestMm = Math.hypot(aim.x - eye.x, aim.y - eye.y);
   const aimBand = PP.bandMm(ctx, Math.hypot(gun.sigmaMm, target.sigmaMm));
-  const otherAims: Alternative[] = target.bodyPolygons
-    .flat()
-    .map((q) => ({ q, extra: Math.hypot(q.x - eye.x, q.y - eye.y) - nearestMm }))
-    .filter(({ extra }) => extra < aimBand)
-    .map(({ q, extra }) => ({
-      lean: sightObstructions(eye, q, blockerPolys).length ? ('no' as const) : ('yes' as const),
-      switchMm: Math.max(0, extra),
-      why: `another corner of ${target.name} is as near the gun, and the line of fire to it is ${sightObstructions(eye, q, blockerPolys).length ? 'not ' : ''}clear`,
-    }));
+  const lineBand = PP.bandMm(ctx, sigmaMm);
+  // Each base's corners, and its own nearest point (a face square to the line of fire is as near
+  // all along: another base's may as well be the nearest).
+  const candidates = [
+    ...target.bodyPolygons.flat().map((q) => ({ q, what: 'corner' })),
+    ...target.bodyPolygons.map((p) => ({ q: pointToPolygon(eye, p).onB, what: 'base' })),
+  ];
+  const otherAims: Alternative[] = candidates
+    .map((c) => ({ ...c, extra: Math.hypot(c.q.x - eye.x, c.q.y - eye.y) - nearestMm }))
+    .filter(({ q, extra }) => extra < aimBand && Math.hypot(q.x - aim.x, q.y - aim.y) > 1e-6)
+    .map(({ q, what, extra }) => {
+      const clear = sightObstructions(eye, q, blockerPolys).length === 0;
+      // That line's own margin: it may pass a unit by a hair (or cross one by a hair) itself.
+      const margin = Math.min(
+        ...blockers.map((u) => {
+          const body = bodies.get(u.id) ?? [];
+          return clear
+            ? polygonSetSeparation(body, [[eye, q]]).distance
+            : shiftToClear(eye, q, body) || Infinity;
+        }),
+      );
+      return {
+        lean: margin < lineBand ? ('borderline' as const) : clear ? ('yes' as const) : ('no' as const),
+        switchMm: Math.max(0, extra),
+        why: `another ${what} of ${target.name} is as near the gun, and the line of fire to it is ${clear ? '' : 'not '}clear${margin < lineBand ? ` by ${inStr(margin)}` : ''}`,
+      };
+    });
   checks.push(
     withAlternatives(
       thresholdVerdict(

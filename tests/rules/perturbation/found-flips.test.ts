@@ -128,6 +128,14 @@ const CASES: ReadonlyArray<{
     why: 'a flank\'s corner a millimetre past the end of the line of fire: a step longer and it is shot through a 5.4" gap',
   },
   {
+    ruleset: 'prestonpans',
+    table: 11690,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'overUnits',
+    why: "another base's corner 1.9 mm further is as near the gun, and the line of fire to it passes a unit by a hair",
+  },
+  {
     ruleset: 'black-powder',
     table: 1007,
     apart: true,
