@@ -23,8 +23,8 @@ const clearTri = (s: ShotAssessment): Tri => (s.clearBorderline ? 'maybe' : s.cl
 /**
  * Is `c` closer than `shot`'s target (ranges compared with both their uncertainties)? Both ranges
  * run from the base the leader stands on; when he may as well stand on another (otherLeaderBases),
- * both are measured again from it, and a comparison that leans the other way from there is too
- * close to call.
+ * both are measured again from it, and a comparison that leans the other way from there, or is
+ * within the band there, is too close to call.
  */
 function closer(ctx: BpContext, shot: ShotAssessment, c: ShotAssessment): { tri: Tri; lean: boolean } {
   const r = shot.range;
@@ -36,10 +36,13 @@ function closer(ctx: BpContext, shot: ShotAssessment, c: ShotAssessment): { tri:
   if (j.answer === 'borderline' || shot.shooter.barrel) return { tri: tri(j.answer), lean };
   const partOf = (a: ShotAssessment) =>
     a.visible && a.visible.share > 0 && a.visible.share < 1 ? a.visible.polygons : a.target.bodyPolygons;
-  for (const o of otherLeaderBases(ctx, shot.shooter, BP.bandMm(ctx, sigma))) {
+  const band = BP.bandMm(ctx, sigma);
+  for (const o of otherLeaderBases(ctx, shot.shooter, band)) {
     const from = (a: ShotAssessment) =>
       measureFrom(ctx, a.shooter, false, a.target, partOf(a), undefined, o.base).mm;
-    if (from(shot) - from(c) > 0 !== lean) return { tri: 'maybe', lean };
+    // From there the comparison leans the other way, or is itself within the band.
+    const d = from(shot) - from(c);
+    if (d > 0 !== lean || Math.abs(d) < band) return { tri: 'maybe', lean };
   }
   return { tri: tri(j.answer), lean };
 }

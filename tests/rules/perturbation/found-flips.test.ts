@@ -137,6 +137,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 11406,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'priority',
+    why: 'which target is closer, from the other base the leader may stand on, is itself within the band',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
