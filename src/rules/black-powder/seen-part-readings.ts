@@ -4,6 +4,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { BP, type BpContext, type Measured } from './context.ts';
 import { asReading, measureFrom, type OtherReading } from './range.ts';
+import { firstChange } from '../engine/probe.ts';
 import { boxOfAll } from '../../geometry/box.ts';
 import { seen, type SightOptions } from './sight.ts';
 import { partsAcross } from '../../geometry/piece-width.ts';
@@ -121,22 +122,15 @@ export function seenPartAcrossReadings(r: RangeToSeen, limitMm: number): OtherRe
   for (const sign of [1, -1]) {
     // Stepped out a quarter band at a time: a step further may hide the target whole, and a
     // hidden end says nothing of the range between.
-    let lo = 0;
-    let hi = 0;
-    let m: Measured | undefined;
-    for (let k = 1; k <= 4 && m === undefined; k++) {
-      const here = at((sign * k * band) / 4);
-      if (flipped(here)) [hi, m] = [(k * band) / 4, here];
-      else lo = (k * band) / 4;
-    }
-    if (m === undefined) continue;
-    for (let i = 0; i < 4; i++) {
-      const mid = (lo + hi) / 2;
-      const here = at(sign * mid);
-      if (flipped(here)) [hi, m] = [mid, here];
-      else lo = mid;
-    }
-    out.push(asReading(m, hi, `the part of ${target.name} seen changes as a shadow's edge crosses it`));
+    const r = firstChange((o) => at(sign * o), flipped, band, 4, 4);
+    if (r.found && r.value)
+      out.push(
+        asReading(
+          r.value,
+          r.offsetMm,
+          `the part of ${target.name} seen changes as a shadow's edge crosses it`,
+        ),
+      );
   }
   return out;
 }

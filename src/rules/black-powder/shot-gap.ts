@@ -15,6 +15,7 @@ import {
   type Measured,
 } from './context.ts';
 import { withAlternatives } from '../engine/alternatives.ts';
+import { firstChange } from '../engine/probe.ts';
 import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { gapObstacles } from './sight.ts';
@@ -45,15 +46,14 @@ export function gapChecks(
   const S = shooter.name;
   const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
   const obstacles = gapObstacles(ctx, new Set([shooter.id, target.id]));
-  const along = (to: Vec2) =>
-    gapAlongLine(eye, to, obstacles, Math.max(shooter.frontage, mmOf(minGap)) + 1, ctx.options.gapReading);
+  const searchWidth = Math.max(shooter.frontage, mmOf(minGap)) + 1;
+  const along = (to: Vec2) => gapAlongLine(eye, to, obstacles, searchWidth, ctx.options.gapReading);
   const narrow = (x: Gap | undefined) => x !== undefined && x.width < mmOf(minGap);
   const g = along(range.to);
   const band = BP.bandMm(ctx, range.sigmaMm);
   const frontageLean = (w: Gap | undefined): 'yes' | 'no' =>
     w === undefined || w.width >= shooter.frontage ? 'yes' : 'no';
   const readingOf = (w: Gap | undefined) => `${narrow(w)} ${frontageLean(w)}`;
-  const searchWidth = Math.max(shooter.frontage, mmOf(minGap)) + 1;
   const stepped = endStep(
     (from, to) => gapAlongLine(from, to, obstacles, searchWidth, ctx.options.gapReading),
     eye,
@@ -256,17 +256,8 @@ function endStep(
         { x: eye.x - s * e * u.x, y: eye.y - s * e * u.y },
         { x: to.x + s * e * u.x, y: to.y + s * e * u.y },
       );
-    let gap = at(most);
-    if (!changes(gap)) continue;
-    let lo = 0;
-    let hi = most;
-    for (let i = 0; i < 6; i++) {
-      const mid = (lo + hi) / 2;
-      const here = at(mid);
-      if (changes(here)) [hi, gap] = [mid, here];
-      else lo = mid;
-    }
-    return { gap, stepMm: hi, longer };
+    const r = firstChange(at, changes, most, 1, 6);
+    if (r.found) return { gap: r.value, stepMm: r.offsetMm, longer };
   }
   return undefined;
 }

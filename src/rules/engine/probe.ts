@@ -32,27 +32,50 @@ export function probeMove(
   for (const sign of [1, -1]) {
     // `steps` displacements out to the band each way: a value that rises and falls again within
     // it (a share seen through a gap the target slides past) can cross the limit between.
-    let lo = 0;
-    for (let k = 1; k <= steps; k++) {
-      const at = (bandMm * k) / steps;
-      const v = valueAt(sign * at);
-      if (changes(v)) {
-        let hi = at;
-        for (let i = 0; i < BISECTIONS; i++) {
-          const mid = (lo + hi) / 2;
-          if (changes(valueAt(sign * mid))) hi = mid;
-          else lo = mid;
-        }
-        return { moveMm: hi, lowerBound: false };
-      }
-      lo = at;
-      // Only a change toward the limit says how soon it could be reached.
-      if (k === steps && (v - value0) * (limit - value0) > 0)
-        slope = Math.max(slope, Math.abs(v - value0) / bandMm);
-    }
+    const r = firstChange((o) => valueAt(sign * o), changes, bandMm, steps, BISECTIONS);
+    if (r.found) return { moveMm: r.offsetMm, lowerBound: false };
+    // Only a change toward the limit says how soon it could be reached.
+    if ((r.last - value0) * (limit - value0) > 0) slope = Math.max(slope, Math.abs(r.last - value0) / bandMm);
   }
   if (slope === 0) return { moveMm: Infinity, lowerBound: true };
   return { moveMm: Math.max(bandMm, Math.abs(limit - value0) / slope), lowerBound: false };
+}
+
+/**
+ * The least offset (0, `mostMm`] at which `changes` holds of `valueAt`: stepped out in `steps`
+ * equal steps, the first that changes narrowed down by `halvings` bisections, with the value at
+ * the offset found; or, when no step changes, the value at `mostMm`. Every probe of a move is
+ * searched so (probeMove, and the readings that are not a number against a limit).
+ */
+export function firstChange<V>(
+  valueAt: (offsetMm: number) => V,
+  changes: (v: V) => boolean,
+  mostMm: number,
+  steps: number,
+  halvings: number,
+):
+  | { readonly found: true; readonly offsetMm: number; readonly value: V }
+  | { readonly found: false; readonly last: V } {
+  let lo = 0;
+  let last: V | undefined;
+  for (let k = 1; k <= steps; k++) {
+    const at = (mostMm * k) / steps;
+    const v = valueAt(at);
+    if (changes(v)) {
+      let hi = at;
+      let value = v;
+      for (let i = 0; i < halvings; i++) {
+        const mid = (lo + hi) / 2;
+        const here = valueAt(mid);
+        if (changes(here)) [hi, value] = [mid, here];
+        else lo = mid;
+      }
+      return { found: true, offsetMm: hi, value };
+    }
+    lo = at;
+    last = v;
+  }
+  return { found: false, last: last as V };
 }
 
 /**

@@ -17,8 +17,9 @@ import type { SightInputs } from './sight-share.ts';
 
 /**
  * SeenShare.seamMm: the least move that opens a gap where the hiders meet (shadow-seam.ts), or
- * that takes the eye round a unit it stands at the edge of: there a step swings that unit's shadow
- * across the target (a leader at a neighbour's corner), which moving the target never finds.
+ * that takes the eye round what hides the target where it stands at its edge: within a wood's
+ * depth, where sight runs out moves with the eye; at a unit's corner, a step swings its shadow
+ * across the target (a leader at a neighbour's corner). Moving the target finds neither.
  */
 export function seamOf(
   inputs: SightInputs,
@@ -27,33 +28,26 @@ export function seamOf(
   along: Vec2,
   eyeBandMm: number,
 ): number {
-  const seam = seamOfSpans(inputs, hidden, region, along, eyeBandMm);
-  if (region.share > 0) return seam;
+  if (region.share > 0 || region.hiddenBy.length === 0) return Infinity;
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
-  const atUnit = hidden.some(
-    (h) =>
-      h.screen.kind === 'solid' &&
-      cutting.has(h.screen.id) &&
-      pointToOutline(inputs.eye, h.screen.polygon) <= 2 * eyeBandMm,
+  const eyeStep = () => eyeMovedMm(inputs, hidden, along, eyeBandMm);
+  const cuts = hidden.filter((h) => cutting.has(h.screen.id));
+  if (cuts.some((h) => eyeAtWood(inputs.eye, h.screen, eyeBandMm))) return eyeStep();
+  const seam = seamsWhereHidersMeet(inputs, hidden, cutting, along);
+  const atUnit = cuts.some(
+    (h) => h.screen.kind === 'solid' && pointToOutline(inputs.eye, h.screen.polygon) <= 2 * eyeBandMm,
   );
-  return atUnit ? Math.min(seam, eyeMovedMm(inputs, hidden, along, eyeBandMm)) : seam;
+  return atUnit ? Math.min(seam, eyeStep()) : seam;
 }
 
-/** The seams where the hiders meet (and the eye at a wood), for seamOf. */
-function seamOfSpans(
+/** The seams where the hiders meet in front of the target (`cutting`: ids of those that hide some), for seamOf. */
+function seamsWhereHidersMeet(
   inputs: SightInputs,
   hidden: readonly Hidden[],
-  region: VisibleRegion,
+  cutting: ReadonlySet<string>,
   along: Vec2,
-  eyeBandMm: number,
 ): number {
-  if (region.share > 0 || region.hiddenBy.length === 0) return Infinity;
   const spans = (h: Hidden) => h.screen.kind === 'solid' || h.screen.kind === 'screen';
-  const cutting = new Set(region.hiddenBy.map((h) => h.id));
-  // The eye in or at the edge of a wood that hides the target: where sight runs out inside it
-  // moves with the eye as much as the eye moves, and the target may be seen a step away.
-  if (hidden.some((h) => cutting.has(h.screen.id) && eyeAtWood(inputs.eye, h.screen, eyeBandMm)))
-    return eyeMovedMm(inputs, hidden, along, eyeBandMm);
   const isWood = (h: Hidden) => h.screen.kind === 'wood';
   if (hidden.some((h) => cutting.has(h.screen.id) && !spans(h) && !isWood(h))) return Infinity;
   const { eye, target } = inputs;
