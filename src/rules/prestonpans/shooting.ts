@@ -8,6 +8,7 @@ import { gapAlongLine } from '../../geometry/gap.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { toLocal } from '../../geometry/frame.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
 import { pick } from '../engine/options.ts';
 import { withAlternatives, type Alternative } from '../engine/alternatives.ts';
 import { allOf, type Verdict } from '../engine/verdict.ts';
@@ -181,10 +182,18 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   // nearest unit beside it, or the sideways shift that would clear the ones on it.
   let clearMm = Infinity;
   let sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm);
-  for (const u of blockers) {
-    const on = over.some((o) => o.blocker.id === u.id);
+  // How far a line of fire is from changing whether it passes over unit u: the gap to it beside the
+  // line, or the sideways shift that clears it when on it.
+  const unitMargin = (u: TableUnit, to: Vec2, on: boolean): number => {
     const body = bodies.get(u.id) ?? [];
-    const d = on ? shiftToClear(eye, aim, body) : polygonSetSeparation(body, [[eye, aim]]).distance;
+    return on ? shiftToClear(eye, to, body) : polygonSetSeparation(body, [[eye, to]]).distance;
+  };
+  for (const u of blockers) {
+    const d = unitMargin(
+      u,
+      aim,
+      over.some((o) => o.blocker.id === u.id),
+    );
     if (d < clearMm) {
       clearMm = d;
       sigmaMm = Math.hypot(gun.sigmaMm, target.sigmaMm, u.sigmaMm);
@@ -205,15 +214,14 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
     .map((c) => ({ ...c, extra: Math.hypot(c.q.x - eye.x, c.q.y - eye.y) - nearestMm }))
     .filter(({ q, extra }) => extra < aimBand && Math.hypot(q.x - aim.x, q.y - aim.y) > 1e-6)
     .map(({ q, what, extra }) => {
-      const clear = sightObstructions(eye, q, blockerPolys).length === 0;
-      // That line's own margin: it may pass a unit by a hair (or cross one by a hair) itself.
+      const crossed = new Set(sightObstructions(eye, q, blockerPolys).map((o) => o.blocker.id));
+      const clear = crossed.size === 0;
+      // That line's own margin: it may pass a unit by a hair (or cross one by a hair) itself; once
+      // it crosses one, those beside it change nothing.
       const margin = Math.min(
-        ...blockers.map((u) => {
-          const body = bodies.get(u.id) ?? [];
-          return clear
-            ? polygonSetSeparation(body, [[eye, q]]).distance
-            : shiftToClear(eye, q, body) || Infinity;
-        }),
+        ...blockers.map((u) =>
+          crossed.has(u.id) ? unitMargin(u, q, true) : clear ? unitMargin(u, q, false) : Infinity,
+        ),
       );
       return {
         lean: margin < lineBand ? ('borderline' as const) : clear ? ('yes' as const) : ('no' as const),
