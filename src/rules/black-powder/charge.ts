@@ -22,7 +22,7 @@ import {
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { measureFrom, otherReadings, readingLean } from './range.ts';
+import { measureFrom, otherNearestLines, otherReadings, readingLean } from './range.ts';
 import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
@@ -235,7 +235,13 @@ function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verd
       // Another base's line may cross an obstacle the leader's misses, or miss one it crosses;
       // and whether it does (or the target stands in a building) may itself be close: then the
       // other base's reading is weighed against both limits, the second needing both moves.
-      ...otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm).flatMap((o) => {
+      ...[
+        ...otherReadings(ctx, charger, false, target, target.bodyPolygons, undefined, bandMm),
+        // Another line as short may end past an obstacle's tip the measured one clears.
+        ...(ctx.state.terrain.some((t) => t.kind === 'obstacle')
+          ? otherNearestLines(ctx, charger, target, m, bandMm)
+          : []),
+      ].flatMap((o) => {
         const line = obstacleMargin(ctx, o.from, o.to);
         const oBehind = line.crosses !== undefined || building?.lean === 'yes';
         const oDoubt = Math.min(line.mm, building ? (building.moveMm ?? Infinity) : Infinity);

@@ -173,6 +173,53 @@ export function otherReadings(
   });
 }
 
+/**
+ * Other lines the same length may as well be measured along. Where a face stands square to the
+ * line, its nearest point slides along it with a hair's turn, and another corner (or another
+ * base's own nearest point) within the band of the nearest is as good an end, at either end.
+ * Each is a reading `extra` longer, `extra` from taking over; a charge judges the obstacles each
+ * line crosses. Only from a base (or the whole body): a leader point or a barrel is one point.
+ */
+export function otherNearestLines(
+  ctx: BpContext,
+  unit: TableUnit,
+  target: TableUnit,
+  m: Pick<Measured, 'mm' | 'from' | 'to'>,
+  bandMm: number,
+  fromBase: TableBase = unit.leaderBase,
+): OtherReading[] {
+  const mode = ctx.options.rangeFrom;
+  if (mode === 'leaderPoint') return [];
+  const origin = (mode === 'leaderBase' ? [fromBase] : unit.body).map((b) => b.polygon);
+  const ends = target.bodyPolygons;
+  // Points of `polys` that may as well be nearest `to`: every corner, and each polygon's own
+  // nearest point (a face square to the line is as near all along it).
+  const near = (polys: readonly Polygon[], to: Vec2): Vec2[] => [
+    ...polys.flat(),
+    ...polys.map((p) => pointToPolygonSet(to, [p]).onB),
+  ];
+  const moved = (a: Vec2, b: Vec2) => hypot(a.x - b.x, a.y - b.y) > 1e-6;
+  const out: OtherReading[] = [];
+  for (const from of [m.from, ...near(origin, m.to)]) {
+    for (const to of from === m.from ? near(ends, from) : [m.to]) {
+      if (!moved(from, m.from) && !moved(to, m.to)) continue;
+      const extra = hypot(to.x - from.x, to.y - from.y) - m.mm;
+      if (extra >= bandMm) continue;
+      const which = moved(to, m.to)
+        ? `another point of ${target.name}`
+        : `another point of ${poss(unit.name)} base`;
+      out.push({
+        mm: m.mm + Math.max(0, extra),
+        from,
+        to,
+        switchMm: Math.max(0, extra),
+        why: `${which} is as near`,
+      });
+    }
+  }
+  return out;
+}
+
 /** A measured length as another reading of the same range, `switchMm` away, for `why`. */
 export const asReading = (m: Measured, switchMm: number, why: string): OtherReading => ({
   mm: m.mm,

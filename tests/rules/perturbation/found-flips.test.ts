@@ -145,6 +145,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 14108,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'another point of the target 0.15 in further is as near, and the line to it crosses an obstacle',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
