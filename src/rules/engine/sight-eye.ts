@@ -87,17 +87,31 @@ export function eyeMovedMm(
   along: Vec2,
   eyeBandMm: number,
 ): number {
+  const shares = sharesFromMovedEye(
+    inputs,
+    hidden.map((h) => h.screen),
+    along,
+  );
+  let best = Infinity;
+  for (const shareAt of shares) best = Math.min(best, probeMove(shareAt, 0, 'moreThan', 0, eyeBandMm).moveMm);
+  return best;
+}
+
+/**
+ * The share (%) of the target seen past `screens` from the eye moved `offsetMm` across and (the
+ * second) along the sight line `along` (noted: the units there change it).
+ */
+export function sharesFromMovedEye(
+  inputs: SightInputs,
+  screens: readonly SightScreen[],
+  along: Vec2,
+): [(offsetMm: number) => number, (offsetMm: number) => number] {
   const { eye, target } = inputs;
-  const screens = hidden.map((h) => h.screen);
   const tb = boxOfAll(target);
   const shareFrom = (d: Vec2) => (offsetMm: number) => {
     const at = { x: eye.x + d.x * offsetMm, y: eye.y + d.y * offsetMm };
     noteSight(at, tb, sightWindow(at, tb, 1));
     return visibleRegion(at, target, screens).share * 100;
   };
-  const across = { x: -along.y, y: along.x };
-  let best = Infinity;
-  for (const d of [across, along])
-    best = Math.min(best, probeMove(shareFrom(d), 0, 'moreThan', 0, eyeBandMm).moveMm);
-  return best;
+  return [shareFrom({ x: -along.y, y: along.x }), shareFrom(along)];
 }

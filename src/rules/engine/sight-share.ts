@@ -19,7 +19,7 @@ import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
-import { nearestSolidMm, screenCrossing } from './sight-eye.ts';
+import { eyeAtWood, nearestSolidMm, screenCrossing, sharesFromMovedEye } from './sight-eye.ts';
 import { seamOf } from './sight-seam.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -75,6 +75,13 @@ export interface SeenShare {
    * from just across it (inside, the screen hides nothing; outside, what lies behind it).
    */
   readonly acrossScreen?: { readonly mm: number; readonly share: number; readonly seen: readonly Polygon[] };
+  /**
+   * When the eye stands in a wood, or within its depth and two bands of its outline: the share (%)
+   * seen from the eye moved `offsetMm` across (k = 0) or along (k = 1) the sight line, probed over
+   * the eye's own band. How far into the wood sight runs moves with the eye (a gun in a wood that
+   * sees out past its edge by a few millimetres of wood), and moving the target hardly finds it.
+   */
+  readonly eyeAtWood?: { readonly bandMm: number; shareAt(k: 0 | 1, offsetMm: number): number };
 }
 
 export interface SightInputs {
@@ -172,13 +179,33 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     maxY: eye.y + eyeReach,
   });
   const near = nearestSolidMm(eye, inputs.screens, eyeReach);
-  const withNear = near === undefined ? seen : { ...seen, nearBlindMm: near };
+  const atWood = inputs.screens.some((s) => eyeAtWood(eye, s, eyeBandMm))
+    ? { ...seen, eyeAtWood: woodEye(inputs, along, eyeBandMm) }
+    : seen;
+  const withNear = near === undefined ? atWood : { ...atWood, nearBlindMm: near };
   const cross = screenCrossing(eye, inputs.screens, eyeReach);
   if (!cross) return withNear;
   // Seen from just across that screen's outline (noted: the units there change it).
   noteSight(cross.at, tb, sightWindow(cross.at, tb, 1));
   const there = visibleRegion(cross.at, target, inputs.screens);
   return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons } };
+}
+
+/** SeenShare.eyeAtWood: the sight from the moved eye past every screen (a seen target has no hiders to go by), remembered per offset. */
+function woodEye(inputs: SightInputs, along: Vec2, bandMm: number): NonNullable<SeenShare['eyeAtWood']> {
+  const shares = sharesFromMovedEye(inputs, inputs.screens, along);
+  const memo = [new Map<number, number>(), new Map<number, number>()] as const;
+  return {
+    bandMm,
+    shareAt: (k, offsetMm) => {
+      let v = memo[k].get(offsetMm);
+      if (v === undefined) {
+        v = shares[k](offsetMm);
+        memo[k].set(offsetMm, v);
+      }
+      return v;
+    },
+  };
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
@@ -305,7 +332,14 @@ export function seenShareQuantity(
     limitPercent > 0 ? 4 : 1,
   );
   const across = s.acrossScreen ? f(s.acrossScreen.share * 100) : undefined;
-  const capped = blindCapped(s, q, comparison, limitPercent, f(0), across);
+  const capped = eyeInWoodCapped(
+    s,
+    blindCapped(s, q, comparison, limitPercent, f(0), across),
+    f,
+    comparison,
+    limitPercent,
+    hiddenShare,
+  );
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
     const seam = s.seamMm();
@@ -328,6 +362,28 @@ export function seenShareQuantity(
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
     return { ...capped, moveMm: Math.min(capped.moveMm, widestPart(s.region.polygons, s.across)) };
   return capped;
+}
+
+/**
+ * The move capped by the eye stepping within its band in or by a wood (SeenShare.eyeAtWood). A
+ * target seen of none is left to the seams (sight-seam.ts), which step the eye there already.
+ */
+function eyeInWoodCapped<Q extends { readonly value: number; readonly moveMm: number }>(
+  s: SeenShare,
+  q: Q,
+  f: (v: number) => number,
+  comparison: Comparison,
+  limit: number,
+  hiddenShare: boolean,
+): Q {
+  const wood = s.eyeAtWood;
+  if (!wood || (!hiddenShare && limit === 0 && s.region.share === 0)) return q;
+  let move = q.moveMm;
+  for (const k of [0, 1] as const) {
+    const p = probeMove((o) => f(wood.shareAt(k, o)), q.value, comparison, limit, wood.bandMm);
+    if (p.moveMm < wood.bandMm) move = Math.min(move, p.moveMm);
+  }
+  return move < q.moveMm ? { ...q, moveMm: move } : q;
 }
 
 /**

@@ -325,3 +325,45 @@ describe('seenShareQuantity: an eye at the corner of a unit that hides the targe
     expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
   });
 });
+
+describe('seenShareQuantity: an eye in a wood that sees out past its edge', () => {
+  // A wood 50 mm deep for sight; the eye d mm inside its left edge; the target straight out to the
+  // left. Sight runs d mm through the wood: seen whole while d < 50, hidden whole beyond. Moving
+  // the target a band across hardly lengthens that run; the eye stepping deeper ends it.
+  const wood = { ...sightScreen('w', 'the wood', rectangle(0, 0, 400, 200), 'wood'), depthMm: 50 };
+  const T = [rectangle(-300, 90, -260, 110)];
+  const band = 6.35;
+  const viewFrom = (d: number) =>
+    seenShare(
+      {
+        eye: { x: d, y: 100 },
+        eyeSigmaMm: 0.5,
+        target: T,
+        targetSigmaMm: 0.5,
+        screens: [wood],
+        screenSigmaMm: () => 0,
+      },
+      () => band,
+    );
+
+  it('is too close to call 2 mm short of the depth: a step deeper and the target is hidden', () => {
+    const view = viewFrom(48);
+    expect(view.region.share).toBe(1);
+    // Brute force: from 3 mm deeper the wood hides the target whole; the target moved a band
+    // either way across is still seen whole.
+    expect(viewFrom(51).region.share).toBe(0);
+    expect(view.shareAt(0, band)).toBe(100);
+    expect(view.shareAt(0, -band)).toBe(100);
+    const q = seenShareQuantity(view, 'moreThan', 0, band);
+    expect(q.moveMm).toBeGreaterThan(1.9);
+    expect(q.moveMm).toBeLessThan(3);
+  });
+
+  it('is firm with the eye well short of the depth', () => {
+    const view = viewFrom(20);
+    expect(view.region.share).toBe(1);
+    // Brute force: the eye a band deeper still sees the target whole.
+    expect(viewFrom(20 + band).region.share).toBe(1);
+    expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
+  });
+});

@@ -153,6 +153,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 18929,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'a gun in a wood sees out past its edge by a few millimetres short of the depth: a step deeper and it sees nothing',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
