@@ -290,8 +290,10 @@ function shiftedHiders(
   targetArea: number,
   apart: boolean,
 ): Array<(offsetMm: number) => number> {
+  // Two bodies of one unit (a base standing off its line) count as two: each base is placed on
+  // its own, so the gap between them is as unsure as between two units.
+  if (region.hiddenBy.length < 2) return [];
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
-  if (cutting.size < 2) return [];
   const out: Array<(offsetMm: number) => number> = [];
   hidden.forEach((h, i) => {
     if (!cutting.has(h.screen.id) || !(inputs.screenSigmaMm(h.screen) > 0)) return;

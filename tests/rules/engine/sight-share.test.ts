@@ -213,7 +213,7 @@ describe('seenShareQuantity: half seen through a gap between two units', () => {
   // the target slides the window along it and the share stays put; L moving widens it.
   const target = [rectangle(-30, 500, 30, 510)];
   const band = 6.35;
-  const viewWith = (g: number, leftMoveMm = 0) =>
+  const viewWith = (g: number, leftMoveMm = 0, ids: readonly [string, string] = ['L', 'R']) =>
     seenShare(
       {
         eye: { x: 0, y: 0 },
@@ -221,8 +221,8 @@ describe('seenShareQuantity: half seen through a gap between two units', () => {
         target,
         targetSigmaMm: 0.5,
         screens: [
-          sightScreen('L', 'L', rectangle(-100 - leftMoveMm, 100, -g / 2 - leftMoveMm, 110), 'solid'),
-          sightScreen('R', 'R', rectangle(g / 2, 100, 100, 110), 'solid'),
+          sightScreen(ids[0], ids[0], rectangle(-100 - leftMoveMm, 100, -g / 2 - leftMoveMm, 110), 'solid'),
+          sightScreen(ids[1], ids[1], rectangle(g / 2, 100, 100, 110), 'solid'),
         ],
         screenSigmaMm: () => 0.5,
       },
@@ -240,6 +240,15 @@ describe('seenShareQuantity: half seen through a gap between two units', () => {
     expect(viewWith(5.9, 0.8).region.share).toBeGreaterThanOrEqual(0.5);
     const q = seenShareQuantity(view, 'atLeast', 50, band);
     expect(q.moveMm).toBeLessThan(band);
+  });
+
+  it('is too close to call the same when the two sides are bodies of one unit', () => {
+    // A base standing off its unit's line (Black Powder apart table 18543): each base is placed on
+    // its own, so the gap between the two bodies is as unsure as between two units.
+    const view = viewWith(5.9, 0, ['X', 'X']);
+    expect(view.region.hiddenBy.map((h) => h.id)).toEqual(['X', 'X']);
+    expect(viewWith(5.9, 0.8, ['X', 'X']).region.share).toBeGreaterThanOrEqual(0.5);
+    expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeLessThan(band);
   });
 
   it('is firm at 25%, which no unit moving a band opens to half', () => {

@@ -161,6 +161,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 18543,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'visibleHalf',
+    why: '44% seen through the gap between a unit’s line and a base standing off it: either moving opens it to half',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
