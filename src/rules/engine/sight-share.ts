@@ -60,6 +60,13 @@ export interface SeenShare {
    */
   hiderShifts?(): ReadonlyArray<(offsetMm: number) => number>;
   /**
+   * For a target of several bodies standing apart (bases not in contact), the share (%) with one of
+   * them shifted `offsetMm` across the sight line, the others left: each base is placed on its
+   * own, and one moving into a shadow while another moves out of one is what moving the target
+   * whole never shows (two bases either side of a hider's edge).
+   */
+  bodyShifts?(): ReadonlyArray<(offsetMm: number) => number>;
+  /**
    * When the eye stands inside a solid screen and sees nothing (a leader on a wall it lines): how
    * far inside, mm. Moving the target changes nothing then, but the eye moving that far does.
    */
@@ -278,7 +285,25 @@ function seenFrom(
   let seam: number | undefined;
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
   const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart);
-  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts };
+  const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
+  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, bodyShifts };
+}
+
+/** SeenShare.bodyShifts: one share function per body of a target of several, when something hides part of it. */
+function shiftedBodies(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  across: Vec2,
+  targetArea: number,
+): Array<(offsetMm: number) => number> {
+  if (target.length < 2 || region.hiddenBy.length === 0) return [];
+  return target.map((_, i) => (offsetMm: number) => {
+    const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+    const shifted = target.map((p, j) => (j === i ? moved([p], d)[0]! : p));
+    // A body shifted may meet the next: the sweep, which counts an overlap once.
+    return seenShareGiven(shifted, hidden, targetArea, false) * 100;
+  });
 }
 
 /** SeenShare.hiderShifts: one share function per movable hider that cuts the target. */
@@ -349,9 +374,9 @@ export function seenShareQuantity(
   }
   // Two hiders meeting across the target: one moving against the other widens or closes the part
   // seen between them, which moving the target never does (a half seen through a gap).
-  if (limitPercent > 0 && s.hiderShifts) {
+  if (limitPercent > 0 && (s.hiderShifts || s.bodyShifts)) {
     let move = capped.moveMm;
-    for (const shift of s.hiderShifts()) {
+    for (const shift of [...(s.hiderShifts?.() ?? []), ...(s.bodyShifts?.() ?? [])]) {
       const p = probeMove((o) => f(shift(o)), q.value, comparison, limitPercent, bandMm);
       if (p.moveMm < bandMm) move = Math.min(move, p.moveMm);
     }

@@ -376,3 +376,49 @@ describe('seenShareQuantity: an eye in a wood that sees out past its edge', () =
     expect(seenShareQuantity(view, 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
   });
 });
+
+describe('seenShareQuantity: half seen of a target whose bases stand either side of a gap', () => {
+  // From (0, 0), two walls (terrain: they do not move) leave a gap whose shadow edges run about
+  // x = ±45.5 mm at the target, 500 mm out. The target's two bases stand across those edges, about
+  // 19.3 mm of each seen. Moving the target whole slides one base out of a shadow as the other slides
+  // in; one base moving alone (each is placed on its own) changes the share.
+  const band = 6.35;
+  const wall = (id: string, x0: number, x1: number) =>
+    sightScreen(id, id, rectangle(x0, 100, x1, 110), 'solid');
+  const viewOf = (left: Polygon, right: Polygon) =>
+    seenShare(
+      {
+        eye: { x: 0, y: 0 },
+        eyeSigmaMm: 0.5,
+        target: [left, right],
+        targetSigmaMm: 0.5,
+        screens: [wall('L', -100, -10), wall('R', 10, 100)],
+        screenSigmaMm: () => 0,
+      },
+      () => band,
+    );
+  const pair = (inner: number, leftShift = 0) =>
+    [
+      rectangle(-inner - 40 + leftShift, 500, -inner + leftShift, 510),
+      rectangle(inner, 500, inner + 40, 510),
+    ] as const;
+
+  it('is too close to call at 48% when one base moving a millimetre and a half shows half', () => {
+    const view = viewOf(...pair(26.6));
+    expect(view.region.share).toBeGreaterThan(0.48);
+    expect(view.region.share).toBeLessThan(0.485);
+    // Brute force: the target moved a band either way across stays under half; the left base
+    // 1.6 mm to the right alone shows half.
+    expect(view.shareAt(0, band)).toBeLessThan(50);
+    expect(view.shareAt(0, -band)).toBeLessThan(50);
+    expect(viewOf(...pair(26.6, 1.6)).region.share).toBeGreaterThanOrEqual(0.5);
+    expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeLessThan(1.6);
+  });
+
+  it('is firm at 40%, which no base moving a band shows half of', () => {
+    const view = viewOf(...pair(30));
+    expect(view.region.share).toBeLessThan(0.41);
+    expect(viewOf(...pair(30, band)).region.share).toBeLessThan(0.5);
+    expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeGreaterThan(band);
+  });
+});

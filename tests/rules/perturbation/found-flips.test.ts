@@ -169,6 +169,13 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 10285,
+    question: "can 'A' shoot 'B'?",
+    check: 'visibleHalf',
+    why: '48% seen of a target whose bases stand apart: one base moving alone shows half, the target moving whole does not',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
