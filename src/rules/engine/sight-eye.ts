@@ -6,7 +6,7 @@ import { containsPoint } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import { sightWindow, visibleRegion, type Hidden, type SightScreen } from '../../geometry/visible-region.ts';
 import { probeMove } from './probe.ts';
-import type { SightInputs } from './sight-share.ts';
+import type { SeenShare, SightInputs } from './sight-share.ts';
 
 /**
  * What the eye's own place decides about a sight (sight-share.ts): a screen's outline or a solid's
@@ -114,4 +114,25 @@ export function sharesFromMovedEye(
     return visibleRegion(at, target, screens).share * 100;
   };
   return [shareFrom({ x: -along.y, y: along.x }), shareFrom(along)];
+}
+
+/** SeenShare.eyeAtWood: the sight from the moved eye past every screen (a seen target has no hiders to go by), remembered per offset. */
+export function woodEye(
+  inputs: SightInputs,
+  along: Vec2,
+  bandMm: number,
+): NonNullable<SeenShare['eyeAtWood']> {
+  const shares = sharesFromMovedEye(inputs, inputs.screens, along);
+  const memo = [new Map<number, number>(), new Map<number, number>()] as const;
+  return {
+    bandMm,
+    shareAt: (k, offsetMm) => {
+      let v = memo[k].get(offsetMm);
+      if (v === undefined) {
+        v = shares[k](offsetMm);
+        memo[k].set(offsetMm, v);
+      }
+      return v;
+    },
+  };
 }

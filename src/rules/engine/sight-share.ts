@@ -5,7 +5,6 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
-  seenShareGiven,
   seenShareGivenMoved,
   sightWindow,
   visibleGiven,
@@ -19,7 +18,8 @@ import { piecesApart } from '../../geometry/target-pieces.ts';
 import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
-import { eyeAtWood, nearestSolidMm, screenCrossing, sharesFromMovedEye } from './sight-eye.ts';
+import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
+import { shiftedBodies, shiftedHiders } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -198,23 +198,6 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
   return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons } };
 }
 
-/** SeenShare.eyeAtWood: the sight from the moved eye past every screen (a seen target has no hiders to go by), remembered per offset. */
-function woodEye(inputs: SightInputs, along: Vec2, bandMm: number): NonNullable<SeenShare['eyeAtWood']> {
-  const shares = sharesFromMovedEye(inputs, inputs.screens, along);
-  const memo = [new Map<number, number>(), new Map<number, number>()] as const;
-  return {
-    bandMm,
-    shareAt: (k, offsetMm) => {
-      let v = memo[k].get(offsetMm);
-      if (v === undefined) {
-        v = shares[k](offsetMm);
-        memo[k].set(offsetMm, v);
-      }
-      return v;
-    },
-  };
-}
-
 /** Areas of target outlines (lists of polygons are never changed once built). */
 const areas = new WeakMap<readonly Polygon[], number>();
 
@@ -287,50 +270,6 @@ function seenFrom(
   const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart);
   const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
   return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, bodyShifts };
-}
-
-/** SeenShare.bodyShifts: one share function per body of a target of several, when something hides part of it. */
-function shiftedBodies(
-  target: readonly Polygon[],
-  hidden: readonly Hidden[],
-  region: VisibleRegion,
-  across: Vec2,
-  targetArea: number,
-): Array<(offsetMm: number) => number> {
-  if (target.length < 2 || region.hiddenBy.length === 0) return [];
-  return target.map((_, i) => (offsetMm: number) => {
-    const d = { x: across.x * offsetMm, y: across.y * offsetMm };
-    const shifted = target.map((p, j) => (j === i ? moved([p], d)[0]! : p));
-    // A body shifted may meet the next: the sweep, which counts an overlap once.
-    return seenShareGiven(shifted, hidden, targetArea, false) * 100;
-  });
-}
-
-/** SeenShare.hiderShifts: one share function per movable hider that cuts the target. */
-function shiftedHiders(
-  inputs: SightInputs,
-  hidden: readonly Hidden[],
-  region: VisibleRegion,
-  across: Vec2,
-  targetArea: number,
-  apart: boolean,
-): Array<(offsetMm: number) => number> {
-  // Two bodies of one unit (a base standing off its line) count as two: each base is placed on
-  // its own, so the gap between them is as unsure as between two units.
-  if (region.hiddenBy.length < 2) return [];
-  const cutting = new Set(region.hiddenBy.map((h) => h.id));
-  const out: Array<(offsetMm: number) => number> = [];
-  hidden.forEach((h, i) => {
-    if (!cutting.has(h.screen.id) || !(inputs.screenSigmaMm(h.screen) > 0)) return;
-    out.push((offsetMm) => {
-      const d = { x: across.x * offsetMm, y: across.y * offsetMm };
-      const shifted = hidden.map((o, j) =>
-        j === i ? { screen: o.screen, polygons: moved(o.polygons, d) } : o,
-      );
-      return seenShareGiven(inputs.target, shifted, targetArea, apart) * 100;
-    });
-  });
-  return out;
 }
 
 /**

@@ -1,0 +1,56 @@
+import type { Polygon } from '../../geometry/polygon.ts';
+import type { Vec2 } from '../../geometry/vec.ts';
+import { seenShareGiven, type Hidden, type VisibleRegion } from '../../geometry/visible-region.ts';
+import type { SightInputs } from './sight-share.ts';
+
+/**
+ * What moving a piece other than the whole target shows of it (sight-share.ts): a hider against
+ * the others, or one body of the target on its own. Each base is placed on its own, so a gap
+ * between two of them is as unsure as its ends; moving the target whole never opens or closes it.
+ */
+
+const moved = (p: Polygon, d: Vec2): Polygon => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y }));
+
+/** SeenShare.bodyShifts: one share function per body of a target of several, when something hides part of it. */
+export function shiftedBodies(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  across: Vec2,
+  targetArea: number,
+): Array<(offsetMm: number) => number> {
+  if (target.length < 2 || region.hiddenBy.length === 0) return [];
+  return target.map((_, i) => (offsetMm: number) => {
+    const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+    const shifted = target.map((p, j) => (j === i ? moved(p, d) : p));
+    // A body shifted may meet the next: the sweep, which counts an overlap once.
+    return seenShareGiven(shifted, hidden, targetArea, false) * 100;
+  });
+}
+
+/** SeenShare.hiderShifts: one share function per movable hider that cuts the target. */
+export function shiftedHiders(
+  inputs: SightInputs,
+  hidden: readonly Hidden[],
+  region: VisibleRegion,
+  across: Vec2,
+  targetArea: number,
+  apart: boolean,
+): Array<(offsetMm: number) => number> {
+  // Two bodies of one unit (a base standing off its line) count as two: each base is placed on
+  // its own, so the gap between them is as unsure as between two units.
+  if (region.hiddenBy.length < 2) return [];
+  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  const out: Array<(offsetMm: number) => number> = [];
+  hidden.forEach((h, i) => {
+    if (!cutting.has(h.screen.id) || !(inputs.screenSigmaMm(h.screen) > 0)) return;
+    out.push((offsetMm) => {
+      const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+      const shifted = hidden.map((o, j) =>
+        j === i ? { screen: o.screen, polygons: o.polygons.map((p) => moved(p, d)) } : o,
+      );
+      return seenShareGiven(inputs.target, shifted, targetArea, apart) * 100;
+    });
+  });
+  return out;
+}
