@@ -99,16 +99,10 @@ export function seamMoveMm(
       // Off the target, the gap must also come round to it: the hider whose end this is moving
       // max(δ, α) does both (its edge passes the target's once the overlap is gone); the other
       // alone only opens the gap beside it, and the target must then move α too.
-      if ((hiders[i] as SeamHider).movable) {
-        least = Math.min(least, Math.max(depth, off) * targetMm);
-        continue;
-      }
-      if (other.movable) {
-        least = Math.min(least, (depth + off) * targetMm);
-        continue;
-      }
+      if ((hiders[i] as SeamHider).movable) least = Math.min(least, Math.max(depth, off) * targetMm);
+      else if (other.movable) least = Math.min(least, (depth + off) * targetMm);
       if (off > 0 || hiders[i]?.depthShadow || other.depthShadow) continue;
-      // Both terrain: only the eye opens it.
+      // The eye moving opens it too, units or terrain: it turns their edges against each other.
       const rEnd = Math.hypot(at.x - eye.x, at.y - eye.y);
       const dir = {
         x: along.x * cos(end) - along.y * sin(end),

@@ -327,6 +327,8 @@ function seenAfresh(
       targetSigmaMm: target.sigmaMm,
       screens: sightScreens(ctx, opts),
       screenSigmaMm: screenSigma(ctx),
+      // Units are placed by the camera (off by the band at least); terrain stays.
+      screenMoves: (s) => s.kind === 'solid',
     },
     (sigmaMm) => BP.bandMm(ctx, sigmaMm),
   );

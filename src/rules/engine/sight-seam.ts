@@ -8,6 +8,7 @@ import type { Vec2 } from '../../geometry/vec.ts';
 import type { Hidden, SightScreen, VisibleRegion } from '../../geometry/visible-region.ts';
 import { eyeAtWood, eyeMovedMm } from './sight-eye.ts';
 import type { SightInputs } from './sight-share.ts';
+import { screenMoves } from './sight-shifts.ts';
 
 /**
  * A target wholly hidden by two or more hiders (sight-share.ts): where they meet in front of it, a
@@ -64,7 +65,7 @@ function seamsWhereHidersMeet(
   const seamHiders = (h: Hidden): SeamHider[] =>
     isWood(h)
       ? h.polygons.map((polygon) => ({ polygon, movable: false, depthShadow: true }))
-      : [{ polygon: h.screen.polygon, movable: inputs.screenSigmaMm(h.screen) > 0 }];
+      : [{ polygon: h.screen.polygon, movable: screenMoves(inputs, h.screen) }];
   const seamsOf = (hs: readonly Hidden[]): number =>
     hs.length < 2 && hs.length === all.length && !hs.some(isWood)
       ? Infinity

@@ -100,6 +100,12 @@ export interface SightInputs {
   readonly screens: readonly SightScreen[];
   /** One-sigma error of a hider's position (units move; terrain does not), mm. */
   readonly screenSigmaMm: (s: SightScreen) => number;
+  /**
+   * Whether a hider is placed by the camera (a unit), so that it may stand off by the band however
+   * small its sigma (the policy's floor); terrain is drawn once and stays. By default, a hider
+   * with a sigma.
+   */
+  readonly screenMoves?: (s: SightScreen) => boolean;
 }
 
 const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
@@ -306,28 +312,25 @@ export function seenShareQuantity(
     limitPercent,
     hiddenShare,
   );
+  let move = capped.moveMm;
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
-  if (!hiddenShare && limitPercent === 0 && s.region.share === 0) {
-    const seam = s.seamMm();
-    if (seam < capped.moveMm) return { ...capped, moveMm: seam };
-  }
-  // Two hiders meeting across the target: one moving against the other widens or closes the part
-  // seen between them, which moving the target never does (a half seen through a gap).
-  if (limitPercent > 0 && (s.hiderShifts || s.bodyShifts)) {
-    let move = capped.moveMm;
-    for (const shift of [...(s.hiderShifts?.() ?? []), ...(s.bodyShifts?.() ?? [])]) {
-      const p = probeMove((o) => f(shift(o)), q.value, comparison, limitPercent, bandMm);
-      if (p.moveMm < bandMm) move = Math.min(move, p.moveMm);
-    }
-    if (move < capped.moveMm) return { ...capped, moveMm: move };
+  if (!hiddenShare && limitPercent === 0 && s.region.share === 0) move = Math.min(move, s.seamMm());
+  // A hider moving against the others widens or closes the part seen between them (a half seen
+  // through a gap), and one a lever from the target swings its shadow's edge across it many times
+  // as far as it moves: moving the target never shows either. One body of the target moving on its
+  // own can change a share (not whether any is seen: moving the target whole moves it as far).
+  const shifts = [...(s.hiderShifts?.() ?? []), ...(limitPercent > 0 ? (s.bodyShifts?.() ?? []) : [])];
+  for (const shift of shifts) {
+    const p = probeMove((o) => f(shift(o)), q.value, comparison, limitPercent, bandMm);
+    if (p.moveMm < bandMm) move = Math.min(move, p.moveMm);
   }
   // Seen only through gaps between hiders: moving the target alone may find another gap, but the
   // hiders (or the eye) moving by a gap's width across the sight line close it. So "some is seen"
   // is never surer than the widest connected seen part is wide (joined across the sweep's slabs:
   // its trapezoids' own widths depend on where the sweep cut).
   if (!hiddenShare && limitPercent === 0 && s.region.share > 0 && s.region.hiddenBy.length > 0)
-    return { ...capped, moveMm: Math.min(capped.moveMm, widestPart(s.region.polygons, s.across)) };
-  return capped;
+    move = Math.min(move, widestPart(s.region.polygons, s.across));
+  return move < capped.moveMm ? { ...capped, moveMm: move } : capped;
 }
 
 /**

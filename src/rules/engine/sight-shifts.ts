@@ -1,6 +1,11 @@
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { seenShareGiven, type Hidden, type VisibleRegion } from '../../geometry/visible-region.ts';
+import {
+  seenShareGiven,
+  type Hidden,
+  type SightScreen,
+  type VisibleRegion,
+} from '../../geometry/visible-region.ts';
 import type { SightInputs } from './sight-share.ts';
 
 /**
@@ -8,6 +13,10 @@ import type { SightInputs } from './sight-share.ts';
  * the others, or one body of the target on its own. Each base is placed on its own, so a gap
  * between two of them is as unsure as its ends; moving the target whole never opens or closes it.
  */
+
+/** SightInputs.screenMoves, or its default (a hider with a sigma). */
+export const screenMoves = (inputs: SightInputs, s: SightScreen): boolean =>
+  inputs.screenMoves ? inputs.screenMoves(s) : inputs.screenSigmaMm(s) > 0;
 
 const moved = (p: Polygon, d: Vec2): Polygon => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y }));
 
@@ -37,13 +46,12 @@ export function shiftedHiders(
   targetArea: number,
   apart: boolean,
 ): Array<(offsetMm: number) => number> {
-  // Two bodies of one unit (a base standing off its line) count as two: each base is placed on
-  // its own, so the gap between them is as unsure as between two units.
-  if (region.hiddenBy.length < 2) return [];
+  // Every unit (and every body of one: each base is placed on its own) that hides some of it.
+  if (region.hiddenBy.length === 0) return [];
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
   const out: Array<(offsetMm: number) => number> = [];
   hidden.forEach((h, i) => {
-    if (!cutting.has(h.screen.id) || !(inputs.screenSigmaMm(h.screen) > 0)) return;
+    if (!cutting.has(h.screen.id) || !screenMoves(inputs, h.screen)) return;
     out.push((offsetMm) => {
       const d = { x: across.x * offsetMm, y: across.y * offsetMm };
       const shifted = hidden.map((o, j) =>

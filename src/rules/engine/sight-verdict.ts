@@ -49,6 +49,7 @@ export function seenBy<O extends Record<string, OptionValue>>(
       targetSigmaMm: target.sigmaMm,
       screens: sightScreensFor(ctx.state, rule, new Set([looker.id, target.id])),
       screenSigmaMm: (s) => sigmas.get(s.id) ?? 0,
+      screenMoves: (s) => sigmas.has(s.id),
     },
     (sigmaMm) => kit.bandMm(ctx, sigmaMm),
   );
