@@ -16,11 +16,19 @@ const question = parseQuestion("does 'Unit 1' see 'Unit 39'?");
 
 /** The scenario with unit `id` moved rigidly by (dx, dy) mm. */
 function moved(base: Scenario, id: string, dx: number, dy: number): Scenario {
-  const s = structuredClone(base);
-  for (const u of s.units)
-    if (u.id === id)
-      for (const b of u.bases) if (b.pose) b.pose = { ...b.pose, x: b.pose.x + dx, y: b.pose.y + dy };
-  return s;
+  return {
+    ...base,
+    units: base.units.map((u) =>
+      u.id !== id
+        ? u
+        : {
+            ...u,
+            bases: u.bases.map((b) =>
+              b.pose ? { ...b, pose: { ...b.pose, x: b.pose.x + dx, y: b.pose.y + dy } } : b,
+            ),
+          },
+    ),
+  };
 }
 
 describe('sight past units reported with sigma 0', () => {
