@@ -171,6 +171,11 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     ({ hidden, blind } = build(reach));
     sigmaMm = sigmaOf(hidden);
   }
+  // One hider's shadow from the eye, cut as the sight's own (for a unit moved on its own).
+  const shadowOf = (screen: SightScreen): Hidden | 'blind' => {
+    const h = hiddenRegions(eye, [screen], sightWindow(eye, nearFinal, 1), nearFinal);
+    return h.blind ? 'blind' : (h.hidden[0] ?? { screen, polygons: [] });
+  };
   const seen = seenFrom(
     inputs,
     hidden,
@@ -180,6 +185,7 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     along,
     across,
     bandFor(inputs.eyeSigmaMm),
+    shadowOf,
   );
   if (blind) return seen;
   // A solid screen the eye could step into within four bands, as far as probes move the target
@@ -227,6 +233,7 @@ function seenFrom(
   along: Vec2,
   across: Vec2,
   eyeBandMm: number,
+  shadowOf: (screen: SightScreen) => Hidden | 'blind',
 ): SeenShare {
   const { eye, target } = inputs;
   if (blind) {
@@ -273,7 +280,7 @@ function seenFrom(
   };
   let seam: number | undefined;
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
-  const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart);
+  const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart, shadowOf);
   const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
   return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, bodyShifts };
 }

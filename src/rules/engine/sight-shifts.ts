@@ -2,6 +2,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   seenShareGiven,
+  sightScreen,
   type Hidden,
   type SightScreen,
   type VisibleRegion,
@@ -37,7 +38,11 @@ export function shiftedBodies(
   });
 }
 
-/** SeenShare.hiderShifts: one share function per movable hider that cuts the target. */
+/**
+ * SeenShare.hiderShifts: one share function per movable hider that cuts the target, the hider
+ * itself moved `offsetMm` across the sight line and its shadow cast again (`shadowOf`): a unit a
+ * lever from the target swings its shadow's edge there many times as far as it moves.
+ */
 export function shiftedHiders(
   inputs: SightInputs,
   hidden: readonly Hidden[],
@@ -45,18 +50,21 @@ export function shiftedHiders(
   across: Vec2,
   targetArea: number,
   apart: boolean,
+  shadowOf: (screen: SightScreen) => Hidden | 'blind',
 ): Array<(offsetMm: number) => number> {
   // Every unit (and every body of one: each base is placed on its own) that hides some of it.
   if (region.hiddenBy.length === 0) return [];
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
   const out: Array<(offsetMm: number) => number> = [];
   hidden.forEach((h, i) => {
-    if (!cutting.has(h.screen.id) || !screenMoves(inputs, h.screen)) return;
+    const s = h.screen;
+    if (!cutting.has(s.id) || !screenMoves(inputs, s)) return;
     out.push((offsetMm) => {
       const d = { x: across.x * offsetMm, y: across.y * offsetMm };
-      const shifted = hidden.map((o, j) =>
-        j === i ? { screen: o.screen, polygons: o.polygons.map((p) => moved(p, d)) } : o,
-      );
+      const cast = shadowOf(sightScreen(s.id, s.label, moved(s.polygon, d), s.kind, s.depthMm));
+      // Moved onto the eye, it sees nothing.
+      if (cast === 'blind') return 0;
+      const shifted = hidden.map((o, j) => (j === i ? cast : o));
       return seenShareGiven(inputs.target, shifted, targetArea, apart) * 100;
     });
   });

@@ -265,12 +265,15 @@ describe('sight past two units that meet by a hair in front of the target', () =
     const { view, check } = seeOf(-0.01);
     expect(view.region.share).toBe(0);
     expect(check.answer).toBe('borderline');
-    // δ = 0.02/5 + 0.01/8 rad: the shadows overlap by δ·20" at T's near edge. A unit's place is
-    // no surer than the band even with sigma 0 (the floor), so one of them shifted that far across
-    // opens the gap there (bisected to 1/64 of the band). The eye alone would need
-    // δ / (1/5 − 1/8) inches, worth (20.75 − 5)/5 times that at T's centre (0.22"): more.
+    // A unit's place is no surer than the band even with sigma 0 (the floor). X1 moved left by m
+    // opens the gap once its end's bearing (its corner (0.02 − m, 6.5) then) passes X2's
+    // (−0.01, 8): m = 0.02 + 6.5 · 0.01/8 = 0.028" (bisected to within 1/64 of the band above). The eye
+    // alone would need δ / (1/5 − 1/8) inches (δ = 0.02/5 + 0.01/8 rad), worth (20.75 − 5)/5 times
+    // that at T's centre (0.22"): far more.
+    const m = (0.02 + (6.5 * 0.01) / 8) * IN;
+    expect(check.moveMm!).toBeGreaterThanOrEqual(m);
+    expect(check.moveMm!).toBeLessThanOrEqual(m + BAND_MM / 64 + 1e-9);
     const delta = Math.atan(0.02 / 5) + Math.atan(0.01 / 8);
-    expect(Math.abs(check.moveMm! - delta * 20 * IN)).toBeLessThanOrEqual(BAND_MM / 64 + 1e-9);
     expect(check.moveMm!).toBeLessThan(((delta / (1 / 5 - 1 / 8)) * (20.75 - 5) * IN) / 5);
     // X2 a hair to the right: some of T is seen through the gap.
     expect(seeOf(0.05).view.region.share).toBeGreaterThan(0);

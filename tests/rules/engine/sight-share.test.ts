@@ -251,11 +251,19 @@ describe('seenShareQuantity: half seen through a gap between two units', () => {
     expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeLessThan(band);
   });
 
-  it('is firm at 25%, which no unit moving a band opens to half', () => {
-    const view = viewWith(3.3);
-    expect(view.region.share).toBeLessThan(0.26);
-    expect(viewWith(3.3, 2).region.share).toBeLessThan(0.5);
+  it('is firm at a sliver, which no unit moving a band opens to half', () => {
+    // A unit moving a band widens the window by about five bands at the target: from a 0.01 mm
+    // gap, to under half of the 60 mm.
+    const view = viewWith(0.01);
+    expect(view.region.share).toBeLessThan(0.01);
+    expect(viewWith(0.01, band).region.share).toBeLessThan(0.5);
     expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeGreaterThan(band);
+  });
+
+  it('was firm at 25% only while a unit could not move a band: it can', () => {
+    // L a band further left opens the window to 44 mm of the 60 (brute force).
+    expect(viewWith(3.3, band).region.share).toBeGreaterThan(0.5);
+    expect(seenShareQuantity(viewWith(3.3), 'atLeast', 50, band).moveMm).toBeLessThan(band);
   });
 });
 
@@ -318,6 +326,7 @@ describe('seenShareQuantity: an eye at the corner of a unit that hides the targe
   });
 
   it('is firm with the corner well off', () => {
+    // (X here a wall, which stays where it is drawn: only the eye's step is in question.)
     const far = sightScreen('X', 'X', rectangle(30, -100, 130, 30), 'solid');
     const view = seenShare(
       {
@@ -326,7 +335,7 @@ describe('seenShareQuantity: an eye at the corner of a unit that hides the targe
         target: T,
         targetSigmaMm: 0.5,
         screens: [far],
-        screenSigmaMm: () => 0.5,
+        screenSigmaMm: () => 0,
       },
       () => band,
     );
@@ -420,5 +429,49 @@ describe('seenShareQuantity: half seen of a target whose bases stand either side
     expect(view.region.share).toBeLessThan(0.41);
     expect(viewOf(...pair(30, band)).region.share).toBeLessThan(0.5);
     expect(seenShareQuantity(view, 'atLeast', 50, band).moveMm).toBeGreaterThan(band);
+  });
+});
+
+describe('seenShareQuantity: a unit a lever from the target, its sigma 0 (the floor)', () => {
+  // From (0, 0), H (y 100–110) ends at x = 5: its shadow's edge runs through x = 50 at the target's
+  // near side, 1,000 mm out, ten times as far as H is. Seen: the target's part right of it. H
+  // moving a millimetre right swings that edge 10 mm; the target moving a band does not hide it.
+  const band = 6.35;
+  const viewOf = (x1: number, hShift = 0, moves = true) =>
+    seenShare(
+      {
+        eye: { x: 0, y: 0 },
+        eyeSigmaMm: 0,
+        target: [rectangle(30, 1000, x1, 1010)],
+        targetSigmaMm: 0,
+        screens: [sightScreen('H', 'H', rectangle(-100, 100, 5 + hShift, 110), 'solid')],
+        screenSigmaMm: () => 0,
+        screenMoves: () => moves,
+      },
+      () => band,
+    );
+
+  it('is too close to call when the unit moving a millimetre hides what is seen', () => {
+    const view = viewOf(60);
+    // Seen: x from 50 (near side) or 50.5 (far side) to 60.
+    expect(view.region.share).toBeCloseTo(9.75 / 30, 9);
+    // Brute force: the target a band either way is still partly seen; H 1.05 mm right hides it.
+    expect(view.shareAt(0, band)).toBeGreaterThan(0);
+    expect(view.shareAt(0, -band)).toBeGreaterThan(0);
+    expect(viewOf(60, 1.05).region.share).toBe(0);
+    // H's corner (5 + m, 100) casts the edge through x = 10 (5 + m): past 60 at m = 1.
+    const q = seenShareQuantity(view, 'moreThan', 0, band);
+    expect(q.moveMm).toBeGreaterThanOrEqual(1);
+    expect(q.moveMm).toBeLessThanOrEqual(1 + band / 64 + 1e-9);
+  });
+
+  it('is firm when the unit would have to move more than the band', () => {
+    // Seen out to x = 150: H must move 10 mm to hide it.
+    expect(viewOf(150, band).region.share).toBeGreaterThan(0);
+    expect(seenShareQuantity(viewOf(150), 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
+  });
+
+  it('is firm when the hider is terrain, which stays where it is drawn', () => {
+    expect(seenShareQuantity(viewOf(60, 0, false), 'moreThan', 0, band).moveMm).toBeGreaterThan(band);
   });
 });
