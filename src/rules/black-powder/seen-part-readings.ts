@@ -97,40 +97,74 @@ function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }
  * takes the range across `limitMm` is narrowed down by bisection and is a reading of the range.
  */
 export function seenPartAcrossReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
+  const { view, target } = r;
+  // Measured to the moved part put back where the target stands: the target's own move is already
+  // in the range's band.
+  const stepped = (offsetMm: number) => {
+    const { seen: polys, offset } = view.seenAt(0, offsetMm);
+    return polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
+  };
+  return seenPartReadings(
+    r,
+    limitMm,
+    [stepped],
+    `the part of ${target.name} seen changes as a shadow's edge crosses it`,
+  );
+}
+
+/**
+ * The range to the part seen with each unit that hides some of the target moved across the sight
+ * line (its shadow cast again): a unit near the eye swings its shadow's edge along the target many
+ * times as far as it moves, and the nearest part seen can jump with it.
+ */
+export function seenPartHiderReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
+  const moves = r.view.hiderMovedSeen?.() ?? [];
+  return moves.length
+    ? seenPartReadings(
+        r,
+        limitMm,
+        moves,
+        `the part of ${r.target.name} seen changes as a unit that hides it moves`,
+      )
+    : [];
+}
+
+/**
+ * Readings of the range to the part seen as `seenAt` (one function per way of moving) steps out to
+ * the sight's band each way: a step that takes the range across `limitMm` is narrowed down by
+ * bisection and is a reading of the range, that far off.
+ */
+function seenPartReadings(
+  r: RangeToSeen,
+  limitMm: number,
+  seenAt: ReadonlyArray<(offsetMm: number) => readonly Polygon[]>,
+  why: string,
+): OtherReading[] {
   const { ctx, shooter, gun, target, view, toWords } = r;
   const region = view.region;
   if (!(region.share > 0 && region.share < 1)) return [];
   const band = BP.bandMm(ctx, view.sigmaMm);
   if (!(band > 0)) return [];
-  const at = (offsetMm: number) => {
-    const { seen: polys, offset } = view.seenAt(0, offsetMm);
-    if (polys.length === 0) return undefined;
-    // Put back where the target stands: the target's own move is already in the range's band.
-    const back = polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
-    return rangeTo(r, back);
-  };
-  const within = (m: { readonly mm: number }) => m.mm <= limitMm;
-  const m0 = at(0);
-  if (m0 === undefined) return [];
   // Only where the limit falls across the target can any part seen answer otherwise.
   const whole = measureFrom(ctx, shooter, gun, target, target.bodyPolygons, toWords).mm;
   const b = boxOfAll(target.bodyPolygons);
   if (whole > limitMm || whole + Math.hypot(b.maxX - b.minX, b.maxY - b.minY) < limitMm) return [];
+  const m0 = rangeTo(r, region.polygons);
+  const within = (m: { readonly mm: number }) => m.mm <= limitMm;
   const lean0 = within(m0);
   const flipped = (m: Measured | undefined): m is Measured => m !== undefined && within(m) !== lean0;
   const out: OtherReading[] = [];
-  for (const sign of [1, -1]) {
-    // Stepped out a quarter band at a time: a step further may hide the target whole, and a
-    // hidden end says nothing of the range between.
-    const r = firstChange((o) => at(sign * o), flipped, band, 4, 4);
-    if (r.found && r.value)
-      out.push(
-        asReading(
-          r.value,
-          r.offsetMm,
-          `the part of ${target.name} seen changes as a shadow's edge crosses it`,
-        ),
-      );
+  for (const at of seenAt) {
+    const measured = (offsetMm: number) => {
+      const polys = at(offsetMm);
+      return polys.length === 0 ? undefined : rangeTo(r, polys);
+    };
+    for (const sign of [1, -1]) {
+      // Stepped out a quarter band at a time: a step further may hide the target whole, and a
+      // hidden end says nothing of the range between.
+      const found = firstChange((o) => measured(sign * o), flipped, band, 4, 4);
+      if (found.found && found.value) out.push(asReading(found.value, found.offsetMm, why));
+    }
   }
   return out;
 }

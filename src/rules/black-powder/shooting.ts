@@ -31,10 +31,15 @@ import {
   visibilityChecks,
 } from './shot-checks.ts';
 import { hiderWords, seen, sightBlocker } from './sight.ts';
-import { bandChecks, outOfRangeWhateverSeen, shotRange } from './shot-range.ts';
+import { bandChecks, outOfRangeWhateverSeen, rangeLimitsIn, shotRange } from './shot-range.ts';
 import { clearTarget, shotModifiers } from './shot-clear.ts';
 import { gapChecks } from './shot-gap.ts';
-import { narrowPartReadings, seenPartAcrossReadings, seenPastWoodReadings } from './seen-part-readings.ts';
+import {
+  narrowPartReadings,
+  seenPartAcrossReadings,
+  seenPartHiderReadings,
+  seenPastWoodReadings,
+} from './seen-part-readings.ts';
 import { measureFrom, type OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
 import { smallArmsBand, type Weapon } from './tables.ts';
@@ -250,7 +255,11 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       [
         ...seenPastWoodReadings(seenRange, eye, eyeSigma(shooter), viewOpts),
         ...narrowPartReadings(seenRange),
-        ...seenPartAcrossReadings(seenRange, mmOf(weapon.max)),
+        // Where the part seen slides along the target, against every range that changes the answer.
+        ...rangeLimitsIn(weapon).flatMap((limit) => [
+          ...seenPartAcrossReadings(seenRange, mmOf(limit)),
+          ...seenPartHiderReadings(seenRange, mmOf(limit)),
+        ]),
       ],
     ));
     const r = range;

@@ -84,6 +84,13 @@ export function outOfRangeWhateverSeen(
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
 }
 
+/** Every range (inches) at which the shot's answer changes: its reach and the bands of bandChecks. */
+export function rangeLimitsIn(weapon: Weapon): number[] {
+  const close = weapon.kind === 'cannon' || (weapon.kind === 'smallArms' && weapon.firearm);
+  const half = weapon.kind === 'cannon' || weapon.kind === 'howitzer';
+  return [weapon.max, ...(close ? [CLOSE_RANGE] : []), ...(half ? [weapon.max / 2] : [])];
+}
+
 /**
  * Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond
  * half range for howitzers. Each too close to call, as the range check is, when the leader may as

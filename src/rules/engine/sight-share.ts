@@ -5,6 +5,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
   hiddenRegions,
+  seenShareGiven,
   seenShareGivenMoved,
   sightWindow,
   visibleGiven,
@@ -19,7 +20,7 @@ import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
-import { shiftedBodies, shiftedHiders } from './sight-shifts.ts';
+import { hidersMoved, shiftedBodies } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -54,11 +55,14 @@ export interface SeenShare {
    */
   seamMm(): number;
   /**
-   * For each unit that hides part of the target (its place uncertain), the share (%) with what it
-   * hides shifted `offsetMm` across the sight line, the other hiders left where they are: a gap
-   * between two of them widens or closes, which the target moving never does.
+   * For each unit that hides part of the target (its place uncertain), the share (%) with that
+   * unit moved `offsetMm` across the sight line and its shadow cast again, the other hiders left
+   * where they are: a gap between two of them widens or closes, and a unit near the eye swings its
+   * shadow's edge at the target many times as far; moving the target shows neither.
    */
   hiderShifts?(): ReadonlyArray<(offsetMm: number) => number>;
+  /** The seen part with each such hider moved `offsetMm` across, as hiderShifts (for a range to it). */
+  hiderMovedSeen?(): ReadonlyArray<(offsetMm: number) => readonly Polygon[]>;
   /**
    * For a target of several bodies standing apart (bases not in contact), the share (%) with one of
    * them shifted `offsetMm` across the sight line, the others left: each base is placed on its
@@ -280,9 +284,20 @@ function seenFrom(
   };
   let seam: number | undefined;
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
-  const hiderShifts = () => shiftedHiders(inputs, hidden, region, across, targetArea, apart, shadowOf);
+  let hm: ReturnType<typeof hidersMoved> | undefined;
+  const movedHiders = () => (hm ??= hidersMoved(inputs, hidden, region, across, shadowOf));
+  const hiderShifts = () =>
+    movedHiders().map((at) => (offsetMm: number) => {
+      const h = at(offsetMm);
+      return h ? seenShareGiven(target, h, targetArea, apart) * 100 : 0;
+    });
+  const hiderMovedSeen = () =>
+    movedHiders().map((at) => (offsetMm: number) => {
+      const h = at(offsetMm);
+      return h ? visibleGiven(eye, target, h, targetArea, apart).polygons : [];
+    });
   const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
-  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, bodyShifts };
+  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, hiderMovedSeen, bodyShifts };
 }
 
 /**

@@ -39,33 +39,29 @@ export function shiftedBodies(
 }
 
 /**
- * SeenShare.hiderShifts: one share function per movable hider that cuts the target, the hider
- * itself moved `offsetMm` across the sight line and its shadow cast again (`shadowOf`): a unit a
- * lever from the target swings its shadow's edge there many times as far as it moves.
+ * For each movable hider that cuts the target: the hidden set with that hider itself moved
+ * `offsetMm` across the sight line and its shadow cast again (`shadowOf`), or undefined when it
+ * then stands on the eye (which sees nothing). A unit a lever from the target swings its shadow's
+ * edge there many times as far as it moves. (SeenShare.hiderShifts and hiderMovedSeen.)
  */
-export function shiftedHiders(
+export function hidersMoved(
   inputs: SightInputs,
   hidden: readonly Hidden[],
   region: VisibleRegion,
   across: Vec2,
-  targetArea: number,
-  apart: boolean,
   shadowOf: (screen: SightScreen) => Hidden | 'blind',
-): Array<(offsetMm: number) => number> {
+): Array<(offsetMm: number) => readonly Hidden[] | undefined> {
   // Every unit (and every body of one: each base is placed on its own) that hides some of it.
   if (region.hiddenBy.length === 0) return [];
   const cutting = new Set(region.hiddenBy.map((h) => h.id));
-  const out: Array<(offsetMm: number) => number> = [];
+  const out: Array<(offsetMm: number) => readonly Hidden[] | undefined> = [];
   hidden.forEach((h, i) => {
     const s = h.screen;
     if (!cutting.has(s.id) || !screenMoves(inputs, s)) return;
     out.push((offsetMm) => {
       const d = { x: across.x * offsetMm, y: across.y * offsetMm };
       const cast = shadowOf(sightScreen(s.id, s.label, moved(s.polygon, d), s.kind, s.depthMm));
-      // Moved onto the eye, it sees nothing.
-      if (cast === 'blind') return 0;
-      const shifted = hidden.map((o, j) => (j === i ? cast : o));
-      return seenShareGiven(inputs.target, shifted, targetArea, apart) * 100;
+      return cast === 'blind' ? undefined : hidden.map((o, j) => (j === i ? cast : o));
     });
   });
   return out;

@@ -367,10 +367,10 @@ describe('range to the part seen where a shadow crosses the target at a slant', 
   // corner (0.5, 0.5k)); T, a line 12" long running away from S (x 2–3.5), is hidden on the near
   // side of that edge and seen past it. The nearest part seen is where the edge crosses T's left
   // side, k·2 in out: T a step δ across, and it is k·δ further.
-  const rangeOf = (k: number, dx = 0) => {
+  const rangeOf = (k: number, dx = 0, xdx = 0) => {
     const st = table([
       shooterS(),
-      box('X', 0.5, 4, 0.5 * k - 1.5, 0.5 * k, { side: 'red' }),
+      box('X', 0.5 + xdx, 4 + xdx, 0.5 * k - 1.5, 0.5 * k, { side: 'red' }),
       box('T', 2 + dx, 3.5 + dx, 12, 24, { side: 'blue', headingDeg: 90 }),
     ]);
     const v = shootVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'S'), findUnit(st, 'T'));
@@ -385,14 +385,33 @@ describe('range to the part seen where a shadow crosses the target at a slant', 
     expect(rangeOf(8.75, 0.1)?.lean).toBe('no');
     expect(r?.lean).toBe('yes');
     expect(r?.answer).toBe('borderline');
-    expect(r?.reasons.join(' ')).toMatch(/the part of T seen changes as a shadow's edge crosses it/);
+    // (X moving slides the edge along T too, and further: either reading may be the nearer.)
+    expect(r?.reasons.join(' ')).toMatch(
+      /the part of T seen changes as (a shadow's edge crosses it|a unit that hides it moves)/,
+    );
     expect(r?.moveMm as number).toBeLessThan(0.1 * IN);
   });
 
   it('is firm when even a band across leaves it in range', () => {
-    const r = rangeOf(6);
-    expect(rangeOf(6, 0.25)?.lean).toBe('yes');
+    // X near the eye swings its shadow's edge along T several times as far as it moves: with
+    // k = 6 a quarter inch of X hides T whole and a tenth takes the range to 15", so the firm case
+    // is k = 4, where T or X moved a band either way leaves T in range (brute force).
+    const r = rangeOf(4);
+    for (const d of [0.25, -0.25]) {
+      expect(rangeOf(4, d)?.lean).toBe('yes');
+      expect(rangeOf(4, 0, d)?.lean).toBe('yes');
+    }
     expect(r?.answer).toBe('yes');
+  });
+
+  it('is too close to call where the unit near the eye moving within the band takes it out of range', () => {
+    const r = rangeOf(6);
+    expect(r?.answer).toBe('borderline');
+    expect(r?.reasons.join(' ')).toMatch(/a unit that hides it moves/);
+    // Brute force: X a tenth of an inch left and the nearest part seen is 15" off; a quarter and
+    // nothing of T is seen.
+    expect(rangeOf(6, 0, -0.1)?.value as number).toBeGreaterThan(14.9);
+    expect(rangeOf(6, 0, -0.25)).toBeUndefined();
   });
 });
 

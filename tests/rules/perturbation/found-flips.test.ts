@@ -176,6 +176,13 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 12411,
+    question: "can 'A' shoot 'B'?",
+    check: 'longRange',
+    why: '1% of the target seen past a unit near the gun: the unit moving 2 mm slides the part seen along the target, and the range across 24"',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
