@@ -53,7 +53,14 @@ export function hidersMoved(
 ): Array<(offsetMm: number) => readonly Hidden[] | undefined> {
   // Every unit (and every body of one: each base is placed on its own) that hides some of it.
   if (region.hiddenBy.length === 0) return [];
-  const cutting = new Set(region.hiddenBy.map((h) => h.id));
+  let cutting = new Set(region.hiddenBy.map((h) => h.id));
+  // Nothing seen, and another hider covers all of it: moving one alone shows nothing. Two that each
+  // cover it whole leave nothing to move; one leaves only itself.
+  if (region.share === 0) {
+    const whole = region.hiddenBy.filter((h) => h.share >= 1);
+    if (whole.length >= 2) return [];
+    if (whole.length === 1) cutting = new Set([(whole[0] as { id: string }).id]);
+  }
   const out: Array<(offsetMm: number) => readonly Hidden[] | undefined> = [];
   hidden.forEach((h, i) => {
     const s = h.screen;
