@@ -20,7 +20,7 @@ import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
-import { hidersMoved, shiftedBodies } from './sight-shifts.ts';
+import { couldCoverAll, hidersMoved, shiftedBodies } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -60,7 +60,7 @@ export interface SeenShare {
    * where they are: a gap between two of them widens or closes, and a unit near the eye swings its
    * shadow's edge at the target many times as far; moving the target shows neither.
    */
-  hiderShifts?(): ReadonlyArray<(offsetMm: number) => number>;
+  hiderShifts?(hideAllWithin?: number): ReadonlyArray<(offsetMm: number) => number>;
   /** The seen part with each such hider moved `offsetMm` across, as hiderShifts (for a range to it). */
   hiderMovedSeen?(): ReadonlyArray<(offsetMm: number) => readonly Polygon[]>;
   /**
@@ -286,13 +286,21 @@ function seenFrom(
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));
   let hm: ReturnType<typeof hidersMoved> | undefined;
   const movedHiders = () => (hm ??= hidersMoved(inputs, hidden, region, across, shadowOf));
-  const hiderShifts = () =>
-    movedHiders().map((at) => (offsetMm: number) => {
-      const h = at(offsetMm);
-      return h ? seenShareGiven(target, h, targetArea, apart) * 100 : 0;
-    });
+  const hiderShifts = (hideAllWithin?: number) =>
+    movedHiders()
+      // Asked only whether any is seen: a hider that can never stand across all of it is no use.
+      .filter(
+        (m) =>
+          hideAllWithin === undefined ||
+          region.share === 0 ||
+          couldCoverAll(eye, along, m.screen, region.polygons, hideAllWithin),
+      )
+      .map(({ at }) => (offsetMm: number) => {
+        const h = at(offsetMm);
+        return h ? seenShareGiven(target, h, targetArea, apart) * 100 : 0;
+      });
   const hiderMovedSeen = () =>
-    movedHiders().map((at) => (offsetMm: number) => {
+    movedHiders().map(({ at }) => (offsetMm: number) => {
       const h = at(offsetMm);
       return h ? visibleGiven(eye, target, h, targetArea, apart).polygons : [];
     });
@@ -341,7 +349,11 @@ export function seenShareQuantity(
   // through a gap), and one a lever from the target swings its shadow's edge across it many times
   // as far as it moves: moving the target never shows either. One body of the target moving on its
   // own can change a share (not whether any is seen: moving the target whole moves it as far).
-  const shifts = [...(s.hiderShifts?.() ?? []), ...(limitPercent > 0 ? (s.bodyShifts?.() ?? []) : [])];
+  const someSeen = !hiddenShare && limitPercent === 0;
+  const shifts = [
+    ...(s.hiderShifts?.(someSeen ? bandMm : undefined) ?? []),
+    ...(limitPercent > 0 ? (s.bodyShifts?.() ?? []) : []),
+  ];
   for (const shift of shifts) {
     const p = probeMove((o) => f(shift(o)), q.value, comparison, limitPercent, bandMm);
     if (p.moveMm < bandMm) move = Math.min(move, p.moveMm);

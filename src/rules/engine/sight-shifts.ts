@@ -1,3 +1,4 @@
+import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import {
@@ -50,7 +51,7 @@ export function hidersMoved(
   region: VisibleRegion,
   across: Vec2,
   shadowOf: (screen: SightScreen) => Hidden | 'blind',
-): Array<(offsetMm: number) => readonly Hidden[] | undefined> {
+): Array<{ readonly screen: SightScreen; at(offsetMm: number): readonly Hidden[] | undefined }> {
   // Every unit (and every body of one: each base is placed on its own) that hides some of it.
   if (region.hiddenBy.length === 0) return [];
   let cutting = new Set(region.hiddenBy.map((h) => h.id));
@@ -61,15 +62,57 @@ export function hidersMoved(
     if (whole.length >= 2) return [];
     if (whole.length === 1) cutting = new Set([(whole[0] as { id: string }).id]);
   }
-  const out: Array<(offsetMm: number) => readonly Hidden[] | undefined> = [];
+  const out: Array<{ readonly screen: SightScreen; at(offsetMm: number): readonly Hidden[] | undefined }> =
+    [];
   hidden.forEach((h, i) => {
     const s = h.screen;
     if (!cutting.has(s.id) || !screenMoves(inputs, s)) return;
-    out.push((offsetMm) => {
-      const d = { x: across.x * offsetMm, y: across.y * offsetMm };
-      const cast = shadowOf(sightScreen(s.id, s.label, moved(s.polygon, d), s.kind, s.depthMm));
-      return cast === 'blind' ? undefined : hidden.map((o, j) => (j === i ? cast : o));
+    out.push({
+      screen: s,
+      at: (offsetMm) => {
+        const d = { x: across.x * offsetMm, y: across.y * offsetMm };
+        const cast = shadowOf(sightScreen(s.id, s.label, moved(s.polygon, d), s.kind, s.depthMm));
+        return cast === 'blind' ? undefined : hidden.map((o, j) => (j === i ? cast : o));
+      },
     });
   });
   return out;
+}
+
+/**
+ * Whether `screen` moved up to `moveMm` could still stand across every bearing of `seen` from the
+ * eye (`along`: the sight line), so that its shadow might hide all of it. A point r from the eye
+ * turns at most asin(move / r) as it moves; a bearing of the seen part outside the screen's span
+ * grown by that much is one it can never cover.
+ */
+export function couldCoverAll(
+  eye: Vec2,
+  along: Vec2,
+  screen: SightScreen,
+  seen: readonly Polygon[],
+  moveMm: number,
+): boolean {
+  const bearing = (p: Vec2) => {
+    const dx = p.x - eye.x;
+    const dy = p.y - eye.y;
+    return Math.atan2(along.x * dy - along.y * dx, along.x * dx + along.y * dy);
+  };
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of screen.polygon) {
+    const a = bearing(p);
+    lo = Math.min(lo, a);
+    hi = Math.max(hi, a);
+  }
+  // The eye near it, or bearings round the back: no bound worth the risk.
+  const reach = pointToPolygon(eye, screen.polygon).distance;
+  if (!(reach > moveMm) || hi - lo > Math.PI / 2 || Math.abs(lo) > Math.PI / 2 || Math.abs(hi) > Math.PI / 2)
+    return true;
+  const turn = Math.asin(moveMm / reach);
+  for (const poly of seen)
+    for (const p of poly) {
+      const a = bearing(p);
+      if (a < lo - turn || a > hi + turn) return false;
+    }
+  return true;
 }
