@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../../bench/rules-scenario.ts';
 import { sightScreen } from '../../../src/geometry/visible-region.ts';
 import type { Polygon } from '../../../src/geometry/polygon.ts';
 import { couldCoverAll } from '../../../src/rules/engine/sight-shifts.ts';
-
-/** A seeded random stream (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rect = (x: number, y: number, w: number, h: number): Polygon => [
   { x, y },
@@ -25,7 +14,7 @@ const rect = (x: number, y: number, w: number, h: number): Polygon => [
 describe('couldCoverAll: whether a screen moved within a band could span every seen bearing', () => {
   it('never rules out a move that does span them (brute force over 400 moves each)', () => {
     // Eye at the origin looking up +y; a screen 60–300 mm out, a seen part 400–900 mm out.
-    const next = random(42);
+    const next = rng(42);
     const along = { x: 0, y: 1 };
     let ruledOut = 0;
     for (let n = 0; n < 400; n++) {
