@@ -84,17 +84,60 @@ export function outOfRangeWhateverSeen(
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
 }
 
-/** Every range (inches) at which the shot's answer changes: its reach and the bands of bandChecks. */
-export function rangeLimitsIn(weapon: Weapon): number[] {
-  const close = weapon.kind === 'cannon' || (weapon.kind === 'smallArms' && weapon.firearm);
-  const half = weapon.kind === 'cannon' || weapon.kind === 'howitzer';
-  return [weapon.max, ...(close ? [CLOSE_RANGE] : []), ...(half ? [weapon.max / 2] : [])];
+/** A weapon's range band: where it starts or ends (inches), which side counts, and its words. */
+interface RangeBand {
+  readonly question: string;
+  readonly asked: (T: string) => string;
+  readonly comparison: 'atMost' | 'moreThan';
+  readonly limit: number;
+  readonly why: (at: string) => string;
 }
 
+/** Close range for small arms; short and long for cannon; beyond half range for howitzers. */
+function rangeBands(weapon: Weapon): RangeBand[] {
+  const close = (question: string, asked: (T: string) => string, what: string): RangeBand => ({
+    question,
+    asked,
+    comparison: 'atMost',
+    limit: CLOSE_RANGE,
+    why: (at) => `${at}; ${what} is ${CLOSE_RANGE}"`,
+  });
+  const half = weapon.max / 2;
+  if (weapon.kind === 'smallArms')
+    return weapon.firearm ? [close('closeRange', (T) => `is ${T} at close range?`, 'close range')] : [];
+  if (weapon.kind === 'cannon')
+    return [
+      close('shortRange', (T) => `is ${T} at short range (canister)?`, 'short range'),
+      {
+        question: 'longRange',
+        asked: (T) => `is ${T} at long range?`,
+        comparison: 'moreThan',
+        limit: half,
+        why: (at) => `${at}; long range starts beyond ${half}"`,
+      },
+    ];
+  if (weapon.kind === 'howitzer')
+    return [
+      {
+        question: 'beyondHalfRange',
+        asked: (T) => `is ${T} beyond half range?`,
+        comparison: 'moreThan',
+        limit: half,
+        why: (at) => `${at}; half range is ${half}"`,
+      },
+    ];
+  return [];
+}
+
+/** Every range (inches) at which the shot's answer changes: its reach and its bands' limits. */
+export const rangeLimitsIn = (weapon: Weapon): number[] => [
+  weapon.max,
+  ...rangeBands(weapon).map((b) => b.limit),
+];
+
 /**
- * Range-band checks (modifiers): close range for small arms; short and long for cannon; beyond
- * half range for howitzers. Each too close to call, as the range check is, when the leader may as
- * well stand on another base that answers otherwise (`others`, from shotRange).
+ * Range-band checks (modifiers, rangeBands). Each too close to call, as the range check is, when
+ * the leader may as well stand on another base that answers otherwise (`others`, from shotRange).
  */
 export function bandChecks(
   ctx: BpContext,
@@ -104,52 +147,19 @@ export function bandChecks(
   others: readonly OtherReading[] = [],
 ): Verdict[] {
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
-  const band = (question: string, asked: string, cmp: 'atMost' | 'moreThan', limit: number, why: string) =>
+  const at = `${inStr(range.mm)} to ${T}`;
+  return rangeBands(weapon).map((b) =>
     withAlternatives(
-      lengthVerdict(ctx, { question, asked, role: 'modifier', reasons: [why] }, range, cmp, limit),
-      readingsAgainst(others, cmp, () => mmOf(limit), bandMm),
+      lengthVerdict(
+        ctx,
+        { question: b.question, asked: b.asked(T), role: 'modifier', reasons: [b.why(at)] },
+        range,
+        b.comparison,
+        b.limit,
+      ),
+      readingsAgainst(others, b.comparison, () => mmOf(b.limit), bandMm),
       bandMm,
       'in',
-    );
-  const at = `${inStr(range.mm)} to ${T}`;
-  if (weapon.kind === 'smallArms')
-    return weapon.firearm
-      ? [
-          band(
-            'closeRange',
-            `is ${T} at close range?`,
-            'atMost',
-            CLOSE_RANGE,
-            `${at}; close range is ${CLOSE_RANGE}"`,
-          ),
-        ]
-      : [];
-  if (weapon.kind === 'cannon')
-    return [
-      band(
-        'shortRange',
-        `is ${T} at short range (canister)?`,
-        'atMost',
-        CLOSE_RANGE,
-        `${at}; short range is ${CLOSE_RANGE}"`,
-      ),
-      band(
-        'longRange',
-        `is ${T} at long range?`,
-        'moreThan',
-        weapon.max / 2,
-        `${at}; long range starts beyond ${weapon.max / 2}"`,
-      ),
-    ];
-  if (weapon.kind === 'howitzer')
-    return [
-      band(
-        'beyondHalfRange',
-        `is ${T} beyond half range?`,
-        'moreThan',
-        weapon.max / 2,
-        `${at}; half range is ${weapon.max / 2}"`,
-      ),
-    ];
-  return [];
+    ),
+  );
 }
