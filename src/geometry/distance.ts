@@ -252,6 +252,18 @@ export function closestPolygonPair(
   return { distance: best.distance, onA: best.onA, onB: best.onB, indexA: bestI, indexB: bestJ };
 }
 
+/**
+ * Points of `polys` that may as well be the nearest to `p`: every corner, then each polygon's own
+ * nearest point (a face square to the line from `p` is about as near all along it, so a hair's
+ * turn can hand "nearest" to another polygon's point or a corner).
+ */
+export function nearCandidates(p: Vec2, polys: readonly Polygon[]): Array<{ point: Vec2; corner: boolean }> {
+  return [
+    ...polys.flat().map((point) => ({ point, corner: true })),
+    ...polys.map((poly) => ({ point: pointToPolygon(p, poly).onB, corner: false })),
+  ];
+}
+
 /** Distance from a point to the nearest of a set of polygons, with the nearest point. */
 export function pointToPolygonSet(p: Vec2, set: readonly Polygon[]): SetSeparation {
   let best: Separation | undefined;

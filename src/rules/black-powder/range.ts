@@ -1,4 +1,4 @@
-import { pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
+import { nearCandidates, pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
 import { containsPointOrNear, type Polygon } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableBase, TableUnit } from '../../table/table-unit.ts';
@@ -192,12 +192,7 @@ export function otherNearestLines(
   if (mode === 'leaderPoint') return [];
   const origin = (mode === 'leaderBase' ? [fromBase] : unit.body).map((b) => b.polygon);
   const ends = target.bodyPolygons;
-  // Points of `polys` that may as well be nearest `to`: every corner, and each polygon's own
-  // nearest point (a face square to the line is as near all along it).
-  const near = (polys: readonly Polygon[], to: Vec2): Vec2[] => [
-    ...polys.flat(),
-    ...polys.map((p) => pointToPolygonSet(to, [p]).onB),
-  ];
+  const near = (polys: readonly Polygon[], to: Vec2): Vec2[] => nearCandidates(to, polys).map((c) => c.point);
   const moved = (a: Vec2, b: Vec2) => hypot(a.x - b.x, a.y - b.y) > 1e-6;
   const out: OtherReading[] = [];
   for (const from of [m.from, ...near(origin, m.to)]) {

@@ -3,7 +3,7 @@ import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { measuredBy, failingReasons } from '../engine/composite.ts';
 import { possessive } from '../engine/measure.ts';
 import { frontCentre } from '../../geometry/faced-box.ts';
-import { pointToPolygon, pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
+import { nearCandidates, pointToPolygonSet, polygonSetSeparation } from '../../geometry/distance.ts';
 import { gapAlongLine } from '../../geometry/gap.ts';
 import { makeBlocker, sightObstructions } from '../../geometry/line-of-sight.ts';
 import { toLocal } from '../../geometry/frame.ts';
@@ -206,10 +206,10 @@ export function cannonVerdict(ctx: PpContext, gun: TableUnit, target: TableUnit)
   const lineBand = PP.bandMm(ctx, sigmaMm);
   // Each base's corners, and its own nearest point (a face square to the line of fire is as near
   // all along: another base's may as well be the nearest).
-  const candidates = [
-    ...target.bodyPolygons.flat().map((q) => ({ q, what: 'corner' })),
-    ...target.bodyPolygons.map((p) => ({ q: pointToPolygon(eye, p).onB, what: 'base' })),
-  ];
+  const candidates = nearCandidates(eye, target.bodyPolygons).map((c) => ({
+    q: c.point,
+    what: c.corner ? 'corner' : 'base',
+  }));
   const otherAims: Alternative[] = candidates
     .map((c) => ({ ...c, extra: Math.hypot(c.q.x - eye.x, c.q.y - eye.y) - nearestMm }))
     .filter(({ q, extra }) => extra < aimBand && Math.hypot(q.x - aim.x, q.y - aim.y) > 1e-6)
