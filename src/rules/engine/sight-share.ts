@@ -20,7 +20,7 @@ import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
-import { couldCoverAll, hidersMoved, shiftedBodies } from './sight-shifts.ts';
+import { couldCoverAll, hidersMoved, moved, shiftedBodies } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
@@ -111,9 +111,6 @@ export interface SightInputs {
    */
   readonly screenMoves?: (s: SightScreen) => boolean;
 }
-
-const moved = (polys: readonly Polygon[], d: Vec2): Polygon[] =>
-  polys.map((p) => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y })));
 
 /**
  * The seen share of `target`, exact. `reachMm` is how far probes may move the target (the hidden
@@ -280,7 +277,16 @@ function seenFrom(
     const d = dirs[k];
     const offset = { x: d.x * offsetMm, y: d.y * offsetMm };
     if (offsetMm === 0) return { seen: region.polygons, offset };
-    return { seen: visibleGiven(eye, moved(target, offset), hidden, targetArea, apart).polygons, offset };
+    return {
+      seen: visibleGiven(
+        eye,
+        target.map((p) => moved(p, offset)),
+        hidden,
+        targetArea,
+        apart,
+      ).polygons,
+      offset,
+    };
   };
   let seam: number | undefined;
   const seamMm = (): number => (seam ??= seamOf(inputs, hidden, region, along, eyeBandMm));

@@ -20,7 +20,8 @@ import type { SightInputs } from './sight-share.ts';
 export const screenMoves = (inputs: SightInputs, s: SightScreen): boolean =>
   inputs.screenMoves ? inputs.screenMoves(s) : inputs.screenSigmaMm(s) > 0;
 
-const moved = (p: Polygon, d: Vec2): Polygon => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y }));
+/** A polygon moved by `d`. */
+export const moved = (p: Polygon, d: Vec2): Polygon => p.map((q) => ({ x: q.x + d.x, y: q.y + d.y }));
 
 /** SeenShare.bodyShifts: one share function per body of a target of several, when something hides part of it. */
 export function shiftedBodies(
