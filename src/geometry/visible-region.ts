@@ -73,6 +73,20 @@ export interface PolygonFacts {
   readonly convex: boolean;
 }
 
+/**
+ * A seen share below this is floating-point dust, not a part of the target: the booleans leave
+ * slivers of 10⁻¹¹ of a target where shadows meet its outline exactly (O'er the Sea plain table
+ * 9048: a perturbed table's target "2.6·10⁻⁹ % in sight" past a wood, so seen). Far below any
+ * share a move within the band makes (a band of millimetres shows square millimetres).
+ */
+export const DUST_SHARE = 1e-9;
+
+/** A seen area as a share of the target: dust is none, and no share is more than the whole. */
+const shareSeen = (seenArea: number, targetArea: number): number => {
+  const share = seenArea / targetArea;
+  return share < DUST_SHARE ? 0 : Math.min(1, share);
+};
+
 const factsOf = (p: Polygon, box: Box = boxOf(p)): PolygonFacts => ({ box, convex: isConvex(p) });
 
 /**
@@ -247,11 +261,13 @@ export function visibleGiven(
   for (const h of cutting) for (const p of h.polygons) all.push(p);
   // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
   const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
-  const seen =
+  const swept =
     coveredBy(all) || unionCovers(all, target)
       ? { pieces: [], area: 0 }
       : booleanPieces(target, all, 'difference');
-  const share = Math.min(1, Math.max(0, seen.area / targetArea));
+  const share = shareSeen(swept.area, targetArea);
+  // Dust seen is nothing seen: no piece of it is a part to range to.
+  const seen = share === 0 ? { pieces: [], area: 0 } : swept;
   const hiddenBy =
     cutting.length === 1
       ? [
@@ -358,7 +374,7 @@ function shareNotWhollyCovered(
     cutting.length === 1 && apart && isConvex(cutting[0] as Polygon)
       ? targetArea - areaInsideConvex(target, cutting[0] as Polygon)
       : regionDifferenceArea(target, cutting);
-  return Math.min(1, Math.max(0, seen / targetArea));
+  return shareSeen(seen, targetArea);
 }
 
 /** The exact part of `target` seen from `eye` past the screens. */

@@ -395,3 +395,18 @@ describe('support of a square (tables 8123, 8335, 9282, 9538)', () => {
       }
     });
 });
+
+describe("O'er the Sea sight with a sliver of floating-point dust seen (plain table 9048)", () => {
+  // On two perturbed tables the booleans left 2.6·10⁻⁹ % of B outside the wood's shadow, and B
+  // read "in sight" (any part seen). A share below DUST_SHARE is none: B is out of sight on the
+  // table and on every perturbed one.
+  it('B is out of sight of A on the table and every perturbed one', () => {
+    const { ruleset, asReported, perturbed, policy } = drawn('oer-the-sea', 9048);
+    const verdicts = [
+      ruleset.ask(asReported, parseQuestion("does 'A' see 'B'?"), {}, policy),
+      ...perturbed.map((st) => ruleset.ask(st, parseQuestion("does 'A' see 'B'?"), {}, EXACT_POLICY)),
+    ];
+    expect(verdicts.map((v) => v.lean)).toEqual(verdicts.map(() => 'no'));
+    expect(verdicts.map((v) => v.value)).toEqual(verdicts.map(() => 0));
+  });
+});
