@@ -1,4 +1,6 @@
-import { gapAlongLine, type Gap } from '../../geometry/gap.ts';
+import { gapAlongLine, type Gap, type GapObstacle } from '../../geometry/gap.ts';
+import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
+import { stripExtent } from '../../geometry/segment-shift.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { pick } from '../engine/options.ts';
@@ -68,6 +70,9 @@ export function gapChecks(
     return narrow(o) !== narrow(g) ? { gap: o } : undefined;
   });
   const why = 'another part of the target seen about as near is reached by a line of fire';
+  const crossed = crossedBesideReadings(eye, range.to, obstacles, band, hiders, (without) =>
+    gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading),
+  );
   if (!g) {
     const checks: Verdict[] = [];
     // No gap on this line, but one on another as near (or a step longer or shorter) too narrow.
@@ -91,6 +96,24 @@ export function gapChecks(
         ),
       );
     else if (stepped && narrow(stepped.gap)) checks.push(closeGap(stepped.stepMm, stepWhy(stepped)));
+    else {
+      const c = crossed.find((x) => narrow(x.gap));
+      if (c) checks.push(closeGap(c.switchMm, c.why));
+    }
+    const crossedNarrower = crossed.find((x) => frontageLean(x.gap) === 'no');
+    if (!(stepped && frontageLean(stepped.gap) === 'no') && crossedNarrower)
+      checks.push(
+        bpVerdict({
+          question: 'gapFrontage',
+          asked: `is the gap at least as wide as ${poss(S)} frontage?`,
+          role: 'modifier',
+          answer: 'borderline',
+          lean: 'yes',
+          moveMm: crossedNarrower.switchMm,
+          bandMm: band,
+          reasons: [`the line of fire passes no gap; too close to call: ${crossedNarrower.why}`],
+        }),
+      );
     if (stepped && frontageLean(stepped.gap) === 'no')
       checks.push(
         bpVerdict({
@@ -128,6 +151,7 @@ export function gapChecks(
     });
   const doubts = [
     ...flankDoubts,
+    ...crossed,
     ...(stepped ? [{ gap: stepped.gap, switchMm: stepped.stepMm, why: stepWhy(stepped) }] : []),
   ];
   const width: Measured = {
@@ -198,6 +222,49 @@ export function gapChecks(
       ),
     ],
   };
+}
+
+/**
+ * The mirror of a flank within the band of the line of fire: an obstacle the line cuts by less
+ * than the band (its part within the segment's strip reaches less than that across the line on one
+ * side) may as well stand beside it, a side of the gap rather than a block (plain table 15089: a
+ * line cutting a friend's corner by 0.97 mm threaded a 5.1" gap beyond it; the friend 1.5 mm
+ * aside flanks it, and the gap is 1.0"). Each such obstacle is moved off the line to its nearer
+ * side and the gap read again. Not one that hides part of the target: the line runs to the part
+ * seen, which ends at that one's shadow.
+ */
+function crossedBesideReadings(
+  eye: Vec2,
+  to: Vec2,
+  obstacles: readonly GapObstacle[],
+  bandMm: number,
+  hiders: ReadonlySet<string>,
+  gapWith: (obstacles: readonly GapObstacle[]) => Gap | undefined,
+): Array<{ gap: Gap | undefined; switchMm: number; why: string }> {
+  const len = hypot(to.x - eye.x, to.y - eye.y);
+  if (!(len > 0) || !(bandMm > 0)) return [];
+  // The left normal of the line (stripExtent measures across it so).
+  const left = { x: -(to.y - eye.y) / len, y: (to.x - eye.x) / len };
+  const out: Array<{ gap: Gap | undefined; switchMm: number; why: string }> = [];
+  obstacles.forEach((o, k) => {
+    if (hiders.has(o.id) || segmentInsidePolygon(eye, to, o.polygon).length === 0) return;
+    const e = stripExtent(eye, to, o.polygon);
+    if (!e || !(e.lo < 0 && e.hi > 0)) return;
+    // Off to the left it must move −lo, off to the right hi: the nearer side, and a hundredth of a
+    // millimetre more so that it clears the line past rounding.
+    const toLeft = -e.lo <= e.hi;
+    const clearMm = toLeft ? -e.lo : e.hi;
+    if (!(clearMm < bandMm)) return;
+    const shift = (toLeft ? 1 : -1) * (clearMm + 0.01);
+    const aside = { ...o, polygon: o.polygon.map((p) => ({ x: p.x + shift * left.x, y: p.y + shift * left.y })) };
+    const gap = gapWith(obstacles.map((x, i) => (i === k ? aside : x)));
+    out.push({
+      gap,
+      switchMm: clearMm,
+      why: `the line of fire cuts ${o.label} by ${inStr(clearMm)}, and with it beside the line ${gap ? `the line passes a ${inStr(gap.width)} gap` : 'it passes no gap'}`,
+    });
+  });
+  return out;
 }
 
 /**

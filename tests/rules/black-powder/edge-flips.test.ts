@@ -470,6 +470,72 @@ describe('a gap whose flank stands within the band of the line of fire', () => {
   });
 });
 
+describe('an obstacle the line of fire cuts within the band, a gap beside it', () => {
+  // The mirror of the flank above (plain table 15089). The line of fire runs from S's leader
+  // (0, 0) to T's nearest point (0, 15"); Y stands on the left (x −6…−3) and X, 2" wide, from
+  // x = `from` inches. With X's left edge left of the line, the line cuts X: a block, not a side of
+  // a gap, and nothing flanks the right within S's frontage. X a hair to the right flanks it, and
+  // the line passes a 3" gap: too narrow for small arms (6") and for S's 10" frontage.
+  const checksOf = (from: number, hiders: ReadonlySet<string> = new Set()) => {
+    const st = table([
+      shooterS(),
+      box('X', from, from + 2, 6, 7.5, { side: 'red' }),
+      box('Y', -6, -3, 6, 7.5, { side: 'red' }),
+      // Narrow, so that no other part of T as near is aimed at past X's left edge (a line to
+      // another part seen about as near is its own reading, above).
+      box('T', -0.1, 0.1, 15, 16.5, { side: 'blue', headingDeg: 180 }),
+    ]);
+    const S = findUnit(st, 'S');
+    const T = findUnit(st, 'T');
+    const to = { x: 0, y: 15 * IN };
+    const range = { mm: 15 * IN, sigmaMm: 0, from: S.leader, to, fromName: 'S', toName: 'T' };
+    const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
+    const { gap: threaded, checks } = gapChecks(
+      ctxOf(st, {}, POLICY),
+      S,
+      T,
+      S.leader,
+      range,
+      false,
+      weapon,
+      T.bodyPolygons,
+      hiders,
+    );
+    return {
+      threaded,
+      gap: checks.find((c) => c.question === 'gap'),
+      frontage: checks.find((c) => c.question === 'gapFrontage'),
+    };
+  };
+
+  it('is too close to call when the line cuts X by 2 mm: beside it, X flanks a 3" gap', () => {
+    const { threaded, gap, frontage } = checksOf(-2 / IN);
+    expect(threaded).toBeUndefined();
+    expect(gap?.answer).toBe('borderline');
+    expect(gap?.lean).toBe('yes');
+    expect(gap?.moveMm).toBeCloseTo(2, 6);
+    expect(gap?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.1 in, and with it beside the line the line passes a 3\.0 in gap/);
+    expect(frontage?.answer).toBe('borderline');
+    expect(frontage?.lean).toBe('yes');
+    expect(frontage?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.1 in, and with it beside the line the line passes a 3\.0 in gap/);
+    // Brute force: X 2.5 mm to the right and the line threads a 3.02" gap, too narrow either way.
+    const moved = checksOf(0.5 / IN);
+    expect(moved.threaded?.width).toBeCloseTo(3 * IN + 0.5, 6);
+    expect(moved.gap?.lean).toBe('no');
+    expect(moved.frontage?.lean).toBe('no');
+  });
+
+  it('is firm when the line cuts X by an inch, or when X hides the target', () => {
+    const deep = checksOf(-1);
+    expect(deep.threaded).toBeUndefined();
+    expect(deep.gap).toBeUndefined();
+    expect(deep.frontage).toBeUndefined();
+    const hider = checksOf(-2 / IN, new Set(['X']));
+    expect(hider.gap).toBeUndefined();
+    expect(hider.frontage).toBeUndefined();
+  });
+});
+
 describe('a gap whose flank only just misses the end of the line of fire', () => {
   // The line of fire from S's leader (0, 0) to T's nearest point (0, 15); Y beside it on the left.
   // Z, on the right, begins `past` mm beyond the line's end: a step longer and it flanks the line,

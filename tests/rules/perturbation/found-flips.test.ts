@@ -183,6 +183,13 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 15089,
+    question: "can 'A' shoot 'B'?",
+    check: 'gapFrontage',
+    why: 'the line of fire cuts a friend’s corner by 0.97 mm, a block; 1.5 mm aside it flanks a 1.0" gap, not the 5.1" beyond',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
