@@ -155,14 +155,26 @@ function seenPartReadings(
   const flipped = (m: Measured | undefined): m is Measured => m !== undefined && within(m) !== lean0;
   const out: OtherReading[] = [];
   for (const at of seenAt) {
-    const measured = (offsetMm: number) => {
-      const polys = at(offsetMm);
-      return polys.length === 0 ? undefined : rangeTo(r, polys);
-    };
     for (const sign of [1, -1]) {
+      // Each offset is measured once: the two searches below step through the same ones.
+      const readings = new Map<number, Measured | undefined>();
+      let hid = false;
+      const measured = (offsetMm: number) => {
+        if (readings.has(offsetMm)) return readings.get(offsetMm);
+        const polys = at(sign * offsetMm);
+        const m = polys.length === 0 ? undefined : rangeTo(r, polys);
+        if (!m) hid = true;
+        readings.set(offsetMm, m);
+        return m;
+      };
       // Stepped out a quarter band at a time: a step further may hide the target whole, and a
       // hidden end says nothing of the range between.
-      const found = firstChange((o) => measured(sign * o), flipped, band, 4, 4);
+      let found = firstChange(measured, flipped, band, 4, 4);
+      // But the last part seen before the target goes may be past the limit: a near corner slips
+      // behind the hider first, and the part left is further (plain 17887: 1.7" to a corner seen
+      // by 1.6 mm, 6.0" to the next base, hidden whole a quarter band on). Where a step hid it,
+      // the first step that hides it or crosses the limit is narrowed down.
+      if (!found.found && hid) found = firstChange(measured, (m) => m === undefined || flipped(m), band, 4, 6);
       if (found.found && found.value) out.push(asReading(found.value, found.offsetMm, why));
     }
   }

@@ -415,6 +415,54 @@ describe('range to the part seen where a shadow crosses the target at a slant', 
   });
 });
 
+describe('range to the last part seen before a hider covers the target whole', () => {
+  // From S's leader (0, 0), X (x −4…0, y 1–1.5) hides everything left of the line x = 0 beyond
+  // it. T has two bases standing apart: N (y 2–2.8) shows a sliver `a` wide right of that line,
+  // 2" from S's front; F (y 6.5–7.3) a sliver `b` wide, 6.5" out. X moving right by d hides N at
+  // d = a/2 and F at d = b/6.5; T moving left by d hides N at a and F at b. Where F goes last, the
+  // part seen is F's alone for a while, beyond close range (6"). With slivers under 1/16", a
+  // quarter band's step of X or T hides T whole, so stepping alone never reads the range between
+  // (plain table 17887).
+  const closeOf = (a: number, b: number, xdx = 0, tdx = 0) => {
+    const near = box('T', -2 + tdx, a + tdx, 2, 2.8, { side: 'blue', headingDeg: 180, widths: [2 + a] });
+    const far = box('F', -1 + tdx, b + tdx, 6.5, 7.3, { side: 'blue', headingDeg: 180, widths: [1 + b] });
+    const st = table([
+      shooterS(),
+      box('X', -4 + xdx, xdx, 1, 1.5, { side: 'red', widths: [4] }),
+      { ...near, bases: [...near.bases, ...far.bases] },
+    ]);
+    const v = shootVerdict(ctxOf(st, {}, POLICY), findUnit(st, 'S'), findUnit(st, 'T'));
+    return v.checks.find((c) => c.question === 'closeRange');
+  };
+  // X or T moved every 0.005" within the band either way: the close range check's leans.
+  const leansWithin = (a: number, b: number) => {
+    const out = new Set<string>();
+    for (let d = -0.25; d <= 0.25 + 1e-9; d += 0.005)
+      for (const c of [closeOf(a, b, d), closeOf(a, b, 0, d)]) out.add(c?.lean ?? 'hidden');
+    return out;
+  };
+
+  it('is too close to call where F is seen last: X 0.006" right and the range is 6.5"', () => {
+    const c = closeOf(0.01, 0.05);
+    expect(c?.value).toBeCloseTo(2, 9);
+    expect(c?.lean).toBe('yes');
+    expect(c?.answer).toBe('borderline');
+    expect(c?.reasons.join(' ')).toMatch(/the part of T seen changes as (a unit that hides it moves|a shadow's edge crosses it)/);
+    // Brute force: X 0.006" right leaves F's sliver alone (6.5"), and a sixteenth hides T whole.
+    expect(closeOf(0.01, 0.05, 0.006)?.value).toBeCloseTo(6.5, 9);
+    expect(closeOf(0.01, 0.05, 0.006)?.lean).toBe('no');
+    expect(closeOf(0.01, 0.05, 1 / 16)).toBeUndefined();
+    expect(leansWithin(0.01, 0.05)).toContain('no');
+  });
+
+  it('is firm where N is seen last, F hidden first whichever moves', () => {
+    const c = closeOf(0.05, 0.02);
+    expect(c?.value).toBeCloseTo(2, 9);
+    expect(c?.answer).toBe('yes');
+    expect([...leansWithin(0.05, 0.02)].sort()).toEqual(['hidden', 'yes']);
+  });
+});
+
 describe('a gap whose flank stands within the band of the line of fire', () => {
   // The line of fire from S's leader (0, 0) to T's nearest point (0, 15). Y stands on the left
   // (x −6…−3) and X on the right `off` inches from the line: it passes a gap of 3 + off inches

@@ -190,6 +190,13 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 17887,
+    question: "can 'A' shoot 'B'?",
+    check: 'closeRange',
+    why: 'a corner seen 1.7" off slips behind the hider before the base 6.0" off, both within a quarter band’s step that hides the target whole',
+  },
+  {
+    ruleset: 'black-powder',
     table: 1007,
     apart: true,
     question: "does 'A' see 'B'?",
