@@ -23,6 +23,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import { gapObstacles } from './sight.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
+import { lengthWords } from '../engine/words.ts';
 
 /**
  * The gap the line of fire (eye → the nearest part of the target in range) passes through, if any,
@@ -146,7 +147,7 @@ export function gapChecks(
       return {
         gap: w,
         switchMm: perp,
-        why: `${o.label} stands ${inStr(perp)} from the line of fire, and without it ${w ? `the line passes a ${inStr(w.width)} gap` : 'it passes no gap'}`,
+        why: `${o.label} stands ${lengthWords(perp, 'in')} from the line of fire, and without it ${w ? `the line passes a ${inStr(w.width)} gap` : 'it passes no gap'}`,
       };
     });
   const doubts = [
@@ -261,7 +262,7 @@ function crossedBesideReadings(
     out.push({
       gap,
       switchMm: clearMm,
-      why: `the line of fire cuts ${o.label} by ${inStr(clearMm)}, and with it beside the line ${gap ? `the line passes a ${inStr(gap.width)} gap` : 'it passes no gap'}`,
+      why: `the line of fire cuts ${o.label} by ${lengthWords(clearMm, 'in')}, and with it beside the line ${gap ? `the line passes a ${inStr(gap.width)} gap` : 'it passes no gap'}`,
     });
   });
   return out;

@@ -504,7 +504,7 @@ describe('a gap whose flank stands within the band of the line of fire', () => {
     expect(frontage?.lean).toBe('no');
     expect(frontage?.answer).toBe('borderline');
     expect(frontage?.reasons.join(' ')).toMatch(
-      /X stands 0\.1 in from the line of fire, and without it it passes no gap/,
+      /X stands 0\.08 in from the line of fire, and without it it passes no gap/,
     );
     // Brute force: X 2 mm the other way, across the line of fire, and the line threads no gap.
     expect(gapChecksOf(-2 / IN).threaded).toBeUndefined();
@@ -562,10 +562,10 @@ describe('an obstacle the line of fire cuts within the band, a gap beside it', (
     expect(gap?.answer).toBe('borderline');
     expect(gap?.lean).toBe('yes');
     expect(gap?.moveMm).toBeCloseTo(2, 6);
-    expect(gap?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.1 in, and with it beside the line the line passes a 3\.0 in gap/);
+    expect(gap?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/);
     expect(frontage?.answer).toBe('borderline');
     expect(frontage?.lean).toBe('yes');
-    expect(frontage?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.1 in, and with it beside the line the line passes a 3\.0 in gap/);
+    expect(frontage?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/);
     // Brute force: X 2.5 mm to the right and the line threads a 3.02" gap, too narrow either way.
     const moved = checksOf(0.5 / IN);
     expect(moved.threaded?.width).toBeCloseTo(3 * IN + 0.5, 6);
