@@ -1,4 +1,3 @@
-import { radToDeg } from '../../geometry/angle.ts';
 import { quarterOfPoint, type QuarterName } from '../../geometry/quarters.ts';
 import { add, normalize, scale, sub, type Vec2 } from '../../geometry/vec.ts';
 import { friendsOf } from '../../table/table-state.ts';
@@ -21,6 +20,7 @@ import {
   pivotFor,
   sweepObstacles,
   turnLimits,
+  limitWithBlockerMoved,
   type ChargeLine,
 } from './charge-line.ts';
 import { lineWithTargetAside, pathEdgeAlternatives } from './charge-path-edge.ts';
@@ -117,13 +117,14 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   // with every such limit moved by `mm` of the blocker (its contact corner swinging on its lever).
   const blockers = [limits.left.by, limits.right.by].filter((b) => b !== undefined);
   const runWithBlockersMoved = (mm: number): number => {
-    const relax = (l: typeof limits.left) =>
-      l.by ? Math.max(0, Math.min(CHARGE_TURN_DEG, l.deg + radToDeg(mm / l.by.leverMm))) : l.deg;
     const l = bestChargeLine(
       ctx,
       charger,
       target,
-      { leftDeg: relax(limits.left), rightDeg: relax(limits.right) },
+      {
+        leftDeg: limitWithBlockerMoved(ctx, charger, 1, limits.left, mm),
+        rightDeg: limitWithBlockerMoved(ctx, charger, -1, limits.right, mm),
+      },
       inTheWay,
     );
     return l ? inches(l.contact.distance) : Infinity;

@@ -78,3 +78,55 @@ describe('D3 charge: the turn may not sweep through units', () => {
     expect(limits.right.by).toBeUndefined();
   });
 });
+
+describe('D3 charge: a sweep that only grazes a blocker', () => {
+  // Turning left about P = (−2, 0), C's rear-right corner R = (2, −2) swings on a radius of √20"
+  // (4.472"), the farthest of C from P. D's left edge stands `inside` inches within that radius,
+  // square to the swing at (−2 + √20 − inside, 0): only R's arc clips it, `inside` deep, at the
+  // turn where R passes that edge. A hair's move of D and the sweep misses it whole; the lever
+  // (D's corner swinging on 4.47") never shows that: it moves the limit a hundredth of a degree.
+  // The target stands 45° left, out of every straight run a turn short of about 30° allows.
+  const POLICY = { floor: 0.25, sigmas: 2 };
+  const far = () => rect('T', -10, -8, 8, 10, { side: 'blue', headingDeg: 180, files: 1 });
+  const R = Math.sqrt(20);
+  const at = (inside: number, dx = 0, dy = 0) => {
+    const x0 = -2 + R - inside + dx;
+    const st = table([C(), far(), rect('D', x0, x0 + 2, -1 + dy, 1 + dy, { side: 'blue', files: 1 })], [], 'd3');
+    const ctx = d3Context(st, {}, POLICY);
+    const c = findUnit(st, 'C');
+    const t = findUnit(st, 'T');
+    const v = chargeVerdict(ctx, c, t);
+    return { limits: turnLimits(ctx, c, t), reach: v.checks.find((k) => k.question === 'reach') };
+  };
+  // Where R crosses D's left edge, when only R's arc reaches it: cos(φ) = (√20 − inside) / √20
+  // below P's horizontal, from R's start at atan(2 / 4) below it.
+  const contactDeg = (inside: number) =>
+    (Math.atan2(2, 4) - Math.acos((R - inside) / R)) * (180 / Math.PI);
+
+  it('is too close to call when R clips D by 0.005" (0.13 mm): D 0.01" aside, and C turns the full 45°', () => {
+    const { limits, reach } = at(0.005);
+    expect(limits.left.deg).toBeCloseTo(contactDeg(0.005), 6);
+    expect(limits.left.by?.name).toBe('D');
+    expect(reach?.lean).toBe('no');
+    expect(reach?.answer).toBe('borderline');
+    expect(reach?.reasons.join(' ')).toMatch(/too close to call: where D stops the turn/);
+    expect(reach?.moveMm as number).toBeLessThan(0.01 * 25.4);
+    // Brute force: D 0.01" to the right and the turn is free, and a line reaches T.
+    const moved = at(0.005, 0.01);
+    expect(moved.limits.left.deg).toBe(45);
+    expect(moved.reach?.lean).toBe('yes');
+  });
+
+  it('is firm when C cuts D 0.3" deep: D moved up to the band any of eight ways still stops the turn short', () => {
+    // (C's right flank meets D's corner first, at 7.7°.)
+    const { limits, reach } = at(0.3);
+    expect(limits.left.by?.name).toBe('D');
+    expect(limits.left.deg).toBeLessThan(10);
+    expect(reach?.answer).toBe('no');
+    for (let k = 0; k < 8; k++)
+      for (const d of [0.1, 0.2, 0.25]) {
+        const a = (k * Math.PI) / 4;
+        expect(at(0.3, d * Math.cos(a), d * Math.sin(a)).reach?.lean).toBe('no');
+      }
+  });
+});

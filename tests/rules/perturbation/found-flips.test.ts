@@ -259,6 +259,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'd3',
+    table: 22293,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'no line: the turn stopped at 3.2° by a friend the sweep only grazes; 0.14 mm of it and the full turn is free',
+  },
+  {
+    ruleset: 'd3',
     table: 1350,
     apart: true,
     question: "does 'A' see 'B'?",
