@@ -3,11 +3,12 @@ import { facedBoxPolygon, localCorners, type FacedBox } from '../../geometry/fac
 import { frameFromFront, toLocal, toTable } from '../../geometry/frame.ts';
 import { firstContactAngle, interiorsOverlap, rotateAbout } from '../../geometry/pivot-sweep.ts';
 import { convexHull } from '../../geometry/hull.ts';
+import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { sweepContact, type SweepContact } from '../../geometry/sweep.ts';
 import { rotate, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
-import type { D3Context } from './context.ts';
+import { D3, type D3Context } from './context.ts';
 import { forbidden, groundOf } from './movement.ts';
 import { penetrationMm, RUN_CONTACT_MM, runBlockedBy, type RunObstacle } from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
@@ -54,6 +55,12 @@ export interface TurnLimit {
     readonly polygon: Polygon;
     readonly nextDeg: number;
   };
+  /**
+   * Obstacles the sweep does not meet (the first it meets is `by`) within a band of its reach (the
+   * farthest corner from the pivot): a hair closer, one may stop the turn sooner. With how far
+   * each stands beyond that reach (negative within it), mm.
+   */
+  readonly near: ReadonlyArray<RunObstacle & { readonly beyondMm: number }>;
 }
 
 /**
@@ -96,17 +103,22 @@ export function turnLimits(
   const outline = facedBoxPolygon(charger.box);
   const side = (sign: 1 | -1): TurnLimit => {
     const pivot = pivotFor(ctx, charger.box, sign);
+    const lever = Math.max(...outline.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
     let best: { deg: number; o?: RunObstacle } = { deg: CHARGE_TURN_DEG };
     let next = CHARGE_TURN_DEG;
+    const near: Array<RunObstacle & { beyondMm: number }> = [];
     for (const o of obstacles) {
       const deg = contactDeg(ctx, charger, sign, o.polygon);
       if (deg < best.deg) [next, best] = [best.deg, { deg, o }];
       else next = Math.min(next, deg);
+      const beyondMm = pointToPolygon(pivot, o.polygon).distance - lever;
+      const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, o.sigmaMm));
+      if (beyondMm <= band) near.push({ ...o, beyondMm });
     }
-    if (!best.o) return { deg: best.deg };
-    const lever = Math.max(...outline.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
+    const others = near.filter((o) => o.polygon !== best.o?.polygon);
+    if (!best.o) return { deg: best.deg, near: others };
     const { name, sigmaMm, polygon } = best.o;
-    return { deg: best.deg, by: { name, sigmaMm, leverMm: lever, polygon, nextDeg: next } };
+    return { deg: best.deg, by: { name, sigmaMm, leverMm: lever, polygon, nextDeg: next }, near: others };
   };
   return { left: side(1), right: side(-1) };
 }
@@ -117,12 +129,25 @@ const EIGHT_WAYS: readonly Vec2[] = Array.from({ length: 8 }, (_, k) => ({
   y: Math.sin((k * Math.PI) / 4),
 }));
 
+/** The contact (degrees) with `polygon` moved `mm` each of eight ways. */
+const contactsMoved = (ctx: D3Context, charger: TableUnit, sign: 1 | -1, polygon: Polygon, mm: number) =>
+  EIGHT_WAYS.map((w) =>
+    contactDeg(
+      ctx,
+      charger,
+      sign,
+      polygon.map((p) => ({ x: p.x + mm * w.x, y: p.y + mm * w.y })),
+    ),
+  );
+
 /**
- * A turn limit with its blocker moved `mm` (positive: the most it then allows; negative: the
+ * A turn limit with what stops it moved `mm` (positive: the most it then allows; negative: the
  * least). Its contact corner swinging on the lever is one reading. Where the sweep only grazes the
  * blocker, a hair's move of it leaves it whole and the limit jumps to the next obstacle or the full
- * turn, which the lever never shows (D3 apart 22293: a friend met at 3.2° turning right, 45° with it
- * moved 2 mm), so the contact is found again with the blocker moved each of eight ways.
+ * turn, which the lever never shows (D3 apart 22293: a friend met at 3.2° turning right, the full
+ * 45° with it moved 0.14 mm), so the contact is found again with the blocker moved each of eight
+ * ways. And the least limit also weighs each obstacle the sweep only just misses moved as far
+ * (apart 23263: the full turn, and 5° with a friend a hair closer).
  */
 export function limitWithBlockerMoved(
   ctx: D3Context,
@@ -132,22 +157,19 @@ export function limitWithBlockerMoved(
   mm: number,
 ): number {
   const by = limit.by;
-  if (!by) return limit.deg;
-  const swung = Math.max(0, Math.min(CHARGE_TURN_DEG, limit.deg + radToDeg(mm / by.leverMm)));
+  const swung = by
+    ? Math.max(0, Math.min(CHARGE_TURN_DEG, limit.deg + radToDeg(mm / by.leverMm)))
+    : limit.deg;
   if (mm === 0) return swung;
   const d = Math.abs(mm);
-  const moved = EIGHT_WAYS.map((w) =>
-    Math.min(
-      by.nextDeg,
-      contactDeg(
-        ctx,
-        charger,
-        sign,
-        by.polygon.map((p) => ({ x: p.x + d * w.x, y: p.y + d * w.y })),
-      ),
-    ),
-  );
-  return mm > 0 ? Math.max(swung, ...moved) : Math.min(swung, ...moved);
+  const moved = by
+    ? contactsMoved(ctx, charger, sign, by.polygon, d).map((deg) => Math.min(by.nextDeg, deg))
+    : [];
+  if (mm > 0) return Math.max(swung, ...moved);
+  const nearer = limit.near
+    .filter((o) => o.beyondMm <= d)
+    .flatMap((o) => contactsMoved(ctx, charger, sign, o.polygon, d));
+  return Math.min(swung, ...moved, ...nearer);
 }
 
 /**

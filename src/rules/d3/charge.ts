@@ -130,7 +130,15 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     return l ? inches(l.contact.distance) : Infinity;
   };
   const blockerSigma = Math.max(0, ...blockers.map((b) => b.sigmaMm));
-  const blockerWhy = `where ${[...new Set(blockers.map((b) => b.name))].join(' and ')} stops the turn`;
+  const stoppers = [...new Set(blockers.map((b) => b.name))];
+  const blockerWhy = `where ${stoppers.join(' and ')} stops the turn`;
+  // What the sweep only just misses could stop it sooner, a hair closer (a line that turns far).
+  const near = [...new Set([...limits.left.near, ...limits.right.near].map((o) => o.name))].filter(
+    (n) => !stoppers.includes(n),
+  );
+  const tighterWhy = stoppers.length
+    ? `${blockerWhy}${near.length ? ` (or ${near.join(' and ')} would, a hair closer)` : ''}`
+    : `where ${near.join(' and ')} would stop the turn a hair closer`;
   if (!line) {
     const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
     const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
@@ -198,7 +206,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     );
     const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, blockerSigma));
     const alt = (() => {
-      if (!blockers.length) return [];
+      if (!blockers.length && !near.length) return [];
       const p = probeMove(runWithBlockersMoved, inches(m.mm), 'atMost', move, band);
       return p.lowerBound
         ? []
@@ -206,7 +214,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
             {
               lean: reach.lean === 'yes' ? ('no' as const) : ('yes' as const),
               switchMm: p.moveMm,
-              why: blockerWhy,
+              why: tighterWhy,
             },
           ];
     })();

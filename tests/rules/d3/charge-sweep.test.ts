@@ -79,7 +79,7 @@ describe('D3 charge: the turn may not sweep through units', () => {
   });
 });
 
-describe('D3 charge: a sweep that only grazes a blocker', () => {
+describe('D3 charge: a sweep that only grazes a blocker, or only just misses one', () => {
   // Turning left about P = (−2, 0), C's rear-right corner R = (2, −2) swings on a radius of √20"
   // (4.472"), the farthest of C from P. D's left edge stands `inside` inches within that radius,
   // square to the swing at (−2 + √20 − inside, 0): only R's arc clips it, `inside` deep, at the
@@ -115,6 +115,32 @@ describe('D3 charge: a sweep that only grazes a blocker', () => {
     const moved = at(0.005, 0.01);
     expect(moved.limits.left.deg).toBe(45);
     expect(moved.reach?.lean).toBe('yes');
+  });
+
+  it('is too close to call when R misses D by 0.005": D 0.01" closer stops the turn at 23.9°', () => {
+    const { limits, reach } = at(-0.005);
+    expect(limits.left.deg).toBe(45);
+    expect(limits.left.by).toBeUndefined();
+    expect(reach?.lean).toBe('yes');
+    expect(reach?.answer).toBe('borderline');
+    expect(limits.left.near.map((o) => o.name)).toEqual(['D']);
+    expect(reach?.reasons.join(' ')).toMatch(/too close to call: where D would stop the turn a hair closer/);
+    expect(reach?.moveMm as number).toBeLessThan(0.01 * 25.4);
+    // Brute force: D 0.01" to the left, and it stops the turn where no line reaches T.
+    const moved = at(-0.005, -0.01);
+    expect(moved.limits.left.deg).toBeCloseTo(contactDeg(0.005), 6);
+    expect(moved.reach?.lean).toBe('no');
+  });
+
+  it('is firm when R misses D by 0.3": D moved up to the band any of eight ways leaves the turn free', () => {
+    const { limits, reach } = at(-0.3);
+    expect(limits.left.deg).toBe(45);
+    expect(reach?.answer).toBe('yes');
+    for (let k = 0; k < 8; k++)
+      for (const d of [0.1, 0.2, 0.25]) {
+        const a = (k * Math.PI) / 4;
+        expect(at(-0.3, d * Math.cos(a), d * Math.sin(a)).reach?.lean).toBe('yes');
+      }
   });
 
   it('is firm when C cuts D 0.3" deep: D moved up to the band any of eight ways still stops the turn short', () => {

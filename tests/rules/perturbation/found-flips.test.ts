@@ -267,6 +267,14 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'd3',
+    table: 23263,
+    apart: true,
+    question: "can 'A' charge 'B'?",
+    check: 'reach',
+    why: 'the full turn free by a hair: a friend the sweep only just misses, a hair closer, stops it at 5°',
+  },
+  {
+    ruleset: 'd3',
     table: 1350,
     apart: true,
     question: "does 'A' see 'B'?",
