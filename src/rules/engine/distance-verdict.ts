@@ -1,6 +1,7 @@
 import type { TableUnit } from '../../table/table-unit.ts';
 import { fromMm, toMm } from '../../table/length-unit.ts';
 import type { RulesKit } from './context.ts';
+import { withAlternatives, type Alternative } from './alternatives.ts';
 import { separation, type Measured } from './measure.ts';
 import { pointName } from './parts.ts';
 import type { Question } from './question.ts';
@@ -42,18 +43,22 @@ export function distanceVerdict<O extends Record<string, OptionValue>>(
     // A limit stated in the ruleset's own unit is kept exact (12 in stays 12, not 11.999…).
     const inUnit =
       (limit.unit ?? unit) === unit ? limit.value : fromMm(toMm(limit.value, limit.unit ?? unit), unit);
-    return kit.lengthVerdict(
-      ctx,
-      {
-        question: 'distance',
-        asked: `is ${a.name} ${COMPARISON_WORDS[limit.comparison]} ${+inUnit.toFixed(3)} ${unit} of ${b.name}?`,
-        reasons,
-        ...(facts ? { facts } : {}),
-      },
-      m,
-      limit.comparison,
-      inUnit,
-    );
+    const judged = (measured: Measured) =>
+      kit.lengthVerdict(
+        ctx,
+        {
+          question: 'distance',
+          asked: `is ${a.name} ${COMPARISON_WORDS[limit.comparison]} ${+inUnit.toFixed(3)} ${unit} of ${b.name}?`,
+          reasons,
+          ...(facts ? { facts } : {}),
+        },
+        measured,
+        limit.comparison,
+        inUnit,
+      );
+    const v = judged(m);
+    const bandMm = kit.bandMm(ctx, m.sigmaMm);
+    return withAlternatives(v, otherPairReadings(a, b, m, bandMm, judged), bandMm, unit);
   }
   return kit.verdict({
     question: 'distance',
@@ -67,4 +72,34 @@ export function distanceVerdict<O extends Record<string, OptionValue>>(
     reasons,
     ...(facts ? { facts } : {}),
   });
+}
+
+/**
+ * The other pairs of bases about as near as the nearest: any may be the nearest once the bases
+ * stand as they may, and its ends are as sure as its own bases (D3 plain 8224: the nearest base
+ * of a column, ± 0.9 mm, shares a corner with the next, ± 2.9 mm, and that one moved within it
+ * takes 12.12" to 11.99"). Each pair within the band of the nearest is a reading, judged with its
+ * own uncertainty, that far from taking over.
+ */
+function otherPairReadings(
+  a: TableUnit,
+  b: TableUnit,
+  nearest: Measured,
+  bandMm: number,
+  judged: (m: Measured) => Verdict,
+): Alternative[] {
+  const out: Alternative[] = [];
+  for (const baseA of a.bases)
+    for (const baseB of b.bases) {
+      const s = separation([baseA], [baseB]);
+      const extraMm = s.mm - nearest.mm;
+      if (!(extraMm < bandMm) || (s.sigmaMm <= nearest.sigmaMm && extraMm >= 0)) continue;
+      const v = judged(s);
+      out.push({
+        lean: v.answer === 'borderline' ? 'borderline' : v.lean,
+        switchMm: Math.max(0, extraMm),
+        why: `another pair of bases is about as near, and less surely placed`,
+      });
+    }
+  return out;
 }

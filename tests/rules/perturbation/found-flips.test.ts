@@ -275,6 +275,13 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'd3',
+    table: 8224,
+    question: "is 'A' within 12 in of 'B'?",
+    check: 'distance',
+    why: 'the nearest base (± 0.9 mm) shares a corner with one placed ± 2.9 mm, as near',
+  },
+  {
+    ruleset: 'd3',
     table: 1350,
     apart: true,
     question: "does 'A' see 'B'?",
