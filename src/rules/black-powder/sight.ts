@@ -71,7 +71,11 @@ function sameOutlines(u: TableUnit, old: TableUnit): boolean {
   if (u.bases.length !== old.bases.length) return false;
   return u.bases.every((b, i) => {
     const o = old.bases[i] as TableUnit['bases'][number];
-    return Object.is(b.sigmaMm, o.sigmaMm) && samePolygon(b.polygon, o.polygon);
+    return (
+      Object.is(b.sigmaMm, o.sigmaMm) &&
+      Object.is(b.sigmaHeadingDeg, o.sigmaHeadingDeg) &&
+      samePolygon(b.polygon, o.polygon)
+    );
   });
 }
 

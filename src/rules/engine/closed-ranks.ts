@@ -19,29 +19,83 @@ export interface RankBase {
   readonly polygon: Polygon;
   /** One-sigma pose error of the base, mm. */
   readonly sigmaMm: number;
+  /** One-sigma heading error, degrees (turns its corners about its centre). */
+  readonly sigmaHeadingDeg?: number;
 }
 
 /** Seam under which two bases count as touching: the floor, or what their pose errors could open. */
 const seamMm = (a: RankBase, b: RankBase): number => Math.max(SEAM_FLOOR_MM, 3 * (a.sigmaMm + b.sigmaMm));
 
-export function closedRanks(bases: readonly RankBase[]): Polygon[] {
-  const n = bases.length;
-  if (n < 2) return bases.map((b) => b.polygon);
-  const group = bases.map((_, i) => i);
+/** How far a base's outline may stand off its reported place: its centre's error and its corners' turn. */
+function errorReachMm(b: RankBase): number {
+  const n = b.polygon.length || 1;
+  const cx = b.polygon.reduce((s, p) => s + p.x, 0) / n;
+  const cy = b.polygon.reduce((s, p) => s + p.y, 0) / n;
+  const lever = Math.max(0, ...b.polygon.map((p) => Math.hypot(p.x - cx, p.y - cy)));
+  return b.sigmaMm + lever * (((b.sigmaHeadingDeg ?? 0) * Math.PI) / 180);
+}
+
+/**
+ * A body joined by a link its bases' own errors could open: two bases within the seam by less
+ * than they may stand off (O'er the Sea plain 28309: 5.0 mm apart against a seam of 5.46 mm, and
+ * a base moved within its sigma opened a crack that showed 29% of the unit behind). The parts it
+ * would fall into with every such link open, and how far the nearest is from opening, mm.
+ */
+export interface Crack {
+  readonly parts: readonly Polygon[];
+  readonly openMm: number;
+}
+
+const cracks = new WeakMap<Polygon, Crack>();
+
+/** The crack of a body `closedRanks` returned, if its joining is in doubt. */
+export const crackOf = (body: Polygon): Crack | undefined => cracks.get(body);
+
+/** Groups of `n` items joined by `links` (union-find), each as its members' indices. */
+function groupsOf(n: number, links: ReadonlyArray<readonly [number, number]>): number[][] {
+  const group = Array.from({ length: n }, (_, i) => i);
   const find = (i: number): number => {
     while (group[i] !== i) i = group[i] as number;
     return i;
   };
+  for (const [i, j] of links) group[find(j)] = find(i);
+  const out = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) out.set(find(i), [...(out.get(find(i)) ?? []), i]);
+  return [...out.values()];
+}
+
+const hullOf = (bases: readonly RankBase[], members: readonly number[]): Polygon =>
+  members.length === 1
+    ? (bases[members[0] as number] as RankBase).polygon
+    : convexHull(members.flatMap((i) => (bases[i] as RankBase).polygon));
+
+export function closedRanks(bases: readonly RankBase[]): Polygon[] {
+  const n = bases.length;
+  if (n < 2) return bases.map((b) => b.polygon);
+  const links: Array<[number, number]> = [];
+  const firm: Array<[number, number]> = [];
+  const doubt = new Map<string, number>();
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
       const a = bases[i] as RankBase;
       const b = bases[j] as RankBase;
-      if (polygonSeparation(a.polygon, b.polygon).distance <= seamMm(a, b)) group[find(j)] = find(i);
+      const gap = polygonSeparation(a.polygon, b.polygon).distance;
+      const seam = seamMm(a, b);
+      if (gap > seam) continue;
+      links.push([i, j]);
+      if (seam - gap < errorReachMm(a) + errorReachMm(b)) doubt.set(`${i} ${j}`, seam - gap);
+      else firm.push([i, j]);
     }
-  const groups = new Map<number, Polygon[]>();
-  for (let i = 0; i < n; i++) {
-    const g = find(i);
-    groups.set(g, [...(groups.get(g) ?? []), (bases[i] as RankBase).polygon]);
-  }
-  return [...groups.values()].map((ps) => (ps.length === 1 ? (ps[0] as Polygon) : convexHull(ps.flat())));
+  return groupsOf(n, links).map((members) => {
+    const body = hullOf(bases, members);
+    if (members.length < 2 || doubt.size === 0) return body;
+    // The same bases joined by their firm links only.
+    const inGroup = new Set(members);
+    const parts = groupsOf(n, firm.filter(([i]) => inGroup.has(i))).filter((g) => inGroup.has(g[0] as number));
+    if (parts.length < 2) return body;
+    let openMm = Infinity;
+    for (const [key, mm] of doubt) if (inGroup.has(Number(key.split(' ')[0]))) openMm = Math.min(openMm, mm);
+    cracks.set(body, { parts: parts.map((g) => hullOf(bases, g)), openMm });
+    return body;
+  });
 }

@@ -57,6 +57,7 @@ export function distanceVerdict<O extends Record<string, OptionValue>>(
         inUnit,
       );
     const v = judged(m);
+    if (v.answer === 'borderline') return v;
     const bandMm = kit.bandMm(ctx, m.sigmaMm);
     return withAlternatives(v, otherPairReadings(a, b, m, bandMm, judged), bandMm, unit);
   }

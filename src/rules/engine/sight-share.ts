@@ -7,6 +7,7 @@ import {
   hiddenRegions,
   seenShareGiven,
   seenShareGivenMoved,
+  sightScreen,
   sightWindow,
   visibleGiven,
   visibleRegion,
@@ -22,6 +23,7 @@ import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
 import { couldCoverAll, hidersMoved, moved, shiftedBodies } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
+import { crackOf } from './closed-ranks.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -54,6 +56,12 @@ export interface SeenShare {
    * otherwise, or when a wood or cover area is among them (no bearing span says what they hide).
    */
   seamMm(): number;
+  /**
+   * Nothing seen: how far a unit hiding it is from a crack opening between its bases (its body
+   * joined by a link its bases' errors could open, `crackOf`), when the target shows through that
+   * crack; Infinity when none does.
+   */
+  crackMm?(): number;
   /**
    * For each unit that hides part of the target (its place uncertain), the share (%) with that
    * unit moved `offsetMm` across the sight line and its shadow cast again, the other hiders left
@@ -311,7 +319,20 @@ function seenFrom(
       return h ? visibleGiven(eye, target, h, targetArea, apart).polygons : [];
     });
   const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
-  return { region, sigmaMm, shareAt, seenAt, across, seamMm, hiderShifts, hiderMovedSeen, bodyShifts };
+  let crack: number | undefined;
+  const crackMm = (): number => (crack ??= cracksOpened(target, hidden, targetArea, apart, shadowOf));
+  return {
+    region,
+    sigmaMm,
+    shareAt,
+    seenAt,
+    across,
+    seamMm,
+    crackMm,
+    hiderShifts,
+    hiderMovedSeen,
+    bodyShifts,
+  };
 }
 
 /**
@@ -350,7 +371,8 @@ export function seenShareQuantity(
   );
   let move = capped.moveMm;
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
-  if (!hiddenShare && limitPercent === 0 && s.region.share === 0) move = Math.min(move, s.seamMm());
+  if (!hiddenShare && limitPercent === 0 && s.region.share === 0)
+    move = Math.min(move, s.seamMm(), s.crackMm?.() ?? Infinity);
   // A hider moving against the others widens or closes the part seen between them (a half seen
   // through a gap), and one a lever from the target swings its shadow's edge across it many times
   // as far as it moves: moving the target never shows either. One body of the target moving on its
@@ -425,4 +447,32 @@ export function blindCapped<Q extends { readonly value: number; readonly moveMm:
   )
     move = Math.min(move, s.nearBlindMm);
   return move === q.moveMm ? q : { ...q, moveMm: move };
+}
+
+/**
+ * SeenShare.crackMm: for each hider whose body is joined by a link in doubt, the target with that
+ * body fallen into its parts (each casting its own shadow); the least `openMm` of those through
+ * which some of it is then seen.
+ */
+function cracksOpened(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+  shadowOf: (screen: SightScreen) => Hidden | 'blind',
+): number {
+  let best = Infinity;
+  hidden.forEach((h, i) => {
+    const c = crackOf(h.screen.polygon);
+    if (!c || !(c.openMm < best)) return;
+    const parts: Hidden[] = [];
+    for (const p of c.parts) {
+      const cast = shadowOf(sightScreen(h.screen.id, h.screen.label, p, h.screen.kind, h.screen.depthMm));
+      if (cast === 'blind') return;
+      parts.push(cast);
+    }
+    const split = [...hidden.slice(0, i), ...parts, ...hidden.slice(i + 1)];
+    if (seenShareGiven(target, split, targetArea, apart) > 0) best = c.openMm;
+  });
+  return best;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { regionArea } from '../../../src/geometry/boolean.ts';
 import type { Polygon } from '../../../src/geometry/polygon.ts';
 import { visibleRegion, sightScreen } from '../../../src/geometry/visible-region.ts';
-import { closedRanks } from '../../../src/rules/engine/closed-ranks.ts';
+import { closedRanks, crackOf } from '../../../src/rules/engine/closed-ranks.ts';
+import { seenShare, seenShareQuantity } from '../../../src/rules/engine/sight-share.ts';
 
 const rectAt = (x: number, y: number, w: number, d: number): Polygon => [
   { x, y },
@@ -39,5 +40,56 @@ describe('closed ranks: touching bases hide as one body', () => {
     const out = closedRanks(spread);
     expect(out).toHaveLength(3);
     expect(regionArea(out)).toBeCloseTo(3 * 40 * 20, 6);
+  });
+});
+
+describe('a body joined by a link its bases could open (O\'er the Sea plain 28309)', () => {
+  // Two 50 × 25 mm bases side by side, `gap` mm apart, each ± 1 mm: the seam is 6 mm. The eye
+  // stands square below the crack between them; a small target behind it.
+  const pair = (gap: number, sigmaHeadingDeg = 0) => [
+    { polygon: rectAt(0, 100, 50, 25), sigmaMm: 1, sigmaHeadingDeg },
+    { polygon: rectAt(50 + gap, 100, 50, 25), sigmaMm: 1, sigmaHeadingDeg },
+  ];
+  const eye = { x: 52.5, y: 0 };
+  const target = [rectAt(45, 400, 15, 15)];
+  const sightPast = (bodies: readonly Polygon[]) =>
+    seenShare(
+      {
+        eye,
+        eyeSigmaMm: 0,
+        target,
+        targetSigmaMm: 0,
+        screens: bodies.map((p) => sightScreen('X', 'X', p, 'solid')),
+        screenSigmaMm: () => 1,
+      },
+      (sigmaMm) => Math.max(6.35, 2 * sigmaMm),
+    );
+
+  it('5 mm apart against a 6 mm seam: one body, in doubt by 1 mm, and the target behind it too close to call', () => {
+    const [body, ...rest] = closedRanks(pair(5));
+    expect(rest).toHaveLength(0);
+    const crack = crackOf(body as Polygon);
+    expect(crack?.parts).toHaveLength(2);
+    expect(crack?.openMm).toBeCloseTo(1, 9);
+    const s = sightPast([body as Polygon]);
+    expect(s.region.share).toBe(0);
+    expect(seenShareQuantity(s, 'moreThan', 0, 6.35).moveMm).toBeCloseTo(1, 9);
+    // Brute force: each base 0.75 mm further out (within its sigma) and they are two bodies, with
+    // the target seen between them.
+    const apart = closedRanks(pair(6.5));
+    expect(apart).toHaveLength(2);
+    expect(sightPast(apart).region.share).toBeGreaterThan(0);
+  });
+
+  it('1 mm apart: firmly one body, the target firmly hidden', () => {
+    const [body] = closedRanks(pair(1));
+    expect(crackOf(body as Polygon)).toBeUndefined();
+    expect(seenShareQuantity(sightPast([body as Polygon]), 'moreThan', 0, 6.35).moveMm).toBeGreaterThan(6.35);
+  });
+
+  it("a base's heading error turns its corners toward the crack: 1.5 mm apart is in doubt at ± 3°, not at 0°", () => {
+    expect(crackOf(closedRanks(pair(1.5))[0] as Polygon)).toBeUndefined();
+    // Each base's corners swing 27.95 mm × 3° = 1.46 mm: 2.46 mm a base against 4.5 mm to open.
+    expect(crackOf(closedRanks(pair(1.5, 3))[0] as Polygon)?.openMm).toBeCloseTo(4.5, 9);
   });
 });

@@ -281,6 +281,20 @@ const CASES: ReadonlyArray<{
     why: 'the nearest base (± 0.9 mm) shares a corner with one placed ± 2.9 mm, as near',
   },
   {
+    ruleset: 'oer-the-sea',
+    table: 28309,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden by a unit whose two bases stand 5.0 mm apart against a seam of 5.46 mm: a crack opens',
+  },
+  {
+    ruleset: 'oer-the-sea',
+    table: 18714,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden by a friend whose two bases stand 5.0 mm apart against a seam of 5.14 mm: a crack opens',
+  },
+  {
     ruleset: 'd3',
     table: 1350,
     apart: true,
