@@ -7,7 +7,6 @@ import {
   hiddenRegions,
   seenShareGiven,
   seenShareGivenMoved,
-  sightScreen,
   sightWindow,
   visibleGiven,
   visibleRegion,
@@ -21,9 +20,8 @@ import { widestPart } from '../../geometry/piece-width.ts';
 import { probedQuantity, probeMove } from './probe.ts';
 import { shadowPivotMm } from './shadow-lever.ts';
 import { eyeAtWood, nearestSolidMm, screenCrossing, woodEye } from './sight-eye.ts';
-import { couldCoverAll, hidersMoved, moved, shiftedBodies } from './sight-shifts.ts';
+import { couldCoverAll, cracksOpened, hidersMoved, moved, shiftedBodies } from './sight-shifts.ts';
 import { seamOf } from './sight-seam.ts';
-import { crackOf } from './closed-ranks.ts';
 import { holds, type Comparison, type Quantity } from './threshold.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -447,32 +445,4 @@ export function blindCapped<Q extends { readonly value: number; readonly moveMm:
   )
     move = Math.min(move, s.nearBlindMm);
   return move === q.moveMm ? q : { ...q, moveMm: move };
-}
-
-/**
- * SeenShare.crackMm: for each hider whose body is joined by a link in doubt, the target with that
- * body fallen into its parts (each casting its own shadow); the least `openMm` of those through
- * which some of it is then seen.
- */
-function cracksOpened(
-  target: readonly Polygon[],
-  hidden: readonly Hidden[],
-  targetArea: number,
-  apart: boolean,
-  shadowOf: (screen: SightScreen) => Hidden | 'blind',
-): number {
-  let best = Infinity;
-  hidden.forEach((h, i) => {
-    const c = crackOf(h.screen.polygon);
-    if (!c || !(c.openMm < best)) return;
-    const parts: Hidden[] = [];
-    for (const p of c.parts) {
-      const cast = shadowOf(sightScreen(h.screen.id, h.screen.label, p, h.screen.kind, h.screen.depthMm));
-      if (cast === 'blind') return;
-      parts.push(cast);
-    }
-    const split = [...hidden.slice(0, i), ...parts, ...hidden.slice(i + 1)];
-    if (seenShareGiven(target, split, targetArea, apart) > 0) best = c.openMm;
-  });
-  return best;
 }

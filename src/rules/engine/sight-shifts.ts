@@ -9,6 +9,7 @@ import {
   type VisibleRegion,
 } from '../../geometry/visible-region.ts';
 import type { SightInputs } from './sight-share.ts';
+import { crackOf } from './closed-ranks.ts';
 
 /**
  * What moving a piece other than the whole target shows of it (sight-share.ts): a hider against
@@ -116,4 +117,32 @@ export function couldCoverAll(
       if (a < lo - turn || a > hi + turn) return false;
     }
   return true;
+}
+
+/**
+ * SeenShare.crackMm: for each hider whose body is joined by a link in doubt, the target with that
+ * body fallen into its parts (each casting its own shadow); the least `openMm` of those through
+ * which some of it is then seen.
+ */
+export function cracksOpened(
+  target: readonly Polygon[],
+  hidden: readonly Hidden[],
+  targetArea: number,
+  apart: boolean,
+  shadowOf: (screen: SightScreen) => Hidden | 'blind',
+): number {
+  let best = Infinity;
+  hidden.forEach((h, i) => {
+    const c = crackOf(h.screen.polygon);
+    if (!c || !(c.openMm < best)) return;
+    const parts: Hidden[] = [];
+    for (const p of c.parts) {
+      const cast = shadowOf(sightScreen(h.screen.id, h.screen.label, p, h.screen.kind, h.screen.depthMm));
+      if (cast === 'blind') return;
+      parts.push(cast);
+    }
+    const split = [...hidden.slice(0, i), ...parts, ...hidden.slice(i + 1)];
+    if (seenShareGiven(target, split, targetArea, apart) > 0) best = c.openMm;
+  });
+  return best;
 }
