@@ -13,8 +13,9 @@ import { crackOf } from './closed-ranks.ts';
 
 /**
  * What moving a piece other than the whole target shows of it (sight-share.ts): a hider against
- * the others, or one body of the target on its own. Each base is placed on its own, so a gap
- * between two of them is as unsure as its ends; moving the target whole never opens or closes it.
+ * the others, one body of the target on its own, or a unit's body fallen into its parts at a crack
+ * its bases could open. Each base is placed on its own, so a gap between two of them is as unsure
+ * as its ends; moving the target whole never opens or closes it.
  */
 
 /** SightInputs.screenMoves, or its default (a hider with a sigma). */
