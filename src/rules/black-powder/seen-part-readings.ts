@@ -174,7 +174,8 @@ function seenPartReadings(
       // behind the hider first, and the part left is further (plain 17887: 1.7" to a corner seen
       // by 1.6 mm, 6.0" to the next base, hidden whole a quarter band on). Where a step hid it,
       // the first step that hides it or crosses the limit is narrowed down.
-      if (!found.found && hid) found = firstChange(measured, (m) => m === undefined || flipped(m), band, 4, 6);
+      if (!found.found && hid)
+        found = firstChange(measured, (m) => m === undefined || flipped(m), band, 4, 6);
       if (found.found && found.value) out.push(asReading(found.value, found.offsetMm, why));
     }
   }

@@ -101,8 +101,13 @@ export function gapChecks(
       const c = crossed.find((x) => narrow(x.gap));
       if (c) checks.push(closeGap(c.switchMm, c.why));
     }
+    // A narrower gap a step longer or shorter, or with an obstacle the line only just cuts beside it.
     const crossedNarrower = crossed.find((x) => frontageLean(x.gap) === 'no');
-    if (!(stepped && frontageLean(stepped.gap) === 'no') && crossedNarrower)
+    const frontageDoubt =
+      stepped && frontageLean(stepped.gap) === 'no'
+        ? { moveMm: stepped.stepMm, why: stepWhy(stepped) }
+        : crossedNarrower && { moveMm: crossedNarrower.switchMm, why: crossedNarrower.why };
+    if (frontageDoubt)
       checks.push(
         bpVerdict({
           question: 'gapFrontage',
@@ -110,22 +115,9 @@ export function gapChecks(
           role: 'modifier',
           answer: 'borderline',
           lean: 'yes',
-          moveMm: crossedNarrower.switchMm,
+          moveMm: frontageDoubt.moveMm,
           bandMm: band,
-          reasons: [`the line of fire passes no gap; too close to call: ${crossedNarrower.why}`],
-        }),
-      );
-    if (stepped && frontageLean(stepped.gap) === 'no')
-      checks.push(
-        bpVerdict({
-          question: 'gapFrontage',
-          asked: `is the gap at least as wide as ${poss(S)} frontage?`,
-          role: 'modifier',
-          answer: 'borderline',
-          lean: 'yes',
-          moveMm: stepped.stepMm,
-          bandMm: band,
-          reasons: [`the line of fire passes no gap; too close to call: ${stepWhy(stepped)}`],
+          reasons: [`the line of fire passes no gap; too close to call: ${frontageDoubt.why}`],
         }),
       );
     return { checks };
@@ -257,7 +249,10 @@ function crossedBesideReadings(
     const clearMm = toLeft ? -e.lo : e.hi;
     if (!(clearMm < bandMm)) return;
     const shift = (toLeft ? 1 : -1) * (clearMm + 0.01);
-    const aside = { ...o, polygon: o.polygon.map((p) => ({ x: p.x + shift * left.x, y: p.y + shift * left.y })) };
+    const aside = {
+      ...o,
+      polygon: o.polygon.map((p) => ({ x: p.x + shift * left.x, y: p.y + shift * left.y })),
+    };
     const gap = gapWith(obstacles.map((x, i) => (i === k ? aside : x)));
     out.push({
       gap,

@@ -91,7 +91,10 @@ export function closedRanks(bases: readonly RankBase[]): Polygon[] {
     if (members.length < 2 || doubt.size === 0) return body;
     // The same bases joined by their firm links only.
     const inGroup = new Set(members);
-    const parts = groupsOf(n, firm.filter(([i]) => inGroup.has(i))).filter((g) => inGroup.has(g[0] as number));
+    const parts = groupsOf(
+      n,
+      firm.filter(([i]) => inGroup.has(i)),
+    ).filter((g) => inGroup.has(g[0] as number));
     if (parts.length < 2) return body;
     let openMm = Infinity;
     for (const [key, mm] of doubt) if (inGroup.has(Number(key.split(' ')[0]))) openMm = Math.min(openMm, mm);

@@ -7,6 +7,8 @@ import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
 import { eyeSigma } from '../../../src/rules/black-powder/shooting.ts';
 import { seen } from '../../../src/rules/black-powder/sight.ts';
 import type { ThresholdPolicy } from '../../../src/rules/engine/threshold.ts';
+import type { Verdict } from '../../../src/rules/engine/verdict.ts';
+import type { UnitSpec } from '../../../src/table/scenario.ts';
 import { findUnit, type TableState } from '../../../src/table/table-state.ts';
 import { box, ctxOf, IN, rectPoly, shooterS, table } from './fixtures.ts';
 
@@ -447,7 +449,9 @@ describe('range to the last part seen before a hider covers the target whole', (
     expect(c?.value).toBeCloseTo(2, 9);
     expect(c?.lean).toBe('yes');
     expect(c?.answer).toBe('borderline');
-    expect(c?.reasons.join(' ')).toMatch(/the part of T seen changes as (a unit that hides it moves|a shadow's edge crosses it)/);
+    expect(c?.reasons.join(' ')).toMatch(
+      /the part of T seen changes as (a unit that hides it moves|a shadow's edge crosses it)/,
+    );
     // Brute force: X 0.006" right leaves F's sliver alone (6.5"), and a sixteenth hides T whole.
     expect(closeOf(0.01, 0.05, 0.006)?.value).toBeCloseTo(6.5, 9);
     expect(closeOf(0.01, 0.05, 0.006)?.lean).toBe('no');
@@ -463,39 +467,51 @@ describe('range to the last part seen before a hider covers the target whole', (
   });
 });
 
+/**
+ * gapChecks for S's line of fire from its leader (0, 0) to (0, 15"), T's nearest point, with X
+ * and Y standing beside it: the gap and frontage checks, and the gap the line threads.
+ */
+function gapChecksAt(
+  x: UnitSpec,
+  y: UnitSpec,
+  t: UnitSpec,
+  hiders: ReadonlySet<string> = new Set(),
+): { threaded: ReturnType<typeof gapChecks>['gap']; gap?: Verdict; frontage?: Verdict } {
+  const st = table([shooterS(), x, y, t]);
+  const S = findUnit(st, 'S');
+  const T = findUnit(st, 'T');
+  const to = { x: 0, y: 15 * IN };
+  const range = { mm: 15 * IN, sigmaMm: 0, from: S.leader, to, fromName: 'S', toName: 'T' };
+  const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
+  const { gap: threaded, checks } = gapChecks(
+    ctxOf(st, {}, POLICY),
+    S,
+    T,
+    S.leader,
+    range,
+    false,
+    weapon,
+    T.bodyPolygons,
+    hiders,
+  );
+  return {
+    threaded,
+    gap: checks.find((c) => c.question === 'gap'),
+    frontage: checks.find((c) => c.question === 'gapFrontage'),
+  };
+}
+
 describe('a gap whose flank stands within the band of the line of fire', () => {
   // The line of fire from S's leader (0, 0) to T's nearest point (0, 15). Y stands on the left
   // (x −6…−3) and X on the right `off` inches from the line: it passes a gap of 3 + off inches
   // between them. Without X, nothing flanks the right within S's 10" frontage.
-  const gapChecksOf = (off: number, hiders: ReadonlySet<string> = new Set()) => {
-    const st = table([
-      shooterS(),
+  const gapChecksOf = (off: number, hiders: ReadonlySet<string> = new Set()) =>
+    gapChecksAt(
       box('X', off, off + 2, 6, 7.5, { side: 'red' }),
       box('Y', -6, -3, 6, 7.5, { side: 'red' }),
       box('T', -5, 5, 15, 16.5, { side: 'blue', headingDeg: 180 }),
-    ]);
-    const S = findUnit(st, 'S');
-    const T = findUnit(st, 'T');
-    const to = { x: 0, y: 15 * IN };
-    const range = { mm: 15 * IN, sigmaMm: 0, from: S.leader, to, fromName: 'S', toName: 'T' };
-    const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
-    const { gap: threaded, checks } = gapChecks(
-      ctxOf(st, {}, POLICY),
-      S,
-      T,
-      S.leader,
-      range,
-      false,
-      weapon,
-      T.bodyPolygons,
       hiders,
     );
-    return {
-      threaded,
-      gap: checks.find((c) => c.question === 'gap'),
-      frontage: checks.find((c) => c.question === 'gapFrontage'),
-    };
-  };
 
   it('is too close to call when X stands 2 mm off it: on the line, it would not flank the gap', () => {
     const { gap, frontage } = gapChecksOf(2 / IN);
@@ -524,37 +540,15 @@ describe('an obstacle the line of fire cuts within the band, a gap beside it', (
   // x = `from` inches. With X's left edge left of the line, the line cuts X: a block, not a side of
   // a gap, and nothing flanks the right within S's frontage. X a hair to the right flanks it, and
   // the line passes a 3" gap: too narrow for small arms (6") and for S's 10" frontage.
-  const checksOf = (from: number, hiders: ReadonlySet<string> = new Set()) => {
-    const st = table([
-      shooterS(),
+  const checksOf = (from: number, hiders: ReadonlySet<string> = new Set()) =>
+    gapChecksAt(
       box('X', from, from + 2, 6, 7.5, { side: 'red' }),
       box('Y', -6, -3, 6, 7.5, { side: 'red' }),
       // Narrow, so that no other part of T as near is aimed at past X's left edge (a line to
       // another part seen about as near is its own reading, above).
       box('T', -0.1, 0.1, 15, 16.5, { side: 'blue', headingDeg: 180 }),
-    ]);
-    const S = findUnit(st, 'S');
-    const T = findUnit(st, 'T');
-    const to = { x: 0, y: 15 * IN };
-    const range = { mm: 15 * IN, sigmaMm: 0, from: S.leader, to, fromName: 'S', toName: 'T' };
-    const weapon = { kind: 'smallArms', name: 'musket', max: 18 } as Parameters<typeof gapChecks>[6];
-    const { gap: threaded, checks } = gapChecks(
-      ctxOf(st, {}, POLICY),
-      S,
-      T,
-      S.leader,
-      range,
-      false,
-      weapon,
-      T.bodyPolygons,
       hiders,
     );
-    return {
-      threaded,
-      gap: checks.find((c) => c.question === 'gap'),
-      frontage: checks.find((c) => c.question === 'gapFrontage'),
-    };
-  };
 
   it('is too close to call when the line cuts X by 2 mm: beside it, X flanks a 3" gap', () => {
     const { threaded, gap, frontage } = checksOf(-2 / IN);
@@ -562,10 +556,14 @@ describe('an obstacle the line of fire cuts within the band, a gap beside it', (
     expect(gap?.answer).toBe('borderline');
     expect(gap?.lean).toBe('yes');
     expect(gap?.moveMm).toBeCloseTo(2, 6);
-    expect(gap?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/);
+    expect(gap?.reasons.join(' ')).toMatch(
+      /the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/,
+    );
     expect(frontage?.answer).toBe('borderline');
     expect(frontage?.lean).toBe('yes');
-    expect(frontage?.reasons.join(' ')).toMatch(/the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/);
+    expect(frontage?.reasons.join(' ')).toMatch(
+      /the line of fire cuts X by 0\.08 in, and with it beside the line the line passes a 3\.0 in gap/,
+    );
     // Brute force: X 2.5 mm to the right and the line threads a 3.02" gap, too narrow either way.
     const moved = checksOf(0.5 / IN);
     expect(moved.threaded?.width).toBeCloseTo(3 * IN + 0.5, 6);

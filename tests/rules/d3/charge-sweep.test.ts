@@ -91,7 +91,11 @@ describe('D3 charge: a sweep that only grazes a blocker, or only just misses one
   const R = Math.sqrt(20);
   const at = (inside: number, dx = 0, dy = 0) => {
     const x0 = -2 + R - inside + dx;
-    const st = table([C(), far(), rect('D', x0, x0 + 2, -1 + dy, 1 + dy, { side: 'blue', files: 1 })], [], 'd3');
+    const st = table(
+      [C(), far(), rect('D', x0, x0 + 2, -1 + dy, 1 + dy, { side: 'blue', files: 1 })],
+      [],
+      'd3',
+    );
     const ctx = d3Context(st, {}, POLICY);
     const c = findUnit(st, 'C');
     const t = findUnit(st, 'T');
@@ -100,8 +104,7 @@ describe('D3 charge: a sweep that only grazes a blocker, or only just misses one
   };
   // Where R crosses D's left edge, when only R's arc reaches it: cos(φ) = (√20 − inside) / √20
   // below P's horizontal, from R's start at atan(2 / 4) below it.
-  const contactDeg = (inside: number) =>
-    (Math.atan2(2, 4) - Math.acos((R - inside) / R)) * (180 / Math.PI);
+  const contactDeg = (inside: number) => (Math.atan2(2, 4) - Math.acos((R - inside) / R)) * (180 / Math.PI);
 
   it('is too close to call when R clips D by 0.005" (0.13 mm): D 0.01" aside, and C turns the full 45°', () => {
     const { limits, reach } = at(0.005);

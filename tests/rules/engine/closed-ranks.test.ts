@@ -43,7 +43,7 @@ describe('closed ranks: touching bases hide as one body', () => {
   });
 });
 
-describe('a body joined by a link its bases could open (O\'er the Sea plain 28309)', () => {
+describe("a body joined by a link its bases could open (O'er the Sea plain 28309)", () => {
   // Two 50 × 25 mm bases side by side, `gap` mm apart, each ± 1 mm: the seam is 6 mm. The eye
   // stands square below the crack between them; a small target behind it.
   const pair = (gap: number, sigmaHeadingDeg = 0) => [
