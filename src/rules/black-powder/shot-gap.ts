@@ -49,11 +49,23 @@ export function gapChecks(
   const S = shooter.name;
   const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
   const obstacles = gapObstacles(ctx, new Set([shooter.id, target.id]));
-  const searchWidth = Math.max(shooter.frontage, mmOf(minGap)) + 1;
+  const band = BP.bandMm(ctx, range.sigmaMm);
+  // Gaps up to a band wider than either limit are read too: one only just wide enough is too close
+  // to call (apart 45562: a 6.05" gap fell outside the search and the shot read clear of gaps; a
+  // hair's move of either flank made it 5.99").
+  const wideEnough = Math.max(shooter.frontage, mmOf(minGap)) + 1;
+  const searchWidth = wideEnough + band;
   const along = (to: Vec2) => gapAlongLine(eye, to, obstacles, searchWidth, ctx.options.gapReading);
   const narrow = (x: Gap | undefined) => x !== undefined && x.width < mmOf(minGap);
-  const g = along(range.to);
-  const band = BP.bandMm(ctx, range.sigmaMm);
+  // One wider than both limits by the band is no gap to the rules, as when beyond the search.
+  const found = along(range.to);
+  const g =
+    found &&
+    found.width > wideEnough &&
+    found.width - mmOf(minGap) >= band &&
+    found.width - shooter.frontage >= band
+      ? undefined
+      : found;
   const frontageLean = (w: Gap | undefined): 'yes' | 'no' =>
     w === undefined || w.width >= shooter.frontage ? 'yes' : 'no';
   const readingOf = (w: Gap | undefined) => `${narrow(w)} ${frontageLean(w)}`;

@@ -534,6 +534,34 @@ describe('a gap whose flank stands within the band of the line of fire', () => {
   });
 });
 
+describe('a gap only just wider than the shooter needs', () => {
+  // Y on the left (x −6…−3), X on the right from x = `off`: the line of fire threads a 3 + off
+  // inch gap, against S's 10" frontage (apart 45562: a 6.05" gap against 6" lay beyond the search,
+  // which stopped at the wider limit, and read as no gap at all).
+  const at = (off: number) =>
+    gapChecksAt(
+      box('X', off, off + 2, 6, 7.5, { side: 'red' }),
+      box('Y', -6, -3, 6, 7.5, { side: 'red' }),
+      box('T', -5, 5, 15, 16.5, { side: 'blue', headingDeg: 180 }),
+    );
+
+  it('is too close to call at 10.1" against the 10" frontage: X 0.15" nearer and it is narrower', () => {
+    const { threaded, frontage } = at(7.1);
+    expect(threaded?.width).toBeCloseTo(10.1 * IN, 6);
+    expect(frontage?.lean).toBe('yes');
+    expect(frontage?.answer).toBe('borderline');
+    // Brute force: X 0.15" to the left and the gap is narrower than S's frontage.
+    expect(at(6.95).frontage?.lean).toBe('no');
+  });
+
+  it('is no gap to the rules at 10.5", wider than both limits by more than the band', () => {
+    const { threaded, gap, frontage } = at(7.5);
+    expect(threaded).toBeUndefined();
+    expect(gap).toBeUndefined();
+    expect(frontage).toBeUndefined();
+  });
+});
+
 describe('an obstacle the line of fire cuts within the band, a gap beside it', () => {
   // The mirror of the flank above (plain table 15089). The line of fire runs from S's leader
   // (0, 0) to T's nearest point (0, 15"); Y stands on the left (x −6…−3) and X, 2" wide, from

@@ -190,6 +190,22 @@ const CASES: ReadonlyArray<{
   },
   {
     ruleset: 'black-powder',
+    table: 45562,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'gap',
+    why: 'a gap 6.05" wide against 6", beyond the search, read as no gap at all',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 56909,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'gap',
+    why: 'a gap just over 6" wide against 6", beyond the search, read as no gap at all',
+  },
+  {
+    ruleset: 'black-powder',
     table: 17887,
     question: "can 'A' shoot 'B'?",
     check: 'closeRange',
