@@ -59,7 +59,7 @@ export interface SeenShare {
    * joined by a link its bases' errors could open, `crackOf`), when the target shows through that
    * crack; Infinity when none does.
    */
-  crackMm?(): number;
+  crackMm?(bandMm: number): number;
   /**
    * For each unit that hides part of the target (its place uncertain), the share (%) with that
    * unit moved `offsetMm` across the sight line and its shadow cast again, the other hiders left
@@ -317,8 +317,15 @@ function seenFrom(
       return h ? visibleGiven(eye, target, h, targetArea, apart).polygons : [];
     });
   const bodyShifts = () => shiftedBodies(target, hidden, region, across, targetArea);
-  let crack: number | undefined;
-  const crackMm = (): number => (crack ??= cracksOpened(target, hidden, targetArea, apart, shadowOf));
+  const crack = new Map<number, number>();
+  const crackMm = (bandMm: number): number => {
+    let mm = crack.get(bandMm);
+    if (mm === undefined) {
+      mm = cracksOpened(target, hidden, targetArea, apart, shadowOf, across, bandMm);
+      crack.set(bandMm, mm);
+    }
+    return mm;
+  };
   return {
     region,
     sigmaMm,
@@ -370,7 +377,7 @@ export function seenShareQuantity(
   let move = capped.moveMm;
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0)
-    move = Math.min(move, s.seamMm(), s.crackMm?.() ?? Infinity);
+    move = Math.min(move, s.seamMm(), s.crackMm?.(bandMm) ?? Infinity);
   // A hider moving against the others widens or closes the part seen between them (a half seen
   // through a gap), and one a lever from the target swings its shadow's edge across it many times
   // as far as it moves: moving the target never shows either. One body of the target moving on its

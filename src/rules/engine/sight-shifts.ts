@@ -122,8 +122,10 @@ export function couldCoverAll(
 
 /**
  * SeenShare.crackMm: for each hider whose body is joined by a link in doubt, the target with that
- * body fallen into its parts (each casting its own shadow); the least `openMm` of those through
- * which some of it is then seen.
+ * body fallen into its parts (each casting its own shadow), the parts also shifted together across
+ * the sight line a quarter band at a time out to the band (a crack that misses the target as
+ * reported can sweep onto it: O'er the Sea plain 7159). The least `openMm` plus shift through
+ * which some of it is then seen; Infinity when none is within the band.
  */
 export function cracksOpened(
   target: readonly Polygon[],
@@ -131,19 +133,30 @@ export function cracksOpened(
   targetArea: number,
   apart: boolean,
   shadowOf: (screen: SightScreen) => Hidden | 'blind',
+  across: Vec2,
+  bandMm: number,
 ): number {
   let best = Infinity;
+  const shifts = [0, 1, -1, 2, -2, 3, -3, 4, -4].map((k) => (k * bandMm) / 4);
   hidden.forEach((h, i) => {
     const c = crackOf(h.screen.polygon);
     if (!c || !(c.openMm < best)) return;
-    const parts: Hidden[] = [];
-    for (const p of c.parts) {
-      const cast = shadowOf(sightScreen(h.screen.id, h.screen.label, p, h.screen.kind, h.screen.depthMm));
-      if (cast === 'blind') return;
-      parts.push(cast);
+    for (const shift of shifts) {
+      const mm = c.openMm + Math.abs(shift);
+      if (!(mm < best) || !(mm < bandMm || shift === 0)) continue;
+      const d = { x: across.x * shift, y: across.y * shift };
+      const parts: Hidden[] = [];
+      for (const p of c.parts) {
+        const cast = shadowOf(
+          sightScreen(h.screen.id, h.screen.label, moved(p, d), h.screen.kind, h.screen.depthMm),
+        );
+        if (cast === 'blind') break;
+        parts.push(cast);
+      }
+      if (parts.length < c.parts.length) continue;
+      const split = [...hidden.slice(0, i), ...parts, ...hidden.slice(i + 1)];
+      if (seenShareGiven(target, split, targetArea, apart) > 0) best = mm;
     }
-    const split = [...hidden.slice(0, i), ...parts, ...hidden.slice(i + 1)];
-    if (seenShareGiven(target, split, targetArea, apart) > 0) best = c.openMm;
   });
   return best;
 }

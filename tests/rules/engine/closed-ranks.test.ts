@@ -52,10 +52,10 @@ describe("a body joined by a link its bases could open (O'er the Sea plain 28309
   ];
   const eye = { x: 52.5, y: 0 };
   const target = [rectAt(45, 400, 15, 15)];
-  const sightPast = (bodies: readonly Polygon[]) =>
+  const sightPast = (bodies: readonly Polygon[], from = eye) =>
     seenShare(
       {
-        eye,
+        eye: from,
         eyeSigmaMm: 0,
         target,
         targetSigmaMm: 0,
@@ -79,6 +79,26 @@ describe("a body joined by a link its bases could open (O'er the Sea plain 28309
     const apart = closedRanks(pair(6.5));
     expect(apart).toHaveLength(2);
     expect(sightPast(apart).region.share).toBeGreaterThan(0);
+  });
+
+  it('seen through the crack only once the unit also shifts: 10 mm off the crack, a shift of 3.2 mm shows it', () => {
+    // From (62.5, 0) the crack as it stands looks out at x 22.5…32.5 at the target's depth; the
+    // bases 3.125 mm further right and it reaches the target's edge at x = 45.
+    const from = { x: 62.5, y: 0 };
+    const [body] = closedRanks(pair(5));
+    const q = seenShareQuantity(sightPast([body as Polygon], from), 'moreThan', 0, 6.35);
+    // A crack 1 mm from opening, and a shift of two quarter bands (3.175 mm).
+    expect(q.moveMm).toBeCloseTo(1 + 6.35 / 2, 9);
+    // Brute force: both bases 3.2 mm right and 0.75 mm further apart each, and the target is seen.
+    const shifted = [
+      { polygon: rectAt(3.2 - 0.75, 100, 50, 25), sigmaMm: 1 },
+      { polygon: rectAt(55 + 3.2 + 0.75, 100, 50, 25), sigmaMm: 1 },
+    ];
+    expect(closedRanks(shifted)).toHaveLength(2);
+    expect(sightPast(closedRanks(shifted), from).region.share).toBeGreaterThan(0);
+    // From 20 mm off, no shift within the band shows it.
+    const far = seenShareQuantity(sightPast([body as Polygon], { x: 72.5, y: 0 }), 'moreThan', 0, 6.35);
+    expect(far.moveMm).toBeGreaterThan(6.35);
   });
 
   it('1 mm apart: firmly one body, the target firmly hidden', () => {

@@ -311,6 +311,13 @@ const CASES: ReadonlyArray<{
     why: 'hidden by a friend whose two bases stand 5.0 mm apart against a seam of 5.14 mm: a crack opens',
   },
   {
+    ruleset: 'oer-the-sea',
+    table: 7159,
+    question: "does 'A' see 'X0'?",
+    check: 'see',
+    why: 'a crack 0.4 mm from opening in a friend just ahead, which misses the target unless the friend also shifts',
+  },
+  {
     ruleset: 'd3',
     table: 1350,
     apart: true,
