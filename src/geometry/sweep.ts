@@ -13,25 +13,31 @@ export interface SweepContact {
   readonly from: Vec2;
 }
 
+/**
+ * The part of `pts` on one side of the line x = edgeX (`keepAbove`: x ≥ edgeX, else x ≤ edgeX),
+ * one Sutherland–Hodgman pass. A plain function, not a closure per call: the charge searches
+ * call it millions of times, and under tsx every closure created costs a name definition.
+ */
+function clipAt(pts: readonly Vec2[], edgeX: number, keepAbove: boolean): Vec2[] {
+  const out: Vec2[] = [];
+  const n = pts.length;
+  for (let i = 0; i < n; i++) {
+    const a = pts[i] as Vec2;
+    const b = pts[(i + 1) % n] as Vec2;
+    const ina = keepAbove ? a.x >= edgeX : a.x <= edgeX;
+    const inb = keepAbove ? b.x >= edgeX : b.x <= edgeX;
+    if (ina) out.push(a);
+    if (ina !== inb && b.x !== a.x) {
+      const t = (edgeX - a.x) / (b.x - a.x);
+      out.push({ x: edgeX, y: a.y + (b.y - a.y) * t });
+    }
+  }
+  return out;
+}
+
 /** Clips a polygon (local coordinates) to the slab xMin ≤ x ≤ xMax (Sutherland–Hodgman). */
 function clipSlab(poly: readonly Vec2[], xMin: number, xMax: number): Vec2[] {
-  const clip = (pts: readonly Vec2[], inside: (p: Vec2) => boolean, edgeX: number): Vec2[] => {
-    const out: Vec2[] = [];
-    for (let i = 0; i < pts.length; i++) {
-      const a = pts[i] as Vec2;
-      const b = pts[(i + 1) % pts.length] as Vec2;
-      const ina = inside(a);
-      const inb = inside(b);
-      if (ina) out.push(a);
-      if (ina !== inb && b.x !== a.x) {
-        const t = (edgeX - a.x) / (b.x - a.x);
-        out.push({ x: edgeX, y: a.y + (b.y - a.y) * t });
-      }
-    }
-    return out;
-  };
-  const left = clip(poly, (p) => p.x >= xMin, xMin);
-  return clip(left, (p) => p.x <= xMax, xMax);
+  return clipAt(clipAt(poly, xMin, true), xMax, false);
 }
 
 /**
@@ -43,7 +49,8 @@ export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepC
   const w = box.width / 2;
   let best: { y: number; p: Vec2 } | undefined;
   for (const poly of targets) {
-    const local = poly.map((p) => toLocal(box.frame, p));
+    const local: Vec2[] = [];
+    for (const p of poly) local.push(toLocal(box.frame, p));
     const part = clipSlab(local, -w, w);
     if (part.length === 0) continue;
     let lo: Vec2 | undefined;
