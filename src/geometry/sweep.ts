@@ -1,5 +1,5 @@
 import type { FacedBox } from './faced-box.ts';
-import { toLocal, toTable } from './frame.ts';
+import { toTable } from './frame.ts';
 import type { Polygon } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
@@ -14,59 +14,103 @@ export interface SweepContact {
 }
 
 /**
- * The part of `pts` on one side of the line x = edgeX (`keepAbove`: x ≥ edgeX, else x ≤ edgeX),
- * one Sutherland–Hodgman pass. A plain function, not a closure per call: the charge searches
- * call it millions of times, and under tsx every closure created costs a name definition.
+ * Scratch coordinates for sweepContact, reused from call to call: the charge searches sweep
+ * millions of times, and building point objects for every clip cost more than the clipping.
  */
-function clipAt(pts: readonly Vec2[], edgeX: number, keepAbove: boolean): Vec2[] {
-  const out: Vec2[] = [];
-  const n = pts.length;
-  for (let i = 0; i < n; i++) {
-    const a = pts[i] as Vec2;
-    const b = pts[(i + 1) % n] as Vec2;
-    const ina = keepAbove ? a.x >= edgeX : a.x <= edgeX;
-    const inb = keepAbove ? b.x >= edgeX : b.x <= edgeX;
-    if (ina) out.push(a);
-    if (ina !== inb && b.x !== a.x) {
-      const t = (edgeX - a.x) / (b.x - a.x);
-      out.push({ x: edgeX, y: a.y + (b.y - a.y) * t });
-    }
-  }
-  return out;
+let cap = 0;
+let x0 = new Float64Array(0);
+let y0 = new Float64Array(0);
+let x1 = new Float64Array(0);
+let y1 = new Float64Array(0);
+let x2 = new Float64Array(0);
+let y2 = new Float64Array(0);
+
+function ensureCapacity(n: number): void {
+  // Each clip pass adds at most one point per edge: 2n after the first, 4n after the second.
+  const need = 4 * n + 4;
+  if (need <= cap) return;
+  cap = need;
+  x0 = new Float64Array(cap);
+  y0 = new Float64Array(cap);
+  x1 = new Float64Array(cap);
+  y1 = new Float64Array(cap);
+  x2 = new Float64Array(cap);
+  y2 = new Float64Array(cap);
 }
 
-/** Clips a polygon (local coordinates) to the slab xMin ≤ x ≤ xMax (Sutherland–Hodgman). */
-function clipSlab(poly: readonly Vec2[], xMin: number, xMax: number): Vec2[] {
-  return clipAt(clipAt(poly, xMin, true), xMax, false);
+/**
+ * One Sutherland–Hodgman pass against the line x = edgeX, keeping x ≥ edgeX (`keepAbove`) or
+ * x ≤ edgeX: `n` points in (xs, ys) to (ox, oy); returns how many were written.
+ */
+function clipAt(
+  xs: Float64Array,
+  ys: Float64Array,
+  n: number,
+  edgeX: number,
+  keepAbove: boolean,
+  ox: Float64Array,
+  oy: Float64Array,
+): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const ax = xs[i] as number;
+    const ay = ys[i] as number;
+    const bx = xs[j] as number;
+    const by = ys[j] as number;
+    const ina = keepAbove ? ax >= edgeX : ax <= edgeX;
+    const inb = keepAbove ? bx >= edgeX : bx <= edgeX;
+    if (ina) {
+      ox[m] = ax;
+      oy[m++] = ay;
+    }
+    if (ina !== inb && bx !== ax) {
+      const t = (edgeX - ax) / (bx - ax);
+      ox[m] = edgeX;
+      oy[m++] = ay + (by - ay) * t;
+    }
+  }
+  return m;
 }
 
 /**
  * Moving `box` straight ahead (along its front), the distance at which it first touches any of
  * the polygons: the lowest point, in the box's frame, of the targets' parts inside the strip the
- * frontage sweeps. Undefined when nothing lies in the strip ahead of the box's rear edge.
+ * frontage sweeps (each clipped to the slab |x| ≤ half the frontage). Undefined when nothing lies
+ * in the strip ahead of the box's rear edge.
  */
 export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepContact | undefined {
   const w = box.width / 2;
-  let best: { y: number; p: Vec2 } | undefined;
+  const { origin, right, front } = box.frame;
+  let best: { y: number; x: number; py: number } | undefined;
   for (const poly of targets) {
-    const local: Vec2[] = [];
-    for (const p of poly) local.push(toLocal(box.frame, p));
-    const part = clipSlab(local, -w, w);
-    if (part.length === 0) continue;
-    let lo: Vec2 | undefined;
-    let hiY = -Infinity;
-    for (const p of part) {
-      if (!lo || p.y < lo.y) lo = p;
-      hiY = Math.max(hiY, p.y);
+    const n = poly.length;
+    ensureCapacity(n);
+    for (let i = 0; i < n; i++) {
+      const p = poly[i] as Vec2;
+      const dx = p.x - origin.x;
+      const dy = p.y - origin.y;
+      x0[i] = dx * right.x + dy * right.y;
+      y0[i] = dx * front.x + dy * front.y;
     }
-    if (!lo || hiY < -box.depth) continue; // wholly behind the box
-    const y = Math.max(0, lo.y);
-    if (!best || y < best.y) best = { y, p: lo.y >= 0 ? lo : { x: lo.x, y: 0 } };
+    const m1 = clipAt(x0, y0, n, -w, true, x1, y1);
+    const m2 = clipAt(x1, y1, m1, w, false, x2, y2);
+    if (m2 === 0) continue;
+    let lo = 0;
+    let hiY = -Infinity;
+    for (let k = 0; k < m2; k++) {
+      if ((y2[k] as number) < (y2[lo] as number)) lo = k;
+      hiY = Math.max(hiY, y2[k] as number);
+    }
+    if (hiY < -box.depth) continue; // wholly behind the box
+    const loY = y2[lo] as number;
+    const y = Math.max(0, loY);
+    if (!best || y < best.y) best = { y, x: x2[lo] as number, py: loY >= 0 ? loY : 0 };
   }
   if (!best) return undefined;
   return {
     distance: best.y,
-    at: toTable(box.frame, best.p),
-    from: toTable(box.frame, { x: best.p.x, y: 0 }),
+    at: toTable(box.frame, { x: best.x, y: best.py }),
+    from: toTable(box.frame, { x: best.x, y: 0 }),
   };
 }

@@ -3,6 +3,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { toTable } from '../../geometry/frame.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { convexHull } from '../../geometry/hull.ts';
+import { boxOf, type Box } from '../../geometry/box.ts';
 import { sweepContact } from '../../geometry/sweep.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 
@@ -21,6 +22,20 @@ export interface RunObstacle {
   readonly polygon: Polygon;
   readonly sigmaMm: number;
 }
+
+/** Bounding boxes of obstacle outlines, worked out once per outline. */
+const boxes = new WeakMap<Polygon, Box>();
+const boxOfPolygon = (p: Polygon): Box => {
+  let b = boxes.get(p);
+  if (!b) {
+    b = boxOf(p);
+    boxes.set(p, b);
+  }
+  return b;
+};
+
+const boxesMeet = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 
 const narrowed = (box: FacedBox, clearanceMm: number): FacedBox => ({
   ...box,
@@ -41,7 +56,20 @@ export function runBlockedBy(
 ): RunObstacle | undefined {
   let first: { o: RunObstacle; d: number } | undefined;
   const strip = narrowed(box, clearanceMm);
+  // What the run can meet lies in the strip from the box's rear edge to `distanceMm` ahead: an
+  // obstacle whose box misses that region's box cannot stop it (the searches ask this millions
+  // of times, mostly of obstacles far off).
+  const w = strip.width / 2;
+  const reach = boxOf(
+    [
+      { x: -w, y: -strip.depth },
+      { x: w, y: -strip.depth },
+      { x: w, y: distanceMm },
+      { x: -w, y: distanceMm },
+    ].map((p) => toTable(strip.frame, p)),
+  );
   for (const o of obstacles) {
+    if (!boxesMeet(reach, boxOfPolygon(o.polygon))) continue;
     const c = sweepContact(strip, [o.polygon]);
     if (c && c.distance < distanceMm - 1e-9 && (!first || c.distance < first.d)) first = { o, d: c.distance };
   }
