@@ -48,6 +48,10 @@ export function unionBox(boxes: readonly Box[]): Box {
   return { minX, minY, maxX, maxY };
 }
 
+/** Whether two boxes share any point (touching counts). */
+export const boxesMeet = (a: Box, b: Box): boolean =>
+  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
+
 /** Lower bound of the distance between anything inside box a and anything inside box b. */
 export function boxGap(a: Box, b: Box): number {
   const dx = Math.max(0, a.minX - b.maxX, b.minX - a.maxX);

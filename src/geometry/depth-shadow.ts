@@ -1,4 +1,4 @@
-import { boxOf, type Box } from './box.ts';
+import { boxesMeet, boxOf, type Box } from './box.ts';
 import { pointToPolygon } from './distance.ts';
 import { containsPoint, type Polygon } from './polygon.ts';
 import { PerEyeCache } from './per-eye-cache.ts';
@@ -206,9 +206,6 @@ export function depthShadowNear(
   }
   return depthShadow(eye, poly, depthMm, window).filter((p) => p.length >= 3 && boxesMeet(boxOf(p), near));
 }
-
-const boxesMeet = (a: Box, b: Box): boolean =>
-  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 
 /** The box of the points at distance r0 … r1 from the eye on bearings θ0 … θ1 (θ1 − θ0 < 2π). */
 function sectorBox(eye: Vec2, t0: number, t1: number, r0: number, r1: number): Box {

@@ -1,7 +1,7 @@
 import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
 import { booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
-import { boxOf, boxOfAll, type Box } from './box.ts';
+import { boxesMeet, boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
 import {
   convexCovers,
@@ -120,9 +120,6 @@ export interface VisibleRegion {
   readonly blind?: string;
 }
 
-const overlaps = (a: Box, b: Box): boolean =>
-  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
-
 /**
  * Hidden polygons cut to a box round the target (which it contains): the convex ones exactly, by
  * Sutherland–Hodgman, so the booleans that follow see a few short outlines instead of shadows
@@ -140,7 +137,7 @@ export function cutToBox(polys: readonly Polygon[], b: Box, facts?: readonly Pol
   for (let i = 0; i < polys.length; i++) {
     const p = polys[i] as Polygon;
     const f = facts?.[i];
-    if (!overlaps(f ? f.box : boxOf(p), b)) continue;
+    if (!boxesMeet(f ? f.box : boxOf(p), b)) continue;
     if (!(f ? f.convex : isConvex(p))) out.push(p);
     else {
       const c = clipToConvex(p, rect);
@@ -184,7 +181,7 @@ export function hiddenRegions(
   let rect: Polygon | undefined;
   const eyeBox: Box = { minX: eye.x, minY: eye.y, maxX: eye.x, maxY: eye.y };
   for (const s of screens) {
-    if (!overlaps(s.box, window)) continue;
+    if (!boxesMeet(s.box, window)) continue;
     // An eye outside the screen's box (by more than rounding) is not inside it.
     const inside = !apart(s.box, eyeBox) && containsPoint(s.polygon, eye);
     if (s.kind === 'solid' && inside) return { hidden: [], blind: s };
@@ -192,7 +189,7 @@ export function hiddenRegions(
     let reaching: Polygon[] | undefined;
     let facts: PolygonFacts[] | undefined;
     if (s.kind === 'area') {
-      if (overlaps(s.box, near)) {
+      if (boxesMeet(s.box, near)) {
         reaching = [s.polygon];
         facts = [factsOf(s.polygon, s.box)];
       }
@@ -213,7 +210,7 @@ export function hiddenRegions(
         const cut = p === s.polygon ? p : clipToConvex(p, rect);
         if (cut.length < 3) continue;
         const box = boxOf(cut);
-        if (overlaps(box, near)) {
+        if (boxesMeet(box, near)) {
           (reaching ??= []).push(cut);
           (facts ??= []).push(factsOf(cut, box));
         }

@@ -61,6 +61,8 @@ export interface TurnLimit {
    * each stands beyond that reach (negative within it), mm.
    */
   readonly near: ReadonlyArray<RunObstacle & { readonly beyondMm: number }>;
+  /** The outline and pivot the limit was found with, for finding it again with an obstacle moved. */
+  readonly swing: Swing;
 }
 
 /**
@@ -84,10 +86,21 @@ export function sweepObstacles(ctx: D3Context, charger: TableUnit, target: Table
   return out;
 }
 
-/** How far (degrees, ≥ 0) the charger turns one way (+1 left, −1 right) before sweeping into `obstacle`. */
-function contactDeg(ctx: D3Context, charger: TableUnit, sign: 1 | -1, obstacle: Polygon): number {
-  const outline = facedBoxPolygon(charger.box);
-  const pivot = pivotFor(ctx, charger.box, sign);
+/** The charger's outline and its pivot turning one way (+1 left, −1 right). */
+interface Swing {
+  readonly outline: Polygon;
+  readonly pivot: Vec2;
+  readonly sign: 1 | -1;
+}
+
+const swingOf = (ctx: D3Context, charger: TableUnit, sign: 1 | -1): Swing => ({
+  outline: facedBoxPolygon(charger.box),
+  pivot: pivotFor(ctx, charger.box, sign),
+  sign,
+});
+
+/** How far (degrees, ≥ 0) the charger turns before sweeping into `obstacle`. */
+function contactDeg({ outline, pivot, sign }: Swing, obstacle: Polygon): number {
   if (turningAway(outline, pivot, sign, obstacle)) return CHARGE_TURN_DEG;
   const a = firstContactAngle(outline, pivot, sign * degToRad(CHARGE_TURN_DEG), obstacle);
   return a === undefined ? CHARGE_TURN_DEG : Math.min(CHARGE_TURN_DEG, Math.abs(radToDeg(a)));
@@ -100,15 +113,15 @@ export function turnLimits(
   target: TableUnit,
 ): { left: TurnLimit; right: TurnLimit } {
   const obstacles = sweepObstacles(ctx, charger, target);
-  const outline = facedBoxPolygon(charger.box);
   const side = (sign: 1 | -1): TurnLimit => {
-    const pivot = pivotFor(ctx, charger.box, sign);
+    const swing = swingOf(ctx, charger, sign);
+    const { outline, pivot } = swing;
     const lever = Math.max(...outline.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
     let best: { deg: number; o?: RunObstacle } = { deg: CHARGE_TURN_DEG };
     let next = CHARGE_TURN_DEG;
     const near: Array<RunObstacle & { beyondMm: number }> = [];
     for (const o of obstacles) {
-      const deg = contactDeg(ctx, charger, sign, o.polygon);
+      const deg = contactDeg(swing, o.polygon);
       if (deg < best.deg) [next, best] = [best.deg, { deg, o }];
       else next = Math.min(next, deg);
       const beyondMm = pointToPolygon(pivot, o.polygon).distance - lever;
@@ -116,9 +129,14 @@ export function turnLimits(
       if (beyondMm <= band) near.push({ ...o, beyondMm });
     }
     const others = near.filter((o) => o.polygon !== best.o?.polygon);
-    if (!best.o) return { deg: best.deg, near: others };
+    if (!best.o) return { deg: best.deg, near: others, swing };
     const { name, sigmaMm, polygon } = best.o;
-    return { deg: best.deg, by: { name, sigmaMm, leverMm: lever, polygon, nextDeg: next }, near: others };
+    return {
+      deg: best.deg,
+      by: { name, sigmaMm, leverMm: lever, polygon, nextDeg: next },
+      near: others,
+      swing,
+    };
   };
   return { left: side(1), right: side(-1) };
 }
@@ -130,12 +148,10 @@ const EIGHT_WAYS: readonly Vec2[] = Array.from({ length: 8 }, (_, k) => ({
 }));
 
 /** The contact (degrees) with `polygon` moved `mm` each of eight ways. */
-const contactsMoved = (ctx: D3Context, charger: TableUnit, sign: 1 | -1, polygon: Polygon, mm: number) =>
+const contactsMoved = (swing: Swing, polygon: Polygon, mm: number): number[] =>
   EIGHT_WAYS.map((w) =>
     contactDeg(
-      ctx,
-      charger,
-      sign,
+      swing,
       polygon.map((p) => ({ x: p.x + mm * w.x, y: p.y + mm * w.y })),
     ),
   );
@@ -149,26 +165,18 @@ const contactsMoved = (ctx: D3Context, charger: TableUnit, sign: 1 | -1, polygon
  * ways. And the least limit also weighs each obstacle the sweep only just misses moved as far
  * (apart 23263: the full turn, and 5° with a friend a hair closer).
  */
-export function limitWithBlockerMoved(
-  ctx: D3Context,
-  charger: TableUnit,
-  sign: 1 | -1,
-  limit: TurnLimit,
-  mm: number,
-): number {
+export function limitWithBlockerMoved(limit: TurnLimit, mm: number): number {
   const by = limit.by;
   const swung = by
     ? Math.max(0, Math.min(CHARGE_TURN_DEG, limit.deg + radToDeg(mm / by.leverMm)))
     : limit.deg;
   if (mm === 0) return swung;
   const d = Math.abs(mm);
-  const moved = by
-    ? contactsMoved(ctx, charger, sign, by.polygon, d).map((deg) => Math.min(by.nextDeg, deg))
-    : [];
+  const moved = by ? contactsMoved(limit.swing, by.polygon, d).map((deg) => Math.min(by.nextDeg, deg)) : [];
   if (mm > 0) return Math.max(swung, ...moved);
   const nearer = limit.near
     .filter((o) => o.beyondMm <= d)
-    .flatMap((o) => contactsMoved(ctx, charger, sign, o.polygon, d));
+    .flatMap((o) => contactsMoved(limit.swing, o.polygon, d));
   return Math.min(swung, ...moved, ...nearer);
 }
 

@@ -3,7 +3,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { toTable } from '../../geometry/frame.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { convexHull } from '../../geometry/hull.ts';
-import { boxOf, type Box } from '../../geometry/box.ts';
+import { boxesMeet, boxOf, type Box } from '../../geometry/box.ts';
 import { sweepContact } from '../../geometry/sweep.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 
@@ -33,9 +33,6 @@ const boxOfPolygon = (p: Polygon): Box => {
   }
   return b;
 };
-
-const boxesMeet = (a: Box, b: Box): boolean =>
-  a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY;
 
 const narrowed = (box: FacedBox, clearanceMm: number): FacedBox => ({
   ...box,

@@ -122,8 +122,8 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
       charger,
       target,
       {
-        leftDeg: limitWithBlockerMoved(ctx, charger, 1, limits.left, mm),
-        rightDeg: limitWithBlockerMoved(ctx, charger, -1, limits.right, mm),
+        leftDeg: limitWithBlockerMoved(limits.left, mm),
+        rightDeg: limitWithBlockerMoved(limits.right, mm),
       },
       inTheWay,
     );

@@ -1,6 +1,6 @@
 import { polygonSeparation } from '../../geometry/distance.ts';
 import { convexHull } from '../../geometry/hull.ts';
-import type { Polygon } from '../../geometry/polygon.ts';
+import { centroid, type Polygon } from '../../geometry/polygon.ts';
 
 /**
  * A unit as it hides what lies behind it: bases that stand in contact (within a seam the camera
@@ -28,10 +28,8 @@ const seamMm = (a: RankBase, b: RankBase): number => Math.max(SEAM_FLOOR_MM, 3 *
 
 /** How far a base's outline may stand off its reported place: its centre's error and its corners' turn. */
 function errorReachMm(b: RankBase): number {
-  const n = b.polygon.length || 1;
-  const cx = b.polygon.reduce((s, p) => s + p.x, 0) / n;
-  const cy = b.polygon.reduce((s, p) => s + p.y, 0) / n;
-  const lever = Math.max(0, ...b.polygon.map((p) => Math.hypot(p.x - cx, p.y - cy)));
+  const c = centroid(b.polygon);
+  const lever = Math.max(0, ...b.polygon.map((p) => Math.hypot(p.x - c.x, p.y - c.y)));
   return b.sigmaMm + lever * (((b.sigmaHeadingDeg ?? 0) * Math.PI) / 180);
 }
 
@@ -74,7 +72,8 @@ export function closedRanks(bases: readonly RankBase[]): Polygon[] {
   if (n < 2) return bases.map((b) => b.polygon);
   const links: Array<[number, number]> = [];
   const firm: Array<[number, number]> = [];
-  const doubt = new Map<string, number>();
+  // Links their bases' errors could open: the first base, and how far the link is from opening.
+  const doubt: Array<{ readonly i: number; readonly openMm: number }> = [];
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
       const a = bases[i] as RankBase;
@@ -83,12 +82,12 @@ export function closedRanks(bases: readonly RankBase[]): Polygon[] {
       const seam = seamMm(a, b);
       if (gap > seam) continue;
       links.push([i, j]);
-      if (seam - gap < errorReachMm(a) + errorReachMm(b)) doubt.set(`${i} ${j}`, seam - gap);
+      if (seam - gap < errorReachMm(a) + errorReachMm(b)) doubt.push({ i, openMm: seam - gap });
       else firm.push([i, j]);
     }
   return groupsOf(n, links).map((members) => {
     const body = hullOf(bases, members);
-    if (members.length < 2 || doubt.size === 0) return body;
+    if (members.length < 2 || doubt.length === 0) return body;
     // The same bases joined by their firm links only.
     const inGroup = new Set(members);
     const parts = groupsOf(
@@ -96,8 +95,7 @@ export function closedRanks(bases: readonly RankBase[]): Polygon[] {
       firm.filter(([i]) => inGroup.has(i)),
     ).filter((g) => inGroup.has(g[0] as number));
     if (parts.length < 2) return body;
-    let openMm = Infinity;
-    for (const [key, mm] of doubt) if (inGroup.has(Number(key.split(' ')[0]))) openMm = Math.min(openMm, mm);
+    const openMm = Math.min(...doubt.filter((d) => inGroup.has(d.i)).map((d) => d.openMm));
     cracks.set(body, { parts: parts.map((g) => hullOf(bases, g)), openMm });
     return body;
   });
