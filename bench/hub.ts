@@ -85,9 +85,13 @@ async function eventRows(pool: pg.Pool): Promise<number> {
 function worker<T>(role: 'tables' | 'spectators', config: unknown, scratch: string): Promise<T> {
   const file = join(scratch, `${role}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/hub-worker.ts', role, file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', new URL('../bin/ts.js', import.meta.url).href, 'bench/hub-worker.ts', role, file],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
   return new Promise((resolve, reject) =>

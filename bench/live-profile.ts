@@ -50,7 +50,7 @@ const THREADS: ReadonlyArray<readonly [string, string]> = [
   ['split-pass-worker.ts', 'split-pass worker'],
   ['worker-thread.ts', 'vision worker'],
   ['live-loop.ts', 'main (server)'],
-  ['node:internal/modules/esm/worker', 'module loader (tsx hooks)'],
+  ['node:internal/modules/esm/worker', 'module loader (TypeScript hooks)'],
 ];
 
 const WAITING = '(waiting)';
@@ -97,7 +97,7 @@ export function selfTimes(
     if (!ms) continue;
     const f = n.callFrame;
     const file = where(f.url, root);
-    // Code loaded through tsx reports every function on line 1: a line there says nothing.
+    // Code loaded through tsx reported every function on line 1: a line there says nothing.
     const line = f.lineNumber > 0 ? `:${f.lineNumber + 1}` : '';
     const name = waiting(f) ? WAITING : `${f.functionName || '(anonymous)'}${file ? ` ${file}${line}` : ''}`;
     byName.set(name, (byName.get(name) ?? 0) + ms);

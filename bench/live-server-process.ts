@@ -19,9 +19,13 @@ export function spawnLiveServer(
 ): LiveServerProcess {
   const prof = o.profileDir ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : [];
   const script = join(import.meta.dirname, 'live-server.ts');
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', script, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...prof, '--import', new URL('../bin/ts.js', import.meta.url).href, script, JSON.stringify(options)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   const forward = (d: Buffer) => {
     for (const line of d.toString().split('\n')) if (line.trim()) o.log(`  [server] ${line}`);
   };

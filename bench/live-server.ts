@@ -5,7 +5,7 @@
  * a temporary data folder as `serve` records into .vedette/. Started by bench/live.ts with an
  * IPC channel; says where it listens (and the synthetic camera's clock), stops when told.
  *
- *   node --import tsx bench/live-server.ts '{"dataDir":"…","url":"http://…/video","camera":"…json"}'
+ *   node --import ./bin/ts.js bench/live-server.ts '{"dataDir":"…","url":"http://…/video","camera":"…json"}'
  */
 import { DEFAULT_SCENARIO, sourceFromOptions } from '../src/cli/serve-command.ts';
 import { startServer } from '../src/server/app.ts';

@@ -1,11 +1,14 @@
 /**
- * Benchmark dispatcher: `npm run bench -- <name> [args…]` (or `npx tsx bench/run.ts <name>`)
+ * Benchmark dispatcher: `npm run bench -- <name> [args…]` (or `node --import ./bin/ts.js bench/run.ts <name>`)
  * runs bench/<name>.ts with the remaining arguments. Without a name it lists the benchmarks.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** The project's TypeScript hooks (bin/ts.js: not tsx, whose keepNames slows the rules engine). */
+const TS_HOOKS = new URL('../bin/ts.js', import.meta.url).href;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [name, ...rest] = process.argv.slice(2);
@@ -16,7 +19,7 @@ if (!name || !/^[a-z0-9]+$/i.test(name) || !existsSync(join(here, `${name}.ts`))
   console.error(`usage: npm run bench -- <name> [args…]\nbenchmarks: ${benches.join(', ')}`);
   process.exit(name ? 1 : 0);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...rest], {
+const result = spawnSync(process.execPath, ['--import', TS_HOOKS, join(here, `${name}.ts`), ...rest], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: runs the TypeScript CLI through tsx so no build step is needed.
-import { register } from 'tsx/esm/api';
-register();
+// Thin launcher: runs the TypeScript CLI through bin/ts.js so no build step is needed.
+import './ts.js';
+
 await import('../src/cli/main.ts');

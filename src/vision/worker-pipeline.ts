@@ -31,7 +31,7 @@ const WORKER_URL = new URL('./worker-thread.ts', import.meta.url);
  * the server's event loop. One frame is in the worker at a time; the caller decides what to do
  * with frames that arrive meanwhile (the live loop keeps only the newest).
  *
- * The worker loads TypeScript through tsx (see worker-start.ts), under `node bin/vedette.js`, tsx and vitest alike.
+ * The worker loads TypeScript through bin/ts.js (see worker-start.ts), under `node bin/vedette.js`, tsx and vitest alike.
  */
 export class WorkerPipeline implements FrameProcessor {
   private nextId = 1;
