@@ -83,6 +83,29 @@ export function seenPastWoodReadings(
   return readings;
 }
 
+/**
+ * The target stepped along the sight line, a quarter band at a time, against a range limit, when
+ * a wood hides some of it: the wood's depth boundary cuts the target elsewhere as it moves along,
+ * and the sliver seen can vanish before the full band while another shows further on (a carbine's
+ * nearest part seen read 5.7" as reported, 11.1" from the leader with the target 1.6 mm further
+ * off, and none a full band on). Across, seenPartAcrossReadings steps it already.
+ */
+export function seenPastWoodAlongReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
+  const { ctx, target, view } = r;
+  if (!hiddenByWood(ctx, view.region.hiddenBy)) return [];
+  // Measured to the moved part put back where the target stands, as seenPartAcrossReadings.
+  const stepped = (offsetMm: number) => {
+    const { seen: polys, offset } = view.seenAt(1, offsetMm);
+    return polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
+  };
+  return seenPartReadings(
+    r,
+    limitMm,
+    [stepped],
+    `the part of ${target.name} seen past the wood changes as ${target.name} moves`,
+  );
+}
+
 /** Whether a wood (depth-limited sight) is among what hides the target. */
 function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }[]): boolean {
   return hiddenBy.some((h) => ctx.state.terrain.some((t) => t.id === h.id && t.kind === 'wood'));

@@ -39,6 +39,7 @@ import {
   seenPartAcrossReadings,
   seenPartHiderReadings,
   seenPastWoodReadings,
+  seenPastWoodAlongReadings,
 } from './seen-part-readings.ts';
 import { measureFrom, type OtherReading } from './range.ts';
 import { inCombat } from './in-combat.ts';
@@ -259,6 +260,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
         ...rangeLimitsIn(weapon).flatMap((limit) => [
           ...seenPartAcrossReadings(seenRange, mmOf(limit)),
           ...seenPartHiderReadings(seenRange, mmOf(limit)),
+          ...seenPastWoodAlongReadings(seenRange, mmOf(limit)),
         ]),
       ],
     ));

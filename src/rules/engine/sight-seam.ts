@@ -38,7 +38,11 @@ export function seamOf(
   const atUnit = cuts.some(
     (h) => h.screen.kind === 'solid' && pointToOutline(inputs.eye, h.screen.polygon) <= 2 * eyeBandMm,
   );
-  return atUnit ? Math.min(seam, eyeStep()) : seam;
+  // A wood hides by its depth, and how deep the sight line runs in it turns with the eye at any
+  // distance: where its depth shadow meets another hider's, a step of the eye can open a gap that
+  // moving the target never finds (a gun 14" from a wood, hidden by the wood and a building).
+  const withWood = cuts.length > 1 && cuts.some((h) => h.screen.kind === 'wood');
+  return atUnit || withWood ? Math.min(seam, eyeStep()) : seam;
 }
 
 /** The seams where the hiders meet in front of the target (`cutting`: ids of those that hide some), for seamOf. */

@@ -91,7 +91,17 @@ export interface SeenShare {
    * When the eye is within reach of a screen's outline (a building, a hill): how far, and the view
    * from just across it (inside, the screen hides nothing; outside, what lies behind it).
    */
-  readonly acrossScreen?: { readonly mm: number; readonly share: number; readonly seen: readonly Polygon[] };
+  readonly acrossScreen?: {
+    readonly mm: number;
+    readonly share: number;
+    readonly seen: readonly Polygon[];
+    /**
+     * The whole sight from there, to probe: the target or a hider moving within the band can
+     * answer otherwise from across even when the view from there as it stands does not (a half
+     * seen from across a hill's edge past a unit's corner).
+     */
+    readonly view: SeenShare;
+  };
   /**
    * When the eye stands in a wood, or within its depth and two bands of its outline: the share (%)
    * seen from the eye moved `offsetMm` across (k = 0) or along (k = 1) the sight line, probed over
@@ -122,7 +132,12 @@ export interface SightInputs {
  * The seen share of `target`, exact. `reachMm` is how far probes may move the target (the hidden
  * regions are built that far round it); `bandFor` turns the relative sigma into the pose band.
  */
-export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => number): SeenShare {
+export function seenShare(
+  inputs: SightInputs,
+  bandFor: (sigmaMm: number) => number,
+  /** False for the view from across a screen itself (it would only step back). */
+  lookAcross = true,
+): SeenShare {
   const { eye, target } = inputs;
   const tb = boxOfAll(target);
   const targetArea = areaOf(target);
@@ -209,12 +224,13 @@ export function seenShare(inputs: SightInputs, bandFor: (sigmaMm: number) => num
     ? { ...seen, eyeAtWood: woodEye(inputs, along, eyeBandMm) }
     : seen;
   const withNear = near === undefined ? atWood : { ...atWood, nearBlindMm: near };
-  const cross = screenCrossing(eye, inputs.screens, eyeReach);
+  const cross = lookAcross ? screenCrossing(eye, inputs.screens, eyeReach) : undefined;
   if (!cross) return withNear;
   // Seen from just across that screen's outline (noted: the units there change it).
   noteSight(cross.at, tb, sightWindow(cross.at, tb, 1));
   const there = visibleRegion(cross.at, target, inputs.screens);
-  return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons } };
+  const view = seenShare({ ...inputs, eye: cross.at }, bandFor, false);
+  return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons, view } };
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
@@ -375,6 +391,18 @@ export function seenShareQuantity(
     hiddenShare,
   );
   let move = capped.moveMm;
+  // Just across a screen's outline the answer is the same as here, but the view from there is
+  // judged as any view is: a step across and a move within the band there can answer otherwise.
+  const acrossScreen = s.acrossScreen;
+  if (
+    acrossScreen &&
+    across !== undefined &&
+    holds(across - limitPercent, comparison, limitPercent) ===
+      holds(q.value - limitPercent, comparison, limitPercent)
+  ) {
+    const there = seenShareQuantity(acrossScreen.view, comparison, limitPercent, bandMm, hiddenShare).moveMm;
+    if (there !== undefined && there < bandMm) move = Math.min(move, acrossScreen.mm + there);
+  }
   // Hidden behind hiders that meet by a hair: moving one opens a gap the target probes never find.
   if (!hiddenShare && limitPercent === 0 && s.region.share === 0)
     move = Math.min(move, s.seamMm(), s.crackMm?.(bandMm) ?? Infinity);

@@ -371,6 +371,30 @@ const CASES: ReadonlyArray<{
     check: 'see',
     why: 'hidden by a building and a unit that meet by a hair',
   },
+  {
+    ruleset: 'black-powder',
+    table: 70451,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'visibleHalf',
+    why: 'the leader a hair off a hill: 46 % seen from across its edge, and a unit there a lever from the target',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 71729,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'closeRange',
+    why: 'a sliver seen past a wood at 5.7": the target 1.6 mm further off shows another at 10"',
+  },
+  {
+    ruleset: 'black-powder',
+    table: 78582,
+    apart: true,
+    question: "does 'A' see 'B'?",
+    check: 'see',
+    why: 'hidden where a wood’s depth shadow meets a building’s: a step of the gun opens a gap',
+  },
 ];
 
 const PERTURBATIONS = 6;
