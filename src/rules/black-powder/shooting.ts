@@ -285,6 +285,7 @@ function assessShotAfresh(ctx: BpContext, shooter: TableUnit, target: TableUnit)
       weapon,
       polys,
       new Set(visible.hiddenBy.map((h) => h.id)),
+      others,
     );
     gap = gaps.gap;
     checks.push(...gaps.checks);

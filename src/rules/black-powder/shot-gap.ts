@@ -21,6 +21,7 @@ import { firstChange } from '../engine/probe.ts';
 import { pointToPolygon } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { gapObstacles } from './sight.ts';
+import type { OtherReading } from './range.ts';
 import { GAP_CANNON, GAP_SMALL_ARMS, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 import { lengthWords } from '../engine/words.ts';
@@ -45,6 +46,7 @@ export function gapChecks(
   weapon: Weapon,
   seenParts: readonly Polygon[],
   hiders: ReadonlySet<string> = new Set(),
+  otherRanges: readonly OtherReading[] = [],
 ): { gap?: Gap; checks: Verdict[] } {
   const S = shooter.name;
   const minGap = gun && weapon.kind === 'cannon' ? GAP_CANNON : GAP_SMALL_ARMS;
@@ -83,9 +85,12 @@ export function gapChecks(
     return narrow(o) !== narrow(g) ? { gap: o } : undefined;
   });
   const why = 'another part of the target seen about as near is reached by a line of fire';
-  const crossed = crossedBesideReadings(eye, range.to, obstacles, band, hiders, (without) =>
-    gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading),
-  );
+  const crossed = [
+    ...crossedBesideReadings(eye, range.to, obstacles, band, hiders, (without) =>
+      gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading),
+    ),
+    ...otherRangeLines(otherRanges, range, band, along),
+  ];
   if (!g) {
     const checks: Verdict[] = [];
     // No gap on this line, but one on another as near (or a step longer or shorter) too narrow.
@@ -227,6 +232,31 @@ export function gapChecks(
       ),
     ],
   };
+}
+
+/**
+ * The line of fire to the nearest part of another reading of the range within the band (the
+ * leader on another base it may as well stand on, the part seen as a hider or the target steps):
+ * that reading may as well be the range, and its line passes its own gap, or none (apart 64632: a
+ * skirmisher's leader as near one base's centre as another's; from the other, the nearest part
+ * seen is 3.5" off and the line to it passes no gap, where the 5.3" gap had read a firm no).
+ */
+function otherRangeLines(
+  others: readonly OtherReading[],
+  range: Measured,
+  bandMm: number,
+  along: (to: Vec2) => Gap | undefined,
+): Array<{ gap: Gap | undefined; switchMm: number; why: string }> {
+  return others
+    .filter((o) => o.switchMm < bandMm && hypot(o.to.x - range.to.x, o.to.y - range.to.y) > 1)
+    .map((o) => {
+      const gap = along(o.to);
+      return {
+        gap,
+        switchMm: o.switchMm,
+        why: `${o.why}, and the line of fire to the part that reading runs to passes ${gap ? `a ${inStr(gap.width)} gap` : 'no gap'}`,
+      };
+    });
 }
 
 /**

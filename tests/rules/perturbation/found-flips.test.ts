@@ -395,6 +395,14 @@ const CASES: ReadonlyArray<{
     check: 'see',
     why: 'hidden where a wood’s depth shadow meets a building’s: a step of the gun opens a gap',
   },
+  {
+    ruleset: 'black-powder',
+    table: 83531,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'shoot',
+    why: 'a 2.0" gap on the line of fire, and none on the line to the part seen as a hider moves',
+  },
 ];
 
 const PERTURBATIONS = 6;
