@@ -80,16 +80,53 @@ export function gapChecks(
   );
   const stepWhy = (st: NonNullable<typeof stepped>) =>
     `with the line of fire ${inStr(st.stepMm)} ${st.longer ? 'longer' : 'shorter'} at its ends (a flank's corner only just ${st.longer ? 'misses' : 'reaches'} beside it), it passes ${st.gap ? `a ${inStr(st.gap.width)} gap` : 'no gap'}`;
+  // The same step at the ends of another line of fire `movedMm` from being the one read.
+  const endStepDoubt = (to: Vec2, movedMm: number, prefix: string): GapDoubt[] => {
+    const st = endStep(
+      (from, end) => gapAlongLine(from, end, obstacles, searchWidth, ctx.options.gapReading),
+      eye,
+      to,
+      band - movedMm,
+      (w) => readingOf(w) !== readingOf(g),
+    );
+    return st ? [{ gap: st.gap, switchMm: movedMm + st.stepMm, why: `${prefix}${stepWhy(st)}` }] : [];
+  };
   const other = otherAim(eye, range, seenParts, band, (to) => {
     const o = along(to);
     return narrow(o) !== narrow(g) ? { gap: o } : undefined;
   });
   const why = 'another part of the target seen about as near is reached by a line of fire';
+  // A flank within the band of a line of fire may as well stand on it: a block, not a side of the
+  // gap (the line then threads whatever flanks it without that one). Not one that hides part of
+  // the target: the line runs to the part seen, which ends at that one's shadow, so it grazes it
+  // wherever it stands. `movedMm`: how far the line itself is from being the one read.
+  const flankDoubtsOn = (to: Vec2, w: Gap | undefined, movedMm: number, prefix: string): GapDoubt[] =>
+    w === undefined
+      ? []
+      : (
+          [
+            [w.left, w.leftPerp],
+            [w.right, w.rightPerp],
+          ] as const
+        )
+          .filter(([o, perp]) => movedMm + perp < band && !hiders.has(o.id))
+          .map(([o, perp]) => {
+            const without = obstacles.filter((x) => x.id !== o.id);
+            const gw = gapAlongLine(eye, to, without, searchWidth, ctx.options.gapReading);
+            return {
+              gap: gw,
+              switchMm: movedMm + perp,
+              why: `${prefix}${o.label} stands ${lengthWords(perp, 'in')} from the line of fire, and without it ${gw ? `the line passes a ${inStr(gw.width)} gap` : 'it passes no gap'}`,
+            };
+          });
   const crossed = [
     ...crossedBesideReadings(eye, range.to, obstacles, band, hiders, (without) =>
       gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading),
     ),
-    ...otherRangeLines(otherRanges, range, band, along),
+    ...otherRangeLines(otherRanges, range, band, along, (to, w, movedMm, prefix) => [
+      ...flankDoubtsOn(to, w, movedMm, prefix),
+      ...endStepDoubt(to, movedMm, prefix),
+    ]),
   ];
   if (!g) {
     const checks: Verdict[] = [];
@@ -139,26 +176,7 @@ export function gapChecks(
       );
     return { checks };
   }
-  // A flank within the band of the line of fire may as well stand on it: a block, not a side of
-  // the gap (the line then threads whatever flanks it without that one). Not one that hides part
-  // of the target: the line runs to the part seen, which ends at that one's shadow, so it grazes
-  // it wherever it stands.
-  const flankDoubts = (
-    [
-      [g.left, g.leftPerp],
-      [g.right, g.rightPerp],
-    ] as const
-  )
-    .filter(([o, perp]) => perp < band && !hiders.has(o.id))
-    .map(([o, perp]) => {
-      const without = obstacles.filter((x) => x.id !== o.id);
-      const w = gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading);
-      return {
-        gap: w,
-        switchMm: perp,
-        why: `${o.label} stands ${lengthWords(perp, 'in')} from the line of fire, and without it ${w ? `the line passes a ${inStr(w.width)} gap` : 'it passes no gap'}`,
-      };
-    });
+  const flankDoubts = flankDoubtsOn(range.to, g, 0, '');
   const doubts = [
     ...flankDoubts,
     ...crossed,
@@ -246,17 +264,27 @@ function otherRangeLines(
   range: Measured,
   bandMm: number,
   along: (to: Vec2) => Gap | undefined,
-): Array<{ gap: Gap | undefined; switchMm: number; why: string }> {
+  doubtsOn: (to: Vec2, w: Gap | undefined, movedMm: number, prefix: string) => GapDoubt[],
+): GapDoubt[] {
   return others
     .filter((o) => o.switchMm < bandMm && hypot(o.to.x - range.to.x, o.to.y - range.to.y) > 1)
-    .map((o) => {
+    .flatMap((o) => {
       const gap = along(o.to);
-      return {
-        gap,
-        switchMm: o.switchMm,
-        why: `${o.why}, and the line of fire to the part that reading runs to passes ${gap ? `a ${inStr(gap.width)} gap` : 'no gap'}`,
-      };
+      const prefix = `${o.why}, and on the line of fire to the part that reading runs to `;
+      return [
+        { gap, switchMm: o.switchMm, why: `${prefix}${gap ? `a ${inStr(gap.width)} gap` : 'no gap'}` },
+        // That line's own doubts: a flank within the band of it, a step at its ends (apart 64632:
+        // the line to the other reading passes the same 5.3" gap, and 1.3 mm shorter, none).
+        ...doubtsOn(o.to, gap, o.switchMm, prefix),
+      ];
     });
+}
+
+/** Another reading of the gap within the band: the gap then (or none), how far off, and why. */
+interface GapDoubt {
+  readonly gap: Gap | undefined;
+  readonly switchMm: number;
+  readonly why: string;
 }
 
 /**

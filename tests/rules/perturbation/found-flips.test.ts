@@ -403,6 +403,14 @@ const CASES: ReadonlyArray<{
     check: 'shoot',
     why: 'a 2.0" gap on the line of fire, and none on the line to the part seen as a hider moves',
   },
+  {
+    ruleset: 'black-powder',
+    table: 64632,
+    apart: true,
+    question: "can 'A' shoot 'B'?",
+    check: 'gap',
+    why: 'the line to the part the leader’s other base ranges to passes the same gap, and 0.6 mm shorter none',
+  },
 ];
 
 const PERTURBATIONS = 6;
