@@ -5,7 +5,12 @@ import { hypot } from '../../geometry/hypot.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { seamMoveMm, type SeamHider } from '../../geometry/shadow-seam.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import type { Hidden, SightScreen, VisibleRegion } from '../../geometry/visible-region.ts';
+import {
+  seenShareGiven,
+  type Hidden,
+  type SightScreen,
+  type VisibleRegion,
+} from '../../geometry/visible-region.ts';
 import { eyeAtWood, eyeMovedMm } from './sight-eye.ts';
 import type { SightInputs } from './sight-share.ts';
 import { screenMoves } from './sight-shifts.ts';
@@ -40,8 +45,17 @@ export function seamOf(
   );
   // A wood hides by its depth, and how deep the sight line runs in it turns with the eye at any
   // distance: where its depth shadow meets another hider's, a step of the eye can open a gap that
-  // moving the target never finds (a gun 14" from a wood, hidden by the wood and a building).
-  const withWood = cuts.length > 1 && cuts.some((h) => h.screen.kind === 'wood');
+  // moving the target never finds (a gun 14" from a wood, hidden by the wood and a building). Not
+  // when the other hiders hide the whole target without the wood: it then decides nothing (their
+  // seams are read above). Most bench pairs behind a wood are so (a third of a fresh run, else).
+  const isWood = (h: Hidden) => h.screen.kind === 'wood';
+  const withWood =
+    cuts.length > 1 &&
+    cuts.some(isWood) &&
+    seenShareGiven(
+      inputs.target,
+      hidden.filter((h) => !isWood(h)),
+    ) > 0;
   return atUnit || withWood ? Math.min(seam, eyeStep()) : seam;
 }
 
