@@ -79,7 +79,7 @@ export function gapChecks(
     (w) => readingOf(w) !== readingOf(g),
   );
   const stepWhy = (st: NonNullable<typeof stepped>) =>
-    `with the line of fire ${inStr(st.stepMm)} ${st.longer ? 'longer' : 'shorter'} at its ends (a flank's corner only just ${st.longer ? 'misses' : 'reaches'} beside it), it passes ${st.gap ? `a ${inStr(st.gap.width)} gap` : 'no gap'}`;
+    `with the line of fire ${lengthWords(st.stepMm, 'in')} ${st.longer ? 'longer' : 'shorter'} at its ends (a flank's corner only just ${st.longer ? 'misses' : 'reaches'} beside it), it passes ${st.gap ? `a ${inStr(st.gap.width)} gap` : 'no gap'}`;
   // The same step at the ends of another line of fire `movedMm` from being the one read.
   const endStepDoubt = (to: Vec2, movedMm: number, prefix: string): GapDoubt[] => {
     const st = endStep(
@@ -270,9 +270,14 @@ function otherRangeLines(
     .filter((o) => o.switchMm < bandMm && hypot(o.to.x - range.to.x, o.to.y - range.to.y) > 1)
     .flatMap((o) => {
       const gap = along(o.to);
-      const prefix = `${o.why}, and on the line of fire to the part that reading runs to `;
+      const passes = gap ? `a ${inStr(gap.width)} gap` : 'no gap';
+      const prefix = `${o.why}; on the line of fire to the part that reading runs to, `;
       return [
-        { gap, switchMm: o.switchMm, why: `${prefix}${gap ? `a ${inStr(gap.width)} gap` : 'no gap'}` },
+        {
+          gap,
+          switchMm: o.switchMm,
+          why: `${o.why}, and the line of fire to the part that reading runs to passes ${passes}`,
+        },
         // That line's own doubts: a flank within the band of it, a step at its ends (apart 64632:
         // the line to the other reading passes the same 5.3" gap, and 1.3 mm shorter, none).
         ...doubtsOn(o.to, gap, o.switchMm, prefix),
