@@ -71,11 +71,8 @@ export function seenPastWoodReadings(
   const targetBand = BP.bandMm(ctx, target.sigmaMm);
   for (const k of [0, 1] as const)
     for (const sign of [1, -1]) {
-      const { seen: polys, offset } = view.seenAt(k, sign * targetBand);
-      // Measured to the moved part put back where the target stands: the target's own move is
-      // already in the range's band.
       reading(
-        polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y }))),
+        seenPutBack(view, k, sign * targetBand),
         targetBand,
         `the part of ${T} seen past the wood changes as ${T} moves`,
       );
@@ -93,17 +90,22 @@ export function seenPastWoodReadings(
 export function seenPastWoodAlongReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
   const { ctx, target, view } = r;
   if (!hiddenByWood(ctx, view.region.hiddenBy)) return [];
-  // Measured to the moved part put back where the target stands, as seenPartAcrossReadings.
-  const stepped = (offsetMm: number) => {
-    const { seen: polys, offset } = view.seenAt(1, offsetMm);
-    return polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
-  };
   return seenPartReadings(
     r,
     limitMm,
-    [stepped],
+    [(offsetMm) => seenPutBack(view, 1, offsetMm)],
     `the part of ${target.name} seen past the wood changes as ${target.name} moves`,
   );
+}
+
+/**
+ * The part seen with the target moved `offsetMm` across (k = 0) or along (k = 1) the sight line,
+ * put back where the target stands: a range to it is measured as if the target had not moved (its
+ * own move is already in the range's band), so only the shadows' cut of it changes.
+ */
+function seenPutBack(view: SeenShare, k: 0 | 1, offsetMm: number): readonly Polygon[] {
+  const { seen: polys, offset } = view.seenAt(k, offsetMm);
+  return polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
 }
 
 /** Whether a wood (depth-limited sight) is among what hides the target. */
@@ -121,16 +123,10 @@ function hiddenByWood(ctx: BpContext, hiddenBy: readonly { readonly id: string }
  */
 export function seenPartAcrossReadings(r: RangeToSeen, limitMm: number): OtherReading[] {
   const { view, target } = r;
-  // Measured to the moved part put back where the target stands: the target's own move is already
-  // in the range's band.
-  const stepped = (offsetMm: number) => {
-    const { seen: polys, offset } = view.seenAt(0, offsetMm);
-    return polys.map((p) => p.map((q) => ({ x: q.x - offset.x, y: q.y - offset.y })));
-  };
   return seenPartReadings(
     r,
     limitMm,
-    [stepped],
+    [(offsetMm) => seenPutBack(view, 0, offsetMm)],
     `the part of ${target.name} seen changes as a shadow's edge crosses it`,
   );
 }

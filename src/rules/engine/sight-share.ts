@@ -9,7 +9,6 @@ import {
   seenShareGivenMoved,
   sightWindow,
   visibleGiven,
-  visibleRegion,
   type Hidden,
   type SightScreen,
   type VisibleRegion,
@@ -228,9 +227,11 @@ export function seenShare(
   if (!cross) return withNear;
   // Seen from just across that screen's outline (noted: the units there change it).
   noteSight(cross.at, tb, sightWindow(cross.at, tb, 1));
-  const there = visibleRegion(cross.at, target, inputs.screens);
   const view = seenShare({ ...inputs, eye: cross.at }, bandFor, false);
-  return { ...withNear, acrossScreen: { mm: cross.mm, share: there.share, seen: there.polygons, view } };
+  return {
+    ...withNear,
+    acrossScreen: { mm: cross.mm, share: view.region.share, seen: view.region.polygons, view },
+  };
 }
 
 /** Areas of target outlines (lists of polygons are never changed once built). */
