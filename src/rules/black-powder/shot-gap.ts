@@ -119,7 +119,9 @@ export function gapChecks(
               why: `${prefix}${o.label} stands ${lengthWords(perp, 'in')} from the line of fire, and without it ${gw ? `the line passes a ${inStr(gw.width)} gap` : 'it passes no gap'}`,
             };
           });
-  const crossed = [
+  // Other readings of the gap: an obstacle the line only just cuts set beside it, and the lines
+  // to the range's other readings with their own doubts.
+  const lineDoubts = [
     ...crossedBesideReadings(eye, range.to, obstacles, band, hiders, (without) =>
       gapAlongLine(eye, range.to, without, searchWidth, ctx.options.gapReading),
     ),
@@ -152,15 +154,15 @@ export function gapChecks(
       );
     else if (stepped && narrow(stepped.gap)) checks.push(closeGap(stepped.stepMm, stepWhy(stepped)));
     else {
-      const c = crossed.find((x) => narrow(x.gap));
+      const c = lineDoubts.find((x) => narrow(x.gap));
       if (c) checks.push(closeGap(c.switchMm, c.why));
     }
     // A narrower gap a step longer or shorter, or with an obstacle the line only just cuts beside it.
-    const crossedNarrower = crossed.find((x) => frontageLean(x.gap) === 'no');
+    const narrowerDoubt = lineDoubts.find((x) => frontageLean(x.gap) === 'no');
     const frontageDoubt =
       stepped && frontageLean(stepped.gap) === 'no'
         ? { moveMm: stepped.stepMm, why: stepWhy(stepped) }
-        : crossedNarrower && { moveMm: crossedNarrower.switchMm, why: crossedNarrower.why };
+        : narrowerDoubt && { moveMm: narrowerDoubt.switchMm, why: narrowerDoubt.why };
     if (frontageDoubt)
       checks.push(
         bpVerdict({
@@ -179,7 +181,7 @@ export function gapChecks(
   const flankDoubts = flankDoubtsOn(range.to, g, 0, '');
   const doubts = [
     ...flankDoubts,
-    ...crossed,
+    ...lineDoubts,
     ...(stepped ? [{ gap: stepped.gap, switchMm: stepped.stepMm, why: stepWhy(stepped) }] : []),
   ];
   const width: Measured = {
@@ -255,9 +257,9 @@ export function gapChecks(
 /**
  * The line of fire to the nearest part of another reading of the range within the band (the
  * leader on another base it may as well stand on, the part seen as a hider or the target steps):
- * that reading may as well be the range, and its line passes its own gap, or none (apart 64632: a
- * skirmisher's leader as near one base's centre as another's; from the other, the nearest part
- * seen is 3.5" off and the line to it passes no gap, where the 5.3" gap had read a firm no).
+ * that reading may as well be the range, and its line passes its own gap, or none (apart 83531: a
+ * 2.0" gap read a firm no where a hider's step makes another part the nearest, and the line to it
+ * passes no gap).
  */
 function otherRangeLines(
   others: readonly OtherReading[],
@@ -279,7 +281,8 @@ function otherRangeLines(
           why: `${o.why}, and the line of fire to the part that reading runs to passes ${passes}`,
         },
         // That line's own doubts: a flank within the band of it, a step at its ends (apart 64632:
-        // the line to the other reading passes the same 5.3" gap, and 1.3 mm shorter, none).
+        // the line to the part the leader's other base ranges to passes the same 5.3" gap, and
+        // 0.6 mm shorter, none).
         ...doubtsOn(o.to, gap, o.switchMm, prefix),
       ];
     });
