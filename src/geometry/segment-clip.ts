@@ -1,5 +1,4 @@
 import type { Polygon } from './polygon.ts';
-import { containsPoint } from './polygon.ts';
 import type { Vec2 } from './vec.ts';
 
 /** A stretch of a segment, as parameters 0 ≤ t0 < t1 ≤ 1 along it. */
@@ -13,18 +12,22 @@ export interface SegmentInterval {
  * that only grazes a corner or runs along an edge yields nothing: touching is not crossing.
  */
 export function segmentInsidePolygon(a: Vec2, b: Vec2, poly: Polygon): SegmentInterval[] {
-  const d = { x: b.x - a.x, y: b.y - a.y };
+  // Vectors as pairs of numbers: no object per edge (this runs for every sight line into a wood).
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
   const ts: number[] = [0, 1];
   const n = poly.length;
   for (let i = 0; i < n; i++) {
     const p = poly[i] as Vec2;
     const q = poly[(i + 1) % n] as Vec2;
-    const e = { x: q.x - p.x, y: q.y - p.y };
-    const denom = d.x * e.y - d.y * e.x;
+    const ex = q.x - p.x;
+    const ey = q.y - p.y;
+    const denom = dx * ey - dy * ex;
     if (denom === 0) continue;
-    const w = { x: p.x - a.x, y: p.y - a.y };
-    const t = (w.x * e.y - w.y * e.x) / denom;
-    const u = (w.x * d.y - w.y * d.x) / denom;
+    const wx = p.x - a.x;
+    const wy = p.y - a.y;
+    const t = (wx * ey - wy * ex) / denom;
+    const u = (wx * dy - wy * dx) / denom;
     if (t > 0 && t < 1 && u >= 0 && u <= 1) {
       // Kept in order as they come (an insertion sort: the few crossings of a segment with one
       // polygon; Array.prototype.sort copied them into a work array every call). No −0 or NaN
@@ -44,7 +47,7 @@ export function segmentInsidePolygon(a: Vec2, b: Vec2, poly: Polygon): SegmentIn
     const t1 = ts[i + 1] as number;
     if (t1 - t0 < 1e-12) continue;
     const tm = (t0 + t1) / 2;
-    if (containsPoint(poly, { x: a.x + d.x * tm, y: a.y + d.y * tm })) {
+    if (containsXY(poly, a.x + dx * tm, a.y + dy * tm)) {
       const last = out[out.length - 1];
       if (last && Math.abs(last.t1 - t0) < 1e-12) out[out.length - 1] = { t0: last.t0, t1 };
       else out.push({ t0, t1 });

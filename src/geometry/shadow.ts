@@ -11,20 +11,29 @@ import { hypot } from './hypot.ts';
  * line and the wedge's two sides. Union them with P itself for the full shadow.
  */
 
-/** Keeps the part of a convex polygon where side(p) ≥ 0 (Sutherland–Hodgman, one plane). */
-function clipHalfPlane(poly: Vec2[], side: (p: Vec2) => number): Vec2[] {
+/**
+ * Keeps the part of a convex polygon where side(p) ≥ 0 (Sutherland–Hodgman, one plane), with
+ * side(p) = sign · ((ux)(p.y − oy) − (uy)(p.x − ox)): the cross product of o→u and o→p, the same
+ * arithmetic as `cross` below, written out so that no closure is made per edge (shadows were the
+ * largest allocation of an all-pairs run).
+ */
+function clipHalfPlane(poly: Vec2[], ox: number, oy: number, ux: number, uy: number, sign: number): Vec2[] {
   const out: Vec2[] = [];
   const n = poly.length;
+  if (n === 0) return out;
+  let a = poly[0] as Vec2;
+  let sa = sign * (ux * (a.y - oy) - uy * (a.x - ox));
+  const first = sa;
   for (let i = 0; i < n; i++) {
-    const a = poly[i] as Vec2;
     const b = poly[(i + 1) % n] as Vec2;
-    const sa = side(a);
-    const sb = side(b);
+    const sb = i + 1 === n ? first : sign * (ux * (b.y - oy) - uy * (b.x - ox));
     if (sa >= 0) out.push(a);
     if (sa >= 0 !== sb >= 0) {
       const t = sa / (sa - sb);
       out.push({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
     }
+    a = b;
+    sa = sb;
   }
   return out;
 }
@@ -47,10 +56,10 @@ export function shadowPieces(eye: Vec2, poly: Polygon, window: Box): Polygon[] {
     const eyeSide = cross(a, b, eye);
     if (Math.abs(eyeSide) < 1e-9 * (1 + hypot(b.x - a.x, b.y - a.y) ** 2)) continue; // eye on the edge's line: no area hidden
     // Beyond the edge (the side away from the eye), between the rays eye→a and eye→b.
-    let piece = clipHalfPlane(rect, (p) => -Math.sign(eyeSide) * cross(a, b, p));
+    let piece = clipHalfPlane(rect, a.x, a.y, b.x - a.x, b.y - a.y, -Math.sign(eyeSide));
     const wedge = Math.sign(cross(eye, a, b));
-    piece = clipHalfPlane(piece, (p) => wedge * cross(eye, a, p));
-    piece = clipHalfPlane(piece, (p) => -wedge * cross(eye, b, p));
+    piece = clipHalfPlane(piece, eye.x, eye.y, a.x - eye.x, a.y - eye.y, wedge);
+    piece = clipHalfPlane(piece, eye.x, eye.y, b.x - eye.x, b.y - eye.y, -wedge);
     if (piece.length >= 3) out.push(piece);
   }
   return out;
