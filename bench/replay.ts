@@ -19,6 +19,7 @@ import { SyntheticBattle } from '../src/record/synthetic-battle.ts';
 import { frameTable } from '../src/synth/camera.ts';
 import { LiveSyntheticTable } from '../src/synth/live-table.ts';
 import { parseScenarioText } from '../src/table/scenario.ts';
+import { FramePicture } from '../src/vision/frame-picture.ts';
 
 const hours = Number(process.argv[2] ?? 3);
 const seeks = Number(process.argv[3] ?? 300);
@@ -40,10 +41,12 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
 
 // One real picture of the table as the camera frame (1080p JPEG, as the live loop makes).
 const table = await LiveSyntheticTable.create(scenario, frameTable(scenario.table, { resolution: '1080p' }));
-const picture = table.frameWithPoses({}, 1).image;
-const jpeg = await sharp(picture.data, { raw: { width: picture.width, height: picture.height, channels: 3 } })
-  .jpeg({ quality: 80 })
-  .toBuffer();
+const image = table.frameWithPoses({}, 1).image;
+const picture = FramePicture.ofJpeg(
+  await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer(),
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'vedette-bench-replay-'));
 try {
@@ -67,7 +70,7 @@ try {
   for (let i = 0; i < n; i++) {
     const f = battle.frame(i);
     const a = performance.now();
-    rec.onFrame({ ...f, jpeg, pose: null });
+    rec.onFrame({ ...f, picture, pose: null });
     const d = performance.now() - a;
     perFrame.push(d);
     if (d > 100) over++;

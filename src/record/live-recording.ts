@@ -10,6 +10,7 @@ import { recordedTurnStart } from './recorded-table.ts';
 import { rosterOf } from './roster.ts';
 import { BattleStore, DEFAULT_DATA_DIR } from './store.ts';
 import type { BattleSummary, MarkRecord } from './types.ts';
+import type { PictureSource } from '../vision/frame-picture.ts';
 
 /**
  * Recording inside the live server: listens to the live loop's frames and keeps the current
@@ -43,7 +44,7 @@ export function resolveDataDir(dir?: string): string {
 
 /** The part of a live frame the recorder reads (structurally the live loop's `LiveFrame`). */
 export interface RecordableFrame {
-  readonly jpeg: Buffer;
+  readonly picture: PictureSource;
   readonly snapshot: {
     readonly result: {
       readonly capturedAt: number;
@@ -177,7 +178,7 @@ export class LiveRecording {
         at: r.capturedAt,
         bases: r.bases,
         pose: r.located.table?.pose ?? null,
-        jpeg: frame.jpeg,
+        picture: frame.picture,
       });
     } catch (err) {
       // Recording must never take the live picture down.

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type { PictureSource } from '../vision/frame-picture.ts';
 import type { CameraProfile } from '../camera/profile.ts';
 import type { TablePose } from '../camera/table-pose.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
@@ -38,8 +38,8 @@ export interface RecordedFrame {
   readonly bases: readonly PoseSample[];
   /** The frame's table pose (for drawing on its picture later). */
   readonly pose?: TablePose | null;
-  /** The frame's picture as JPEG; a small copy is kept when something settles. */
-  readonly jpeg?: Buffer;
+  /** The frame's picture; a small JPEG copy of it is kept when something settles. */
+  readonly picture?: PictureSource;
 }
 
 export interface NewRecording {
@@ -109,7 +109,8 @@ export class BattleRecorder {
       this.lastKeyframeAt = frame.at;
       this.store.addKeyframe(this.battleId, { t: frame.at, poses: this.settle.settledPoses() });
     }
-    if (settled.length > 0 && frame.jpeg && this.o.snapshotWidth > 0) this.keepPicture(frame);
+    if (settled.length > 0 && frame.picture && this.o.snapshotWidth > 0)
+      this.keepPicture(frame.picture, frame);
     return settled;
   }
 
@@ -133,20 +134,14 @@ export class BattleRecorder {
   }
 
   /** A small copy of the picture, made off the frame path (one at a time; a busy encoder skips). */
-  private keepPicture(frame: RecordedFrame): void {
-    if (this.snapshotBusy || !frame.jpeg) return;
+  private keepPicture(picture: PictureSource, frame: RecordedFrame): void {
+    if (this.snapshotBusy) return;
     this.snapshotBusy = true;
-    const job = sharp(frame.jpeg)
-      .resize({ width: this.o.snapshotWidth, withoutEnlargement: true })
-      .jpeg({ quality: this.o.snapshotQuality })
-      .toBuffer({ resolveWithObject: true })
-      .then(({ data, info }) => {
+    const job = picture
+      .scaledJpeg(this.o.snapshotWidth, this.o.snapshotQuality)
+      .then(({ data, width, height }) => {
         if (!this.store.db.open) return;
-        this.store.addSnapshot(
-          this.battleId,
-          { t: frame.at, width: info.width, height: info.height, pose: frame.pose ?? null },
-          data,
-        );
+        this.store.addSnapshot(this.battleId, { t: frame.at, width, height, pose: frame.pose ?? null }, data);
       })
       .catch((err: unknown) =>
         console.error(`recorder: picture not kept: ${err instanceof Error ? err.message : String(err)}`),

@@ -171,7 +171,10 @@ export function calibrationRoutes(ctx: RouteContext, options: CalibrationRouteOp
     if (!frame) return void res.status(503).json({ error: 'no camera frame yet' });
     if (views.length >= maxViews)
       return void res.status(409).json({ error: `at most ${maxViews} views; solve or start over` });
-    const { data, info } = await sharp(frame.jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    // The picture as the pages see it (the camera's JPEG, or one made of the frame's pixels).
+    const jpeg = await frame.picture.jpeg().catch(() => null);
+    if (!jpeg) return void res.status(503).json({ error: 'the camera frame was replaced: try again' });
+    const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const image: RasterImage = {
       width: info.width,
       height: info.height,

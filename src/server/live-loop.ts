@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
-import sharp from 'sharp';
 import type { Scenario } from '../table/scenario.ts';
 import type { Frame, FrameSource } from '../vision/frame-source.ts';
 import { isPermanent } from '../vision/sources/source-error.ts';
 import type { FrameProcessor, ProcessedFrame } from '../vision/worker-pipeline.ts';
+import { FramePicture } from '../vision/frame-picture.ts';
 import { snapshotOf, type LiveSnapshot } from './live-state.ts';
 import { RunPacer } from './run-pacer.ts';
 import type { SourceStatus } from './protocol.ts';
@@ -14,9 +14,10 @@ import { RollingWindow, type LiveStats } from './live-stats.ts';
 export type { SourceState, SourceStatus } from './protocol.ts';
 
 export interface LiveFrame {
-  readonly jpeg: Buffer;
+  /** The frame's picture: JPEGs of it are made when asked (the newest frame's, or in its `frame` event). */
+  readonly picture: FramePicture;
   readonly snapshot: LiveSnapshot;
-  /** Capture to picture-ready (pipeline + JPEG), ms. */
+  /** Capture to the frame's results ready (the pipeline and its hand-overs), ms. */
   readonly latencyMs: number;
 }
 
@@ -36,9 +37,9 @@ export interface LiveLoopEvents {
  *   its `dropped`, counted here as dropped). A source that makes frames on request
  *   (the synthetic table) is asked whenever the slot is empty, so it renders the next frame while
  *   the pipeline works on this one.
- * - Process takes the slot's frame, runs the pipeline (in a worker thread), encodes the JPEG off
- *   the event loop (sharp) and emits the picture with its snapshot. The JPEG of one frame is made
- *   while the pipeline already works on the next (frames still go out one at a time, in order).
+ * - Process takes the slot's frame, runs the pipeline (in a worker thread) and emits the frame's
+ *   picture with its snapshot; readers make the JPEGs they want of it off the event loop (sharp),
+ *   while the pipeline already works on the next frame (frames still go out one at a time, in order).
  *
  * A source failure is retried with exponential back-off; its state is kept in `sourceStatus()`:
  * `connecting` → `live`; `stalled` when no frame came for `stallAfterMs` (back to `live` with the
@@ -112,6 +113,8 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
   /** Stops for good and releases the source and the pipeline. */
   async close(): Promise<void> {
     await this.stop();
+    // The newest frame's pixels go back too (once any JPEG being made of them is done).
+    this.latest?.picture.retire();
     await this.source.close();
     await this.captureDone;
     await this.pipeline.dispose();
@@ -129,6 +132,7 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     this.pipeline = pipeline;
     this.pending = null;
     this.pipelineBusy = false;
+    this.latest?.picture.retire();
     this.latest = undefined;
     // Figures describe the camera being watched now.
     this.counts = { framesIn: 0, framesProcessed: 0, framesDropped: 0, framesFailed: 0 };
@@ -356,26 +360,34 @@ export class LiveLoop extends EventEmitter<LiveLoopEvents> {
     return sorted[Math.floor(sorted.length / 2)]!;
   }
 
-  /** The overlay's JPEG, the frame's pixels back to the source, and the picture out to the pages. */
+  /**
+   * The frame out to the pages with its picture. No JPEG is made here: the readers ask the
+   * picture for the sizes they want (frame-picture.ts), and its pixels go back to the source when
+   * a newer frame replaces it and nothing reads them any more.
+   */
   private async finish(frame: Frame, processed: ProcessedFrame, signal: AbortSignal): Promise<void> {
     const { frame: back, result } = processed;
     try {
-      const { width, height, channels, data } = back.image;
-      const jpeg = back.jpeg
-        ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength)
-        : await sharp(data, { raw: { width, height, channels } })
-            .jpeg({ quality: this.options.jpegQuality })
-            .toBuffer();
-      // The pixels are done with (the overlay has its JPEG): the source may fill them again.
-      this.source.recycle?.(back.image.data);
-      if (signal.aborted) return;
+      const source = this.source;
+      const picture = FramePicture.ofFrame(
+        back.image,
+        back.jpeg ? Buffer.from(back.jpeg.buffer, back.jpeg.byteOffset, back.jpeg.byteLength) : null,
+        this.options.jpegQuality,
+        (pixels) => source.recycle?.(pixels.data),
+      );
+      if (signal.aborted) {
+        picture.retire();
+        return;
+      }
       const latencyMs = Date.now() - frame.capturedAt;
       this.counts.framesProcessed++;
       this.processedAt.push(Date.now());
       this.detection.push(result.detectionMs);
       this.latency.push(latencyMs);
-      this.latest = { jpeg, snapshot: snapshotOf(this.scenario, result), latencyMs };
+      const previous = this.latest;
+      this.latest = { picture, snapshot: snapshotOf(this.scenario, result), latencyMs };
       this.emit('frame', this.latest);
+      previous?.picture.retire();
     } catch (err) {
       if (signal.aborted) return;
       this.failed(err);

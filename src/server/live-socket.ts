@@ -105,11 +105,20 @@ export class LiveSocket {
     loop.on('frame', (frame) => {
       const order = ++this.framesOut;
       const scaled = new Set<number>();
+      const fullSize: Array<[WebSocket, Client]> = [];
       for (const [ws, client] of this.clients) {
         const width = pictureWidthFor(client.pictureWidth, this.table.camera.imageWidth);
-        if (width === null) this.sendFrame(ws, client, frame, order, frame.jpeg);
+        if (width === null) fullSize.push([ws, client]);
         else if (width === 0) this.sendFrame(ws, client, frame, order, null);
         else scaled.add(width);
+      }
+      // The full-size JPEG is the camera's own, or made once for all such pages (a picture that
+      // cannot be made leaves them the frame's state alone).
+      if (fullSize.length > 0) {
+        const send = (jpeg: Buffer | null) => {
+          for (const [ws, client] of fullSize) this.sendFrame(ws, client, frame, order, jpeg);
+        };
+        frame.picture.jpeg().then(send, () => send(null));
       }
       this.scaler.push(frame, order, scaled);
     });

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { PictureGoneError } from '../vision/frame-picture.ts';
 import type { LiveFrame } from './live-loop.ts';
 
 /**
@@ -9,9 +9,10 @@ import type { LiveFrame } from './live-loop.ts';
  * tablet at the table is slower still.
  *
  * Widths are rounded up to a step, so pages of about the same size share one encode, and a page as
- * wide as the camera (or wider) gets the camera's own JPEG, sent at once as before. Scaled pictures
- * are made off the event loop (sharp); while one frame is being scaled, a newer frame replaces any
- * frame still waiting, so a slow encode drops frames rather than queueing them.
+ * wide as the camera (or wider) gets the full-size JPEG (the camera's own, or made once for every
+ * such page). Scaled pictures are made off the event loop (sharp), from the frame's pixels while
+ * the loop holds them (frame-picture.ts); while one frame is being scaled, a newer frame replaces
+ * any frame still waiting, so a slow encode drops frames rather than queueing them.
  */
 
 /** Requested widths are rounded up to a multiple of this, px. */
@@ -62,13 +63,13 @@ export class PictureScaler {
       const pictures = new Map<number, Buffer>();
       await Promise.all(
         [...widths].map(async (width) => {
-          const jpeg = await sharp(frame.jpeg).resize({ width }).jpeg({ quality: this.quality() }).toBuffer();
-          pictures.set(width, jpeg);
+          pictures.set(width, (await frame.picture.scaledJpeg(width, this.quality())).data);
         }),
       );
       this.deliver(frame, order, pictures);
-    } catch {
-      this.failures += 1;
+    } catch (err) {
+      // A frame replaced before it was scaled (the loop stopped or changed camera) is no failure.
+      if (!(err instanceof PictureGoneError)) this.failures += 1;
     } finally {
       this.busy = false;
       const next = this.waiting;

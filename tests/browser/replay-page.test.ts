@@ -24,6 +24,7 @@ import {
   skipWithoutChromium,
   watchedPage,
 } from './browser-harness.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 /**
  * Battle replay in a real browser. A short battle is recorded the way the live server records
@@ -92,7 +93,12 @@ async function recordBattle(dataDir: string): Promise<Recorded> {
       })
         .jpeg({ quality: 80 })
         .toBuffer();
-      rec.onFrame({ at, bases: result.bases, pose: result.located.table?.pose ?? null, jpeg });
+      rec.onFrame({
+        at,
+        bases: result.bases,
+        pose: result.located.table?.pose ?? null,
+        picture: FramePicture.ofJpeg(jpeg),
+      });
       if (i === 28) {
         // A player asks how far the Camerons are from Lee's, as the live page would.
         const d = distanceBetween(measuredUnits(scenario, result.bases), 'lees', MOVING)!;

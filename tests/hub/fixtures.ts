@@ -6,6 +6,7 @@ import { BattleStore } from '../../src/record/store.ts';
 import { SyntheticBattle } from '../../src/record/synthetic-battle.ts';
 import { verdict } from '../../src/rules/engine/verdict.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 /** A table's record made up for the hub tests: a synthetic battle recorded into a data folder. */
 
@@ -34,11 +35,11 @@ export async function recordBattle(
     { name: options.name ?? 'hub test battle', roster, camera: null, startedAt: options.startedAt },
     { settle: { frames: 3 }, keyframeEveryMs: 5000 },
   );
-  const jpeg = await tinyJpeg();
+  const picture = FramePicture.ofJpeg(await tinyJpeg());
   const frames = Math.floor(options.durationMs / battle.frameIntervalMs);
   for (let i = 0; i < frames; i++) {
     const frame = battle.frame(i);
-    rec.onFrame({ ...frame, jpeg });
+    rec.onFrame({ ...frame, picture });
     if (i % 20 === 10)
       rec.ruling(
         verdict({

@@ -15,6 +15,7 @@ import { SyntheticBattle } from '../../src/record/synthetic-battle.ts';
 import { exportBattleFile, importBattleFile } from '../../src/record/transfer.ts';
 import { verdict } from '../../src/rules/engine/verdict.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 /**
  * Fuzz pass over imported battle files (issue 15): damaged copies of a real export — bits flipped
@@ -36,14 +37,16 @@ const movesOf = (store: BattleStore, id: number) =>
 beforeAll(async () => {
   const roster = rosterOf(parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8')));
   const store = BattleStore.inDataDir(join(dir, 'source'));
-  const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#556b2f' } })
-    .jpeg()
-    .toBuffer();
+  const picture = FramePicture.ofJpeg(
+    await sharp({ create: { width: 32, height: 24, channels: 3, background: '#556b2f' } })
+      .jpeg()
+      .toBuffer(),
+  );
   const startedAt = 1_760_000_000_000;
   const battle = new SyntheticBattle(roster, startedAt, 3 * 60_000, { seed: 5, turnMs: 60_000 });
   const rec = BattleRecorder.start(store, { name: 'fuzzed', roster, camera: null, startedAt });
   for (let i = 0; i < battle.frameCount; i++) {
-    if (rec.onFrame({ ...battle.frame(i), jpeg }).length > 0) await new Promise((r) => setTimeout(r, 2));
+    if (rec.onFrame({ ...battle.frame(i), picture }).length > 0) await new Promise((r) => setTimeout(r, 2));
     if (i === 200)
       rec.ruling(
         verdict({

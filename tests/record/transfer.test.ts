@@ -27,6 +27,7 @@ import {
 } from '../../src/record/transfer.ts';
 import { verdict } from '../../src/rules/engine/verdict.ts';
 import { parseScenarioText } from '../../src/table/scenario.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 const roster = rosterOf(parseScenarioText(readFileSync('scenarios/prestonpans-demo.json', 'utf8')));
 const dir = mkdtempSync(join(tmpdir(), 'vedette-transfer-'));
@@ -36,9 +37,11 @@ let battleId = 0;
 
 beforeAll(async () => {
   const store = BattleStore.inDataDir(sourceDir);
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#335533' } })
-    .jpeg()
-    .toBuffer();
+  const picture = FramePicture.ofJpeg(
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#335533' } })
+      .jpeg()
+      .toBuffer(),
+  );
   const startedAt = 1_750_000_000_000;
   const battle = new SyntheticBattle(roster, startedAt, 5 * 60_000, { seed: 11, turnMs: 60_000 });
   const rec = BattleRecorder.start(store, {
@@ -50,7 +53,7 @@ beforeAll(async () => {
   battleId = rec.battleId;
   for (let i = 0; i < battle.frameCount; i++) {
     const f = battle.frame(i);
-    const settled = rec.onFrame({ ...f, jpeg });
+    const settled = rec.onFrame({ ...f, picture });
     if (settled.length > 0) await new Promise((r) => setTimeout(r, 5)); // let the picture be kept
     if (i % 600 === 300)
       rec.ruling(

@@ -271,17 +271,17 @@ describe('live loop', () => {
       },
       recycle: (p: Uint8Array) => given.push(p),
     });
-    // The JPEG of each frame is made while the pipeline takes the next one.
+    // The JPEG of each frame is made (asked for in its event) while the pipeline takes the next one.
     const loop = new LiveLoop(scenario, recycling, new SlowPipeline(15), { minIntervalMs: 0 });
-    const sent: { sequence: number; jpeg: Buffer }[] = [];
-    loop.on('frame', (f) => sent.push({ sequence: f.snapshot.result.sequence, jpeg: f.jpeg }));
+    const sent: { sequence: number; jpeg: Promise<Buffer> }[] = [];
+    loop.on('frame', (f) => sent.push({ sequence: f.snapshot.result.sequence, jpeg: f.picture.jpeg() }));
     loop.start();
     await sleep(500);
     await until('nine frames sent', () => sent.length > 8, 30_000, 10);
     await loop.close();
     expect(sent.length).toBeGreaterThan(5);
     for (let i = 1; i < sent.length; i++) expect(sent[i]!.sequence).toBeGreaterThan(sent[i - 1]!.sequence);
-    for (const { jpeg } of sent) expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    for (const { jpeg } of sent) expect((await jpeg).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     // Every frame sent was given back, each buffer once, and only buffers the source made.
     const givenSet = new Set(given);
     expect(givenSet.size).toBe(given.length);

@@ -5,6 +5,7 @@ import type { LiveFrame } from '../../src/server/live-loop.ts';
 import { PictureScaler, pictureWidthFor, PICTURE_WIDTH_STEP } from '../../src/server/picture-sizes.ts';
 import type { RunningServer } from '../../src/server/app.ts';
 import { liveUrl, startTestServer, until } from './server-harness.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 describe('picture widths', () => {
   it('round a page up to the step and give pages as wide as the camera its own picture', () => {
@@ -21,7 +22,8 @@ describe('picture widths', () => {
     const jpeg = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: '#3a5' } })
       .jpeg()
       .toBuffer();
-    const frame = (n: number) => ({ jpeg, snapshot: { n } }) as unknown as LiveFrame;
+    const frame = (n: number) =>
+      ({ picture: FramePicture.ofJpeg(jpeg), snapshot: { n } }) as unknown as LiveFrame;
     const delivered: Array<{ order: number; widths: number[]; pictures: ReadonlyMap<number, Buffer> }> = [];
     const scaler = new PictureScaler(
       () => 80,
@@ -43,7 +45,10 @@ describe('picture widths', () => {
     const meta = await sharp(delivered[0]!.pictures.get(640)!).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 640, height: 360 });
     // A picture that is not a JPEG is skipped and counted, and the scaler goes on.
-    const broken = { jpeg: Buffer.from('not a jpeg'), snapshot: {} } as unknown as LiveFrame;
+    const broken = {
+      picture: FramePicture.ofJpeg(Buffer.from('not a jpeg')),
+      snapshot: {},
+    } as unknown as LiveFrame;
     scaler.push(broken, 5, new Set([640]));
     await until('the failure', () => scaler.failed === 1, 10_000, 10);
     scaler.push(frame(6), 6, new Set([640]));

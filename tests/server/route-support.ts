@@ -8,6 +8,7 @@ import type { RouteContext } from '../../src/server/route-context.ts';
 import { fileObservations } from '../../src/table/measured-units.ts';
 import type { Scenario } from '../../src/table/scenario.ts';
 import type { PipelineResult } from '../../src/vision/pipeline.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 /** A processed frame in which every base stands at its scenario pose, seen, with a stable table pose. */
 export function frameFromFile(
@@ -36,7 +37,7 @@ export function frameFromFile(
     detectionMs: 1,
     locateMs: 1,
   } as unknown as PipelineResult;
-  return { jpeg, snapshot: snapshotOf(scenario, result), latencyMs: 1 } as LiveFrame;
+  return { picture: FramePicture.ofJpeg(jpeg), snapshot: snapshotOf(scenario, result), latencyMs: 1 };
 }
 
 export class FakeContext implements RouteContext {
@@ -60,7 +61,7 @@ export class FakeContext implements RouteContext {
   async replaceScenario(next: Scenario): Promise<void> {
     this.current = next;
     this.replaced += 1;
-    this.frame = frameFromFile(next, this.frame?.jpeg);
+    this.frame = frameFromFile(next, this.frame ? await this.frame.picture.jpeg() : undefined);
   }
 }
 

@@ -2,6 +2,7 @@ import type { RecordableFrame } from '../../src/record/live-recording.ts';
 import type { Scenario, UnitSpec } from '../../src/table/scenario.ts';
 import { box, IN } from '../rules/black-powder/fixtures.ts';
 import { twoSidedScenario } from '../rules/fixtures.ts';
+import { FramePicture } from '../../src/vision/frame-picture.ts';
 
 /**
  * A Black Powder charge for recording tests: target T (blue, 10" wide, facing +y) and charger C,
@@ -28,7 +29,7 @@ export const scenarioNow: Scenario = { ...scenarioThen, units: [target, moved()]
 /** A frame of the recorder's shape in which every base stands at its pose in `s`, seen. */
 export function recordable(s: Scenario, at: number): RecordableFrame {
   return {
-    jpeg: Buffer.alloc(0),
+    picture: FramePicture.ofJpeg(Buffer.alloc(0)),
     snapshot: {
       result: {
         capturedAt: at,
