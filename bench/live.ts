@@ -17,6 +17,8 @@
  * one, matched against the renderer's truth: bench/live-latency.ts); CPU of the server and of its
  * ffmpeg and RSS (/proc); the server's detection time per frame beside native OpenCV 4.6 on the
  * same pictures (python3-opencv, bench/native-aruco.py), and a whole-frame search beside it.
+ * Last, the demo in headless Chromium on the same machine (bench/page-measure.ts): the frames the
+ * page drew per second, what its status line shows (skipped, said loudly, without chromium).
  * Seeds from 5000. docs/live-bench.md says what each figure means and what was measured.
  *
  * Run: npm run bench -- live [--seconds 12] [--warmup 2] [--step-mm 25.4] [--quality 85]
@@ -39,6 +41,10 @@ import { MjpegStream } from './live-stream.ts';
 import { NativeAruco, NATIVE_PYTHON } from './recall-native.ts';
 import { FIRST_BENCH_SEED } from './recall-scenes.ts';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, measurePage } from './page-measure.ts';
+import type { BrowserFigure } from './live-report.ts';
 
 /** The live benchmark's scenes take seeds from here (the recall benchmark's run from 5000). */
 const LIVE_SEED = FIRST_BENCH_SEED + 900;
@@ -121,6 +127,8 @@ async function main(): Promise<void> {
     await stream.close();
   }
 
+  const browser = only === 'mjpeg' ? null : await demoInChromium(seconds, log);
+
   let native: Map<string, readonly TimedFrame[]> | null = null;
   let wholeFrame: Awaited<ReturnType<typeof wholeFrameTimes>> | null = null;
   let nativeNote = problem ?? '';
@@ -158,12 +166,43 @@ async function main(): Promise<void> {
         : []),
     ],
     phases,
+    browser,
     native,
     nativeNote,
     wholeFrame,
     profiles,
     seconds: (performance.now() - started) / 1000,
   });
+}
+
+/**
+ * What the status line of the live page shows in a real browser on the same machine (the
+ * WebSocket client above counts what the server delivers; a browser must also decode and draw
+ * every picture, on the same cores): the demo in headless Chromium, a 1366 × 820 window.
+ */
+async function demoInChromium(seconds: number, log: (s: string) => void): Promise<BrowserFigure> {
+  if (!existsSync(CHROMIUM)) {
+    log(`!!! the demo in a browser SKIPPED: ${CHROMIUM} is missing (apt-get install chromium)`);
+    return { skipped: `${CHROMIUM} is missing` };
+  }
+  log('synthetic moving in Chromium (1366×820): starting the server');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const size = { width: 1366, height: 820, dpr: 1, label: '1366x820' };
+    const run = await measurePage(browser, size, 'page size', { seconds, warmup: 6 });
+    log(
+      `synthetic moving in Chromium: page ${run.pageFps.toFixed(1)} fps, server ${run.serverFps.toFixed(1)} fps`,
+    );
+    return {
+      window: size.label,
+      pageFps: run.pageFps,
+      serverFps: run.serverFps,
+      seconds,
+      loadAverage: loadavg()[0]!,
+    };
+  } finally {
+    await browser.close();
+  }
 }
 
 await main();

@@ -12,106 +12,13 @@
  * processed fps over the same window (/api/status), the picture's size and the canvas's width.
  * It never fails on a figure.
  */
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
-import { spawnLiveServer, stopLiveServer } from './live-server-process.ts';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, measurePage, parseSizes, type Run } from './page-measure.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
-
-interface WindowSize {
-  readonly width: number;
-  readonly height: number;
-  readonly dpr: number;
-  readonly label: string;
-}
-
-interface Run {
-  readonly size: WindowSize;
-  readonly picture: 'page size' | 'full';
-  readonly pageFps: number;
-  readonly serverFps: number;
-  readonly pictureWidth: number | null;
-  readonly pictureHeight: number | null;
-  readonly canvasWidth: number | null;
-}
-
-function parseSizes(text: string): WindowSize[] {
-  return text.split(',').map((s) => {
-    const m = /^(\d+)x(\d+)(?:@(\d+(?:\.\d+)?))?$/.exec(s.trim());
-    if (!m) throw new Error(`--sizes: "${s}" is not WIDTHxHEIGHT or WIDTHxHEIGHT@DPR`);
-    return { width: Number(m[1]), height: Number(m[2]), dpr: Number(m[3] ?? 1), label: s.trim() };
-  });
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const { child, ready } = spawnLiveServer({ dataDir }, { log: (line) => console.error(line) });
-  const started = await ready;
-  if (started.type === 'failed') throw new Error(started.message);
-  return { child, url: started.url };
-}
-
-async function processedFrames(url: string): Promise<number> {
-  const res = await fetch(`${url}/api/status`, { signal: AbortSignal.timeout(5000) });
-  return ((await res.json()) as { frames: { framesProcessed: number } }).frames.framesProcessed;
-}
-
-async function measure(
-  browser: Browser,
-  size: WindowSize,
-  picture: Run['picture'],
-  o: { seconds: number; warmup: number },
-): Promise<Run> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vedette-bench-page-'));
-  const server = await startServer(dataDir);
-  const context = await browser.newContext({
-    viewport: { width: size.width, height: size.height },
-    deviceScaleFactor: size.dpr,
-  });
-  try {
-    const page = await context.newPage();
-    // Full size: the page's `view` message never leaves it (its WebSocket's send is wrapped
-    // before the page runs), so the server sends the camera's own picture.
-    if (picture === 'full')
-      await page.addInitScript(() => {
-        const send = WebSocket.prototype.send;
-        WebSocket.prototype.send = function (this: WebSocket, data) {
-          if (typeof data === 'string' && data.includes('"type":"view"')) return;
-          send.call(this, data);
-        };
-      });
-    await page.goto(server.url);
-    await page.waitForFunction(() => (window.__vedette?.framesShown ?? 0) >= 2, undefined, {
-      timeout: 120_000,
-    });
-    await page.waitForTimeout(o.warmup * 1000);
-    const shown0 = await page.evaluate(() => window.__vedette!.framesShown);
-    const processed0 = await processedFrames(server.url);
-    const t0 = performance.now();
-    await page.waitForTimeout(o.seconds * 1000);
-    const shown1 = await page.evaluate(() => window.__vedette!.framesShown);
-    const processed1 = await processedFrames(server.url);
-    const seconds = (performance.now() - t0) / 1000;
-    const sizeNow = await page.evaluate(() => window.__vedette!.pictureSize);
-    return {
-      size,
-      picture,
-      pageFps: (shown1 - shown0) / seconds,
-      serverFps: (processed1 - processed0) / seconds,
-      pictureWidth: sizeNow?.width ?? null,
-      pictureHeight: sizeNow?.height ?? null,
-      canvasWidth: sizeNow?.canvasWidth ?? null,
-    };
-  } finally {
-    await context.close();
-    await stopLiveServer(server.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -136,7 +43,7 @@ async function main(): Promise<void> {
   const sizes = parseSizes(values.sizes);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+    args: CHROMIUM_ARGS,
   });
   const runs: Run[] = [];
   try {
@@ -145,7 +52,7 @@ async function main(): Promise<void> {
         // Alternate which goes first, so neither always meets a warmer machine.
         const order: Array<Run['picture']> = round % 2 === 0 ? ['page size', 'full'] : ['full', 'page size'];
         for (const picture of order) {
-          const run = await measure(browser, size, picture, o);
+          const run = await measurePage(browser, size, picture, o);
           runs.push(run);
           console.log(
             `${size.label.padEnd(12)} ${picture.padEnd(9)} page ${run.pageFps.toFixed(1)} fps, server ${run.serverFps.toFixed(1)} fps, picture ${run.pictureWidth}×${run.pictureHeight}, canvas ${run.canvasWidth} px`,
