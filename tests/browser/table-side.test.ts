@@ -88,6 +88,30 @@ function smallTargets(page: Page) {
   });
 }
 
+/**
+ * Links of the page's top bar whose words overflow their own box or lie over a neighbour's (on a
+ * phone the bar scrolls sideways; a link squeezed narrower than its words overlaps the next one).
+ */
+function crowdedNav(page: Page) {
+  return page.evaluate(() => {
+    const links = [...document.querySelectorAll<HTMLElement>('.site-nav a')].filter(
+      (a) => a.offsetParent !== null,
+    );
+    const out: string[] = [];
+    const boxes = links.map((a) => a.getBoundingClientRect());
+    links.forEach((a, i) => {
+      const name = (a.textContent ?? '').trim();
+      if (a.scrollWidth > a.clientWidth + 1)
+        out.push(`"${name}" is ${a.clientWidth} px for ${a.scrollWidth} px of words`);
+      const next = boxes[i + 1];
+      const box = boxes[i]!;
+      if (next && next.top < box.bottom - 1 && next.left < box.right - 1)
+        out.push(`"${name}" and "${(links[i + 1]!.textContent ?? '').trim()}" overlap`);
+    });
+    return out;
+  });
+}
+
 /** axe-core's serious and critical violations on the page as it is now. */
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
@@ -185,7 +209,7 @@ describe.skipIf(skip)('the table-side experience', { timeout: 600_000 }, () => {
     else await page.waitForTimeout(500);
   }
 
-  it('no page is wider than a phone (360–430 px), every control is a 44 px target', async () => {
+  it("no page is wider than a phone (360–430 px), every control is a 44 px target, the top bar's links side by side", async () => {
     const report: string[] = [];
     for (const viewport of PHONES) {
       const page = await watchedPage(browser!, errors, phone(viewport));
@@ -207,6 +231,7 @@ describe.skipIf(skip)('the table-side experience', { timeout: 600_000 }, () => {
           );
           expect(w.width, `${p.name} ${tab} at ${viewport.width} px`).toBe(viewport.width);
           expect(small, `${p.name} ${tab} at ${viewport.width} px`).toEqual([]);
+          expect(await crowdedNav(page), `${p.name} ${tab} at ${viewport.width} px`).toEqual([]);
           if (viewport.width === 390)
             await page.screenshot({
               path: join(ARTIFACTS, `phone-390-${p.name}${tab ? `-${tab}` : ''}.png`),
