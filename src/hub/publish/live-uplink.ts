@@ -92,6 +92,10 @@ export class LiveUplink {
     let opened = false;
     ws.on('open', () => {
       opened = true;
+      // Asked as a page asks (its `view` message): the table then scales the picture from the
+      // frame's own pixels, and makes no full-size JPEG of every frame for the uplink's sake.
+      const width = this.options.pictureWidth ?? 960;
+      if (width > 0) ws.send(JSON.stringify({ type: 'view', width: Math.max(64, width) }));
     });
     ws.on('message', (data, isBinary) => this.fromTable(toBuffer(data), isBinary));
     ws.on('error', () => undefined);
