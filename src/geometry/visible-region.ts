@@ -82,7 +82,7 @@ export interface PolygonFacts {
 export const DUST_SHARE = 1e-9;
 
 /** A seen area as a share of the target: dust is none, and no share is more than the whole. */
-const shareSeen = (seenArea: number, targetArea: number): number => {
+export const shareSeen = (seenArea: number, targetArea: number): number => {
   const share = seenArea / targetArea;
   return share < DUST_SHARE ? 0 : Math.min(1, share);
 };

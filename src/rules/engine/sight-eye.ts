@@ -4,7 +4,9 @@ import { hypot } from '../../geometry/hypot.ts';
 import { noteSight } from '../../geometry/look-record.ts';
 import { containsPoint } from '../../geometry/polygon.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
-import { sightWindow, visibleRegion, type Hidden, type SightScreen } from '../../geometry/visible-region.ts';
+import { sightWindow, type Hidden, type SightScreen } from '../../geometry/visible-region.ts';
+import { visibleShare } from '../../geometry/visible-share.ts';
+import { passingEye } from '../../geometry/per-eye-cache.ts';
 import { probeMove } from './probe.ts';
 import type { SeenShare, SightInputs } from './sight-share.ts';
 
@@ -111,7 +113,7 @@ export function sharesFromMovedEye(
   const shareFrom = (d: Vec2) => (offsetMm: number) => {
     const at = { x: eye.x + d.x * offsetMm, y: eye.y + d.y * offsetMm };
     noteSight(at, tb, sightWindow(at, tb, 1));
-    return visibleRegion(at, target, screens).share * 100;
+    return passingEye(at, () => visibleShare(at, target, screens)) * 100;
   };
   return [shareFrom({ x: -along.y, y: along.x }), shareFrom(along)];
 }
