@@ -4,7 +4,9 @@
  * line. Every number by its 64 bits (−0, NaN and small integers against doubles alike), every
  * object's keys in order, undefined kept. Tables: the bench table (60 units, seed 7), 30 units
  * seeds 7 and 11, 40 units seeds 3 and 5, each a full run and two updates after a unit moved; and
- * sixteen random 20-unit Black Powder tables, a full run and one update each.
+ * sixteen random 20-unit Black Powder tables, a full run and one update each. The line before it
+ * hashes the answers alone (kind, pair, yes / no / too close to call, lean): a change of what a
+ * verdict says or checks, not of what it answers, leaves that one as it was.
  */
 import { createHash, type Hash } from 'node:crypto';
 import '../src/rules/index.ts';
@@ -44,6 +46,8 @@ function feed(h: Hash, v: unknown): void {
 }
 
 const counts: Record<string, number> = {};
+/** The answers alone (kind, pair, answer, lean): what a change of a verdict's words or checks must leave as it was. */
+const answersOnly = createHash('sha256');
 function feedAll(h: Hash, p: PairVerdicts): void {
   for (const kind of p.kinds)
     for (let i = 0; i < p.n; i++)
@@ -52,6 +56,7 @@ function feedAll(h: Hash, p: PairVerdicts): void {
         const a = p.at(kind, i, j);
         feed(h, a);
         const key = `${kind} ${a && 'verdict' in a ? a.verdict.answer : 'refused'}`;
+        answersOnly.update(`${key} ${i} ${j} ${a && 'verdict' in a ? a.verdict.lean : ''};`);
         counts[key] = (counts[key] ?? 0) + 1;
       }
 }
@@ -93,4 +98,5 @@ console.log(
     .join('; '),
 );
 console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`answers alone (kind, pair, answer, lean): ${answersOnly.digest('hex')}`);
 console.log(`all answers: ${total.digest('hex')}`);

@@ -1,3 +1,5 @@
+import { boxGap } from '../../geometry/box.ts';
+import { hypot } from '../../geometry/hypot.ts';
 import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { segmentInsidePolygon } from '../../geometry/segment-clip.ts';
@@ -143,8 +145,10 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
     }),
   );
 
-  // A charge the rules forbid (a friend, a shaken charger…) needs no measuring.
-  if (checks[0]?.answer !== 'no') checks.push(reachCheck(ctx, charger, target));
+  // A charge the rules forbid (a friend, a shaken charger…) needs no measuring, and one beyond a
+  // full move whatever the ground no weighing of obstacles and other bases.
+  if (checks[0]?.answer !== 'no')
+    checks.push(outOfReachWhateverTheGround(ctx, charger, target) ?? reachCheck(ctx, charger, target));
   let halted = false;
   if (
     charger.type === 'cavalry' &&
@@ -194,8 +198,43 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
   });
 }
 
+/**
+ * The reach check of a target beyond one move whatever the ground: every base of the charger is
+ * farther from the target's body than a full move (an obstacle or a building only shortens it)
+ * by more than the pose band, so every reading reachCheck weighs (the leader base, another base,
+ * another line as short, behind cover or not) is a firm no too, and it is answered on the usual
+ * reading alone. Undefined when the target may be within reach. Most enemy pairs on a table are so.
+ */
+function outOfReachWhateverTheGround(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict | undefined {
+  const move = moveOf(charger);
+  const m = chargeDistance(ctx, charger, target);
+  const bandMm = BP.bandMm(ctx, Math.max(m.sigmaMm, hypot(charger.sigmaMm, target.sigmaMm)));
+  // The boxes first (most pairs are far apart on both axes), then every base to the target's body.
+  const clear = (mm: number) => mm - mmOf(move) >= bandMm;
+  if (
+    !clear(boxGap(charger.bounds, target.bounds)) &&
+    !clear(polygonSetSeparation(charger.allPolygons, target.bodyPolygons).distance)
+  )
+    return undefined;
+  return lengthVerdict(
+    ctx,
+    {
+      question: 'reach',
+      asked: `can ${charger.name} reach ${target.name} in one move?`,
+      reasons: [
+        `${inStr(m.mm)} from ${m.fromName} to ${m.toName}; one move is ${move}"`,
+        `no part of ${target.name} is within one move, whatever the ground`,
+      ],
+      options: pick(ctx.options, 'rangeFrom'),
+    },
+    m,
+    'atMost',
+    move,
+  );
+}
+
 /** Whether the charger's leader base is within one move of the target (6" less behind cover), with doubts. */
-function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
+export function reachCheck(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict {
   const C = charger.name;
   const T = target.name;
   const m = chargeDistance(ctx, charger, target);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { engagedTouch } from '../../../src/rules/black-powder/support-contacts.ts';
-import { bpContext, inches, weaponOf } from '../../../src/rules/black-powder/context.ts';
-import { chargeVerdict } from '../../../src/rules/black-powder/charge.ts';
+import { bpContext, inches, moveOf, weaponOf } from '../../../src/rules/black-powder/context.ts';
+import { chargeVerdict, reachCheck } from '../../../src/rules/black-powder/charge.ts';
 import { visibleCheck } from '../../../src/rules/black-powder/shot-checks.ts';
 import { assessShot, eyeSigma, shootVerdict } from '../../../src/rules/black-powder/shooting.ts';
 import { seen } from '../../../src/rules/black-powder/sight.ts';
@@ -146,5 +146,41 @@ describe('Black Powder charges settled before sight', () => {
     }
     expect(withoutSight).toBeGreaterThan(100);
     expect(withSight).toBeGreaterThan(20);
+  });
+
+  it('beyond a full move whatever the ground: only firm noes the full reach gives, and every far enough target', () => {
+    let early = 0;
+    let weighed = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const state = randomTable(seed, 14);
+      for (const rangeFrom of ['leaderBase', 'leaderPoint', 'footprint'] as const) {
+        const ctx = bpContext(state, { rangeFrom }, DEFAULT_POLICY);
+        for (const c of state.units)
+          for (const t of state.units) {
+            if (c === t) continue;
+            const v = chargeVerdict(ctx, c, t);
+            const reach = v.checks.find((x) => x.question === 'reach');
+            if (!reach) continue;
+            const settled = reach.reasons.some((r) => r.includes('whatever the ground'));
+            const nearest = nearestApproachIn(c, t);
+            if (settled) {
+              early++;
+              // Truth apart from the early out: the nearest approach of any part of the two
+              // units, and the full reach check with every reading weighed.
+              expect(nearest, `${c.id}→${t.id}`).toBeGreaterThan(moveOf(c));
+              expect(reach.answer, `${c.id}→${t.id}`).toBe('no');
+              expect(reachCheck(ctx, c, t).answer, `${c.id}→${t.id}`).toBe('no');
+              expect(v.answer).toBe('no');
+            } else {
+              weighed++;
+              expect(nearest, `${c.id}→${t.id} is 3" beyond a move but weighed in full`).toBeLessThan(
+                moveOf(c) + 3,
+              );
+            }
+          }
+      }
+    }
+    expect(early).toBeGreaterThan(300);
+    expect(weighed).toBeGreaterThan(30);
   });
 });
