@@ -1,3 +1,5 @@
+import { boxGap } from '../../geometry/box.ts';
+import { polygonSetSeparation } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { withAlternatives } from '../engine/alternatives.ts';
@@ -28,6 +30,7 @@ export function shotRange(
   extra: readonly string[] = [],
   edgeSigmaMm = 0,
   moreReadings: readonly OtherReading[] = [],
+  weighOtherBases = true,
 ): { range: Measured; rangeCheck: Verdict; others: readonly OtherReading[] } {
   const S = shooter.name;
   const T = target.name;
@@ -35,7 +38,7 @@ export function shotRange(
   const range = edgeSigmaMm > 0 ? { ...measured, sigmaMm: hypot(measured.sigmaMm, edgeSigmaMm) } : measured;
   const bandMm = BP.bandMm(ctx, range.sigmaMm);
   const others = [
-    ...(gun ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm)),
+    ...(gun || !weighOtherBases ? [] : otherReadings(ctx, shooter, gun, target, polys, toWords, bandMm)),
     ...moreReadings,
   ];
   const rangeCheck = withAlternatives(
@@ -75,13 +78,38 @@ export function outOfRangeWhateverSeen(
   weapon: Weapon,
   target: TableUnit,
 ): { range: Measured; rangeCheck: Verdict } | undefined {
-  const whole = shotRange(ctx, shooter, gun, weapon, target, target.bodyPolygons, undefined, [
-    `no part of ${target.name} is within range, seen or not`,
-  ]);
+  const whole = shotRange(
+    ctx,
+    shooter,
+    gun,
+    weapon,
+    target,
+    target.bodyPolygons,
+    undefined,
+    [`no part of ${target.name} is within range, seen or not`],
+    0,
+    [],
+    !everyBaseBeyond(ctx, shooter, target, weapon),
+  );
   if (whole.rangeCheck.answer !== 'no') return undefined;
   const seenPartSigma = hypot(shooter.sigmaMm, target.sigmaMm);
   const band = BP.bandMm(ctx, Math.max(whole.range.sigmaMm, seenPartSigma));
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
+}
+
+/**
+ * Whether every base of the shooter is farther from the target's body than the weapon reaches, by
+ * more than the band of the usual reading: then every other base's reading leans no, as the usual
+ * one does, and weighing them (withAlternatives keeps only readings that lean otherwise) changes
+ * nothing. Most enemy pairs of a table are so; the boxes round the bases settle most of them.
+ */
+function everyBaseBeyond(ctx: BpContext, shooter: TableUnit, target: TableUnit, weapon: Weapon): boolean {
+  const bandMm = BP.bandMm(ctx, measureFrom(ctx, shooter, false, target).sigmaMm);
+  const clear = (mm: number) => mm - mmOf(weapon.max) >= bandMm;
+  return (
+    clear(boxGap(shooter.bounds, target.bounds)) ||
+    clear(polygonSetSeparation(shooter.allPolygons, target.bodyPolygons).distance)
+  );
 }
 
 /** A weapon's range band: where it starts or ends (inches), which side counts, and its words. */
