@@ -7,7 +7,13 @@ import { turnedRect } from './turned.ts';
 
 /** A unit-sized turned rectangle near (cx, cy). */
 const near = (r: () => number, cx: number, cy: number, spread: number): Polygon =>
-  turnedRect(cx + (r() - 0.5) * spread, cy + (r() - 0.5) * spread, 40 + r() * 120, 20 + r() * 40, r() * Math.PI);
+  turnedRect(
+    cx + (r() - 0.5) * spread,
+    cy + (r() - 0.5) * spread,
+    40 + r() * 120,
+    20 + r() * 40,
+    r() * Math.PI,
+  );
 
 describe('visibleShare: the seen share alone', () => {
   it('equals visibleRegion(…).share to the last bit, over hidden, partly seen, seen and blind sights', () => {
@@ -26,7 +32,8 @@ describe('visibleShare: the seen share alone', () => {
         screens.push(sightScreen(`s${i}`, `s${i}`, poly, kind, kind === 'wood' ? r() * 60 : undefined));
       }
       // Now and then the eye stands inside a solid (it sees nothing).
-      if (k % 50 === 0) screens.push(sightScreen('round-eye', 'round-eye', near(r, eye.x, eye.y, 0), 'solid'));
+      if (k % 50 === 0)
+        screens.push(sightScreen('round-eye', 'round-eye', near(r, eye.x, eye.y, 0), 'solid'));
       const target = r() < 0.3 ? [near(r, t.x, t.y, 0), near(r, t.x, t.y, 60)] : [near(r, t.x, t.y, 0)];
       const region = visibleRegion(eye, target, screens);
       const share = visibleShare(eye, target, screens);

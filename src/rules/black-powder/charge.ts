@@ -205,7 +205,11 @@ export function chargeVerdict(ctx: BpContext, charger: TableUnit, target: TableU
  * another line as short, behind cover or not) is a firm no too, and it is answered on the usual
  * reading alone. Undefined when the target may be within reach. Most enemy pairs on a table are so.
  */
-function outOfReachWhateverTheGround(ctx: BpContext, charger: TableUnit, target: TableUnit): Verdict | undefined {
+function outOfReachWhateverTheGround(
+  ctx: BpContext,
+  charger: TableUnit,
+  target: TableUnit,
+): Verdict | undefined {
   const move = moveOf(charger);
   const m = chargeDistance(ctx, charger, target);
   const bandMm = BP.bandMm(ctx, Math.max(m.sigmaMm, hypot(charger.sigmaMm, target.sigmaMm)));
