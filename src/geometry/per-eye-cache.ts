@@ -28,7 +28,7 @@ export function passingEye<T>(eye: Vec2, compute: () => T): T {
 export class PerEyeCache<T> {
   private readonly byOutline = new WeakMap<Polygon, Map<number, Map<number, T>>>();
   private slotEye: Vec2 | undefined;
-  private slot = new Map<Polygon, T>();
+  private slot = new WeakMap<Polygon, T>();
 
   get(outline: Polygon, eye: Vec2, compute: () => T): T {
     if (passing && eye.x === passing.x && eye.y === passing.y && !this.kept(outline, eye))
@@ -58,7 +58,7 @@ export class PerEyeCache<T> {
   private passingGet(outline: Polygon, eye: Vec2, compute: () => T): T {
     if (!this.slotEye || this.slotEye.x !== eye.x || this.slotEye.y !== eye.y) {
       this.slotEye = { x: eye.x, y: eye.y };
-      this.slot = new Map();
+      this.slot = new WeakMap();
     }
     let value = this.slot.get(outline);
     if (value === undefined) {

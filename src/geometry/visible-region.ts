@@ -1,5 +1,5 @@
 import { intersectionArea, regionArea, regionDifferenceArea } from './boolean.ts';
-import { booleanPieces } from './region-area.ts';
+import { booleanArea, booleanPieces } from './region-area.ts';
 import { eyeHiddenBoxed } from './eye-shadow.ts';
 import { boxesMeet, boxOf, boxOfAll, type Box } from './box.ts';
 import { areaInsideConvex, clipToConvex } from './convex-clip.ts';
@@ -231,6 +231,22 @@ function areaUnder(target: readonly Polygon[], polys: readonly Polygon[], apart:
   return intersectionArea(target, polys);
 }
 
+/**
+ * The part of `target` outside the hidden polygons `all` (cut to its box): its area, and its
+ * pieces when asked. Nothing is swept when one convex polygon, or their union, holds it whole.
+ * What visibleGiven and visibleShare both read the share from.
+ */
+export function seenOutside(
+  target: readonly Polygon[],
+  all: readonly Polygon[],
+  withPieces: boolean,
+): { pieces: Polygon[]; area: number } {
+  if (all.some((p) => convexCovers(p, target)) || unionCovers(all, target)) return { pieces: [], area: 0 };
+  return withPieces
+    ? booleanPieces(target, all, 'difference')
+    : { pieces: [], area: booleanArea(target, all, 'difference') };
+}
+
 /** The seen part of `target` given what hides it (from `hiddenRegions`). */
 export function visibleGiven(
   eye: Vec2,
@@ -256,12 +272,8 @@ export function visibleGiven(
   }
   const all: Polygon[] = [];
   for (const h of cutting) for (const p of h.polygons) all.push(p);
-  // One convex hidden polygon holding the whole target hides all of it: nothing to sweep.
   const coveredBy = (polys: readonly Polygon[]) => polys.some((p) => convexCovers(p, target));
-  const swept =
-    coveredBy(all) || unionCovers(all, target)
-      ? { pieces: [], area: 0 }
-      : booleanPieces(target, all, 'difference');
+  const swept = seenOutside(target, all, true);
   const share = shareSeen(swept.area, targetArea);
   // Dust seen is nothing seen: no piece of it is a part to range to.
   const seen = share === 0 ? { pieces: [], area: 0 } : swept;

@@ -1,10 +1,15 @@
 import { regionArea } from './boolean.ts';
 import { boxOfAll } from './box.ts';
-import { convexCovers, unionCovers } from './convex-cover.ts';
 import type { Polygon } from './polygon.ts';
-import { booleanArea } from './region-area.ts';
 import type { Vec2 } from './vec.ts';
-import { cutToBox, hiddenRegions, shareSeen, sightWindow, type SightScreen } from './visible-region.ts';
+import {
+  cutToBox,
+  hiddenRegions,
+  seenOutside,
+  shareSeen,
+  sightWindow,
+  type SightScreen,
+} from './visible-region.ts';
 
 /**
  * `visibleRegion(eye, target, screens).share`, computed the same way to the last bit but without
@@ -20,6 +25,5 @@ export function visibleShare(eye: Vec2, target: readonly Polygon[], screens: rea
   const all: Polygon[] = [];
   for (const h of hidden) for (const p of cutToBox(h.polygons, tb, h.facts)) all.push(p);
   if (all.length === 0 || targetArea === 0) return targetArea === 0 ? 0 : 1;
-  if (all.some((p) => convexCovers(p, target)) || unionCovers(all, target)) return 0;
-  return shareSeen(booleanArea(target, all, 'difference'), targetArea);
+  return shareSeen(seenOutside(target, all, false).area, targetArea);
 }

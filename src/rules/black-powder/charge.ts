@@ -1,4 +1,3 @@
-import { boxGap } from '../../geometry/box.ts';
 import { hypot } from '../../geometry/hypot.ts';
 import { shiftToClear } from '../../geometry/segment-shift.ts';
 import { polygonSetSeparation } from '../../geometry/distance.ts';
@@ -24,7 +23,7 @@ import {
   poss,
 } from './context.ts';
 import { bpQuarterOfPoint } from './quarters.ts';
-import { measureFrom, otherNearestLines, otherReadings, readingLean } from './range.ts';
+import { everyBaseBeyond, measureFrom, otherNearestLines, otherReadings, readingLean } from './range.ts';
 import { inBuildingCheck, visibleCheck } from './shot-checks.ts';
 import { eyeSigma } from './shooting.ts';
 import { seen } from './sight.ts';
@@ -213,13 +212,7 @@ function outOfReachWhateverTheGround(
   const move = moveOf(charger);
   const m = chargeDistance(ctx, charger, target);
   const bandMm = BP.bandMm(ctx, Math.max(m.sigmaMm, hypot(charger.sigmaMm, target.sigmaMm)));
-  // The boxes first (most pairs are far apart on both axes), then every base to the target's body.
-  const clear = (mm: number) => mm - mmOf(move) >= bandMm;
-  if (
-    !clear(boxGap(charger.bounds, target.bounds)) &&
-    !clear(polygonSetSeparation(charger.allPolygons, target.bodyPolygons).distance)
-  )
-    return undefined;
+  if (!everyBaseBeyond(charger, target, mmOf(move), bandMm)) return undefined;
   return lengthVerdict(
     ctx,
     {

@@ -7,6 +7,7 @@ import { basePointName, pointName } from '../engine/parts.ts';
 import { unitSeparation } from '../unit-distance.ts';
 import { poss, type BpContext, type Measured } from './context.ts';
 import { hypot } from '../../geometry/hypot.ts';
+import { boxGap } from '../../geometry/box.ts';
 
 /**
  * Where Black Powder measures from (shooting, charging): a gun's barrel tip; else by the option
@@ -250,4 +251,23 @@ export function readingLean(
 ): Alternative['lean'] {
   if (Math.abs(mm - limitMm) < bandMm) return 'borderline';
   return mm <= limitMm === (comparison === 'atMost') ? 'yes' : 'no';
+}
+
+/**
+ * Whether every base of `unit` is farther from the target's body than `limitMm` by at least
+ * `bandMm`: then every reading of a length from the unit (its leader base or another, the leader,
+ * the whole body) is beyond the limit beyond doubt. The boxes round the bases first (most pairs
+ * of a table are far apart on some axis), then the bases themselves.
+ */
+export function everyBaseBeyond(
+  unit: TableUnit,
+  target: TableUnit,
+  limitMm: number,
+  bandMm: number,
+): boolean {
+  const clear = (mm: number) => mm - limitMm >= bandMm;
+  return (
+    clear(boxGap(unit.bounds, target.bounds)) ||
+    clear(polygonSetSeparation(unit.allPolygons, target.bodyPolygons).distance)
+  );
 }

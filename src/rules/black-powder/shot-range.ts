@@ -1,12 +1,10 @@
-import { boxGap } from '../../geometry/box.ts';
-import { polygonSetSeparation } from '../../geometry/distance.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { withAlternatives } from '../engine/alternatives.ts';
 import { pick } from '../engine/options.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { BP, inStr, lengthVerdict, mmOf, poss, type BpContext, type Measured } from './context.ts';
-import { measureFrom, otherReadings, readingsAgainst, type OtherReading } from './range.ts';
+import { everyBaseBeyond, measureFrom, otherReadings, readingsAgainst, type OtherReading } from './range.ts';
 import { CLOSE_RANGE, type Weapon } from './tables.ts';
 import { hypot } from '../../geometry/hypot.ts';
 
@@ -89,27 +87,19 @@ export function outOfRangeWhateverSeen(
     [`no part of ${target.name} is within range, seen or not`],
     0,
     [],
-    !everyBaseBeyond(ctx, shooter, target, weapon),
+    // Every base beyond reach by more than the usual reading's band: each other base's reading
+    // leans no as the usual one does, and withAlternatives keeps only readings that lean otherwise.
+    !everyBaseBeyond(
+      shooter,
+      target,
+      mmOf(weapon.max),
+      BP.bandMm(ctx, measureFrom(ctx, shooter, false, target).sigmaMm),
+    ),
   );
   if (whole.rangeCheck.answer !== 'no') return undefined;
   const seenPartSigma = hypot(shooter.sigmaMm, target.sigmaMm);
   const band = BP.bandMm(ctx, Math.max(whole.range.sigmaMm, seenPartSigma));
   return whole.range.mm - mmOf(weapon.max) >= band ? whole : undefined;
-}
-
-/**
- * Whether every base of the shooter is farther from the target's body than the weapon reaches, by
- * more than the band of the usual reading: then every other base's reading leans no, as the usual
- * one does, and weighing them (withAlternatives keeps only readings that lean otherwise) changes
- * nothing. Most enemy pairs of a table are so; the boxes round the bases settle most of them.
- */
-function everyBaseBeyond(ctx: BpContext, shooter: TableUnit, target: TableUnit, weapon: Weapon): boolean {
-  const bandMm = BP.bandMm(ctx, measureFrom(ctx, shooter, false, target).sigmaMm);
-  const clear = (mm: number) => mm - mmOf(weapon.max) >= bandMm;
-  return (
-    clear(boxGap(shooter.bounds, target.bounds)) ||
-    clear(polygonSetSeparation(shooter.allPolygons, target.bodyPolygons).distance)
-  );
 }
 
 /** A weapon's range band: where it starts or ends (inches), which side counts, and its words. */
