@@ -23,6 +23,7 @@ import {
   limitWithBlockerMoved,
   type ChargeLine,
 } from './charge-line.ts';
+import { beyondEveryTurn } from './charge-far.ts';
 import { lineWithTargetAside, pathEdgeAlternatives } from './charge-path-edge.ts';
 import { runBlockedBy, runSwitchMm, type RunObstacle } from './charge-run.ts';
 import type { Alternative } from '../engine/alternatives.ts';
@@ -46,9 +47,17 @@ const CONTACT_MM = 1;
 
 /**
  * "Can C charge T?": only cavalry and Highlanders charge; one turn of up to 45° at the start, then
- * straight ahead into contact within one move; only one attacker per defender.
+ * straight ahead into contact within one move; only one attacker per defender. `settleFar`: a
+ * target short by more than any doubt can close (`beyondEveryTurn`) skips the readings that could
+ * only make it too close to call (false: every reading weighed, for the test that shows the answer
+ * is the same).
  */
-export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableUnit): Verdict {
+export function chargeVerdict(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  settleFar = true,
+): Verdict {
   const C = charger.name;
   const T = target.name;
   const troop = troopOf(charger);
@@ -139,13 +148,25 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
   const tighterWhy = stoppers.length
     ? `${blockerWhy}${near.length ? ` (or ${near.join(' and ')} would, a hair closer)` : ''}`
     : `where ${near.join(' and ')} would stop the turn a hair closer`;
+  // Every doubt below searches the best line again (blockers moved, the target aside or grown, the
+  // runs narrowed): none can bring a target this far off within a move.
+  const far =
+    settleFar &&
+    beyondEveryTurn(
+      ctx,
+      charger,
+      target,
+      mmOf(move),
+      D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma)),
+    );
   if (!line) {
     const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
-    const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
+    const p =
+      blockers.length && !far ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
-    const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
-    const aside = lineWithTargetAside(search, band);
+    const passClose = far ? undefined : runPastClose(ctx, charger, target, allowed, inTheWay, move);
+    const aside = far ? undefined : lineWithTargetAside(search, band);
     const close = turnClose || runClose !== undefined || passClose !== undefined || aside !== undefined;
     const moveMm = Math.min(
       turnClose ? p.moveMm : Infinity,
@@ -205,8 +226,11 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
       move,
     );
     const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, blockerSigma));
+    // Far off, a blocker moved leaves the run longer than a move, and the probe's reading of the
+    // slope is never nearer than the band (which the run's own band does not exceed then).
     const alt = (() => {
       if (!blockers.length && !near.length) return [];
+      if (far && run.bandMm <= band) return [];
       const p = probeMove(runWithBlockersMoved, inches(m.mm), 'atMost', move, band);
       return p.lowerBound
         ? []
@@ -220,7 +244,7 @@ export function chargeVerdict(ctx: D3Context, charger: TableUnit, target: TableU
     })();
     // The target only just inside the path (at the full turn, or between turns a wood or a unit
     // stops): a step aside and no line.
-    const atEdge = pathEdgeAlternatives(search, line, band);
+    const atEdge = far ? [] : pathEdgeAlternatives(search, line, band);
     checks.push(
       withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
     );
