@@ -23,7 +23,7 @@ import {
   limitWithBlockerMoved,
   type ChargeLine,
 } from './charge-line.ts';
-import { beyondEveryTurn } from './charge-far.ts';
+import { farReach } from './charge-far.ts';
 import { lineWithTargetAside, pathEdgeAlternatives } from './charge-path-edge.ts';
 import { runBlockedBy, runSwitchMm, type RunObstacle } from './charge-run.ts';
 import type { Alternative } from '../engine/alternatives.ts';
@@ -48,9 +48,9 @@ const CONTACT_MM = 1;
 /**
  * "Can C charge T?": only cavalry and Highlanders charge; one turn of up to 45° at the start, then
  * straight ahead into contact within one move; only one attacker per defender. `settleFar`: a
- * target short by more than any doubt can close (`beyondEveryTurn`) skips the readings that could
- * only make it too close to call (false: every reading weighed, for the test that shows the answer
- * is the same).
+ * target farther off than any turn and move can reach, by more than any doubt could close, is
+ * answered by its gap alone (`farReach`), not by searching its best line (false: always searched,
+ * for the test that the answers agree).
  */
 export function chargeVerdict(
   ctx: D3Context,
@@ -98,6 +98,9 @@ export function chargeVerdict(
       ),
     );
   const move = moveOf(charger);
+  const far = settleFar ? farReach(ctx, charger, target, move) : undefined;
+  if (far)
+    return chargeOf(ctx, charger, target, [...checks, far], { face: attackFace(ctx, charger, target) });
   const limits = turnLimits(ctx, charger, target);
   const allowed = { leftDeg: limits.left.deg, rightDeg: limits.right.deg };
   // Only what lies within reach of a run can stand in one: the turned front edge stays within a
@@ -148,25 +151,13 @@ export function chargeVerdict(
   const tighterWhy = stoppers.length
     ? `${blockerWhy}${near.length ? ` (or ${near.join(' and ')} would, a hair closer)` : ''}`
     : `where ${near.join(' and ')} would stop the turn a hair closer`;
-  // Every doubt below searches the best line again (blockers moved, the target aside or grown, the
-  // runs narrowed): none can bring a target this far off within a move.
-  const far =
-    settleFar &&
-    beyondEveryTurn(
-      ctx,
-      charger,
-      target,
-      mmOf(move),
-      D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma)),
-    );
   if (!line) {
     const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
-    const p =
-      blockers.length && !far ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
+    const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
-    const passClose = far ? undefined : runPastClose(ctx, charger, target, allowed, inTheWay, move);
-    const aside = far ? undefined : lineWithTargetAside(search, band);
+    const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
+    const aside = lineWithTargetAside(search, band);
     const close = turnClose || runClose !== undefined || passClose !== undefined || aside !== undefined;
     const moveMm = Math.min(
       turnClose ? p.moveMm : Infinity,
@@ -226,11 +217,8 @@ export function chargeVerdict(
       move,
     );
     const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, blockerSigma));
-    // Far off, a blocker moved leaves the run longer than a move, and the probe's reading of the
-    // slope is never nearer than the band (which the run's own band does not exceed then).
     const alt = (() => {
       if (!blockers.length && !near.length) return [];
-      if (far && run.bandMm <= band) return [];
       const p = probeMove(runWithBlockersMoved, inches(m.mm), 'atMost', move, band);
       return p.lowerBound
         ? []
@@ -244,27 +232,38 @@ export function chargeVerdict(
     })();
     // The target only just inside the path (at the full turn, or between turns a wood or a unit
     // stops): a step aside and no line.
-    const atEdge = far ? [] : pathEdgeAlternatives(search, line, band);
+    const atEdge = pathEdgeAlternatives(search, line, band);
     checks.push(
       withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
     );
   }
+  return chargeOf(ctx, charger, target, checks, {
+    ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}),
+    face: attackFace(ctx, charger, target),
+    turnLimitLeftDeg: limits.left.deg,
+    turnLimitRightDeg: limits.right.deg,
+  });
+}
+
+/** The charge verdict from its checks (may charge, one attacker, reach). */
+function chargeOf(
+  ctx: D3Context,
+  charger: TableUnit,
+  target: TableUnit,
+  checks: Verdict[],
+  facts: Verdict['facts'],
+): Verdict {
   const { answer, lean } = allOf(checks);
   const reachCheck = checks.find((c) => c.question === 'reach') as Verdict;
   return d3Verdict({
     question: 'charge',
-    asked: `can ${C} charge ${T}?`,
+    asked: `can ${charger.name} charge ${target.name}?`,
     answer,
     lean,
     ...measuredBy(reachCheck),
     reasons: answer === 'yes' ? reachCheck.reasons : failingReasons(checks, 'notYes'),
     options: pick(ctx.options, 'chargePivot'),
-    facts: {
-      ...(line ? { turnDeg: line.turnDeg, straightIn: inches(line.contact.distance) } : {}),
-      face: attackFace(ctx, charger, target),
-      turnLimitLeftDeg: limits.left.deg,
-      turnLimitRightDeg: limits.right.deg,
-    },
+    facts,
     checks,
   });
 }
