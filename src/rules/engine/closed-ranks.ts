@@ -67,7 +67,23 @@ const hullOf = (bases: readonly RankBase[], members: readonly number[]): Polygon
     ? (bases[members[0] as number] as RankBase).polygon
     : convexHull(members.flatMap((i) => (bases[i] as RankBase).polygon));
 
-export function closedRanks(bases: readonly RankBase[]): Polygon[] {
+/** Bodies per list of bases (a table state's lists never change): every sight of a table reads them. */
+const bodies = new WeakMap<readonly RankBase[], readonly Polygon[]>();
+
+/**
+ * The bodies `bases` hide as, worked out once per list: the same outline objects every time, so
+ * the shadows kept per outline and eye (eye-shadow.ts) are found again by the next sight.
+ */
+export function closedRanks(bases: readonly RankBase[]): readonly Polygon[] {
+  let out = bodies.get(bases);
+  if (!out) {
+    out = Object.freeze(bodiesOf(bases));
+    bodies.set(bases, out);
+  }
+  return out;
+}
+
+function bodiesOf(bases: readonly RankBase[]): Polygon[] {
   const n = bases.length;
   if (n < 2) return bases.map((b) => b.polygon);
   const links: Array<[number, number]> = [];

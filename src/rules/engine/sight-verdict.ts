@@ -24,11 +24,20 @@ export function sightScreensFor(
   const out: SightScreen[] = [];
   for (const t of state.terrain)
     if (t.polygon && rule.terrain(t)) out.push(sightScreen(t.id, t.label, t.polygon, 'screen'));
-  if (rule.units)
-    for (const u of state.units)
-      if (!exclude.has(u.id))
-        for (const p of closedRanks(u.bases)) out.push(sightScreen(u.id, u.name, p, 'solid'));
+  if (rule.units) for (const u of state.units) if (!exclude.has(u.id)) out.push(...unitScreens(u));
   return out;
+}
+
+/** Each unit's bodies as solid screens, built once per unit (a table state's units never change). */
+const screensByUnit = new WeakMap<TableUnit, readonly SightScreen[]>();
+
+function unitScreens(u: TableUnit): readonly SightScreen[] {
+  let screens = screensByUnit.get(u);
+  if (!screens) {
+    screens = closedRanks(u.bases).map((p) => sightScreen(u.id, u.name, p, 'solid'));
+    screensByUnit.set(u, screens);
+  }
+  return screens;
 }
 
 /** What an eye of `looker` sees of `target`, exactly. */

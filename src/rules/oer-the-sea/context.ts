@@ -2,6 +2,7 @@ import type { Hider } from '../../geometry/visibility.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { rulesKit } from '../engine/context.ts';
+import { pairCached } from '../engine/pair-cache.ts';
 import { firstHider, type SightRule } from '../engine/sight-hider.ts';
 import { seenShareQuantity } from '../engine/sight-share.ts';
 import { seenBy } from '../engine/sight-verdict.ts';
@@ -73,6 +74,12 @@ export interface UnitSight {
  * the largest of the seeing eyes' moves, or the smallest of the others'.
  */
 export function seenShare(ctx: OtsContext, looker: TableUnit, target: TableUnit): UnitSight {
+  // A shot weighs whether each nearer enemy is in view: a unit's row of shots asks every one of
+  // its sights again per target (a 60-unit table's threat view took seconds a unit) unless kept.
+  return pairCached(ctx, 'ots.seenShare', looker, target, () => seenShareAfresh(ctx, looker, target));
+}
+
+function seenShareAfresh(ctx: OtsContext, looker: TableUnit, target: TableUnit): UnitSight {
   const eyes = [looker.leader, ...looker.bases.map((b) => b.footprint.center)];
   const views = eyes.map((eye) => seenBy(OTS, ctx, sightRule(ctx), eye, looker, target));
   const bestView = views.reduce((a, b) => (b.region.share > a.region.share ? b : a));

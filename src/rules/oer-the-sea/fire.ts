@@ -62,17 +62,29 @@ export interface SeenEnemy {
   readonly ahead: Verdict;
 }
 
-/** Enemies of the shooter with whether each is seen and ahead, nearest first. */
+/**
+ * Enemies of the shooter with whether each is seen and ahead, nearest first. Seen and ahead are
+ * worked out when first read: the target choice reads them only of enemies that may be nearer than
+ * the target (a sight each, and a 60-unit table has thirty enemies a shot).
+ */
 export function enemiesInView(ctx: OtsContext, shooter: TableUnit): SeenEnemy[] {
   return enemiesNearestFirst(
     ctx.state,
     shooter,
-    (e) => ({
-      unit: e,
-      gap: gapOf(shooter, e),
-      seen: seeCheck(ctx, shooter, e),
-      ahead: aheadVerdict(ctx, shooter, e),
-    }),
+    (e): SeenEnemy => {
+      let seen: Verdict | undefined;
+      let ahead: Verdict | undefined;
+      return {
+        unit: e,
+        gap: gapOf(shooter, e),
+        get seen() {
+          return (seen ??= seeCheck(ctx, shooter, e));
+        },
+        get ahead() {
+          return (ahead ??= aheadVerdict(ctx, shooter, e));
+        },
+      };
+    },
     (s) => s.gap.mm,
   );
 }
@@ -126,6 +138,8 @@ function targetChoice(ctx: OtsContext, shooter: TableUnit, target: TableUnit): V
   for (const c of all) {
     if (c === me) continue;
     const n = nearer(ctx, c, me);
+    // Farther beyond doubt (then never nearer on the lean either): whether it is seen is not read.
+    if (n.tri === 'no') continue;
     const t = and(n.tri, candidate(c));
     blocked = or(blocked, t);
     if (n.lean && candLean(c)) {

@@ -113,3 +113,16 @@ describe("a body joined by a link its bases could open (O'er the Sea plain 28309
     expect(crackOf(closedRanks(pair(1.5, 3))[0] as Polygon)?.openMm).toBeCloseTo(4.5, 9);
   });
 });
+
+describe('closed ranks are worked out once per list of bases', () => {
+  it('returns the same bodies for the same list, and equal ones for a copy', () => {
+    const bases = [0, 1, 2].map((i) => ({ polygon: rectAt(i * 51, 0, 50, 25), sigmaMm: 2 }));
+    const first = closedRanks(bases);
+    // The same outline objects: what the shadows kept per outline and eye are found by.
+    expect(closedRanks(bases)).toBe(first);
+    const copy = closedRanks([...bases]);
+    expect(copy).not.toBe(first);
+    expect(copy).toEqual(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+});
