@@ -3,7 +3,7 @@ import { polygonSetSeparation } from '../../geometry/distance.ts';
 import { toTable } from '../../geometry/frame.ts';
 import type { Polygon } from '../../geometry/polygon.ts';
 import { convexHull } from '../../geometry/hull.ts';
-import { boxesMeet, boxOf, type Box } from '../../geometry/box.ts';
+import { boxOf } from '../../geometry/box.ts';
 import { sweepContact } from '../../geometry/sweep.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 
@@ -23,16 +23,26 @@ export interface RunObstacle {
   readonly sigmaMm: number;
 }
 
-/** Bounding boxes of obstacle outlines, worked out once per outline. */
-const boxes = new WeakMap<Polygon, Box>();
-const boxOfPolygon = (p: Polygon): Box => {
-  let b = boxes.get(p);
-  if (!b) {
-    b = boxOf(p);
-    boxes.set(p, b);
+/**
+ * Bounding boxes of a list of obstacles (minX, minY, maxX, maxY each), worked out once per list:
+ * a charge's searches run every line past the same list hundreds of thousands of times.
+ */
+const boxesByList = new WeakMap<readonly RunObstacle[], Float64Array>();
+function boxesOf(obstacles: readonly RunObstacle[]): Float64Array {
+  let out = boxesByList.get(obstacles);
+  if (!out) {
+    out = new Float64Array(obstacles.length * 4);
+    obstacles.forEach((o, i) => {
+      const b = boxOf(o.polygon);
+      out!.set([b.minX, b.minY, b.maxX, b.maxY], i * 4);
+    });
+    boxesByList.set(obstacles, out);
   }
-  return b;
-};
+  return out;
+}
+
+/** Slack on the strip test below: far beyond rounding, far below anything the sweep tells apart, mm. */
+const STRIP_SLACK_MM = 1e-6;
 
 const narrowed = (box: FacedBox, clearanceMm: number): FacedBox => ({
   ...box,
@@ -52,21 +62,30 @@ export function runBlockedBy(
   clearanceMm = 0,
 ): RunObstacle | undefined {
   let first: { o: RunObstacle; d: number } | undefined;
-  const strip = narrowed(box, clearanceMm);
-  // What the run can meet lies in the strip from the box's rear edge to `distanceMm` ahead: an
-  // obstacle whose box misses that region's box cannot stop it (the searches ask this millions
-  // of times, mostly of obstacles far off).
-  const w = strip.width / 2;
-  const reach = boxOf(
-    [
-      { x: -w, y: -strip.depth },
-      { x: w, y: -strip.depth },
-      { x: w, y: distanceMm },
-      { x: -w, y: distanceMm },
-    ].map((p) => toTable(strip.frame, p)),
-  );
-  for (const o of obstacles) {
-    if (!boxesMeet(reach, boxOfPolygon(o.polygon))) continue;
+  let strip: FacedBox | undefined;
+  // What the run can meet lies in the strip from the box's rear edge to `distanceMm` ahead, in the
+  // box's own frame: an obstacle whose bounding box lies wholly to one side of that (its corners'
+  // local coordinates) cannot stop it, and the sweep below would find nothing of it either.
+  const w = Math.max(0, box.width - 2 * (RUN_CONTACT_MM + clearanceMm)) / 2 + STRIP_SLACK_MM;
+  const back = -box.depth - STRIP_SLACK_MM;
+  const ahead = distanceMm + STRIP_SLACK_MM;
+  const { origin, right, front } = box.frame;
+  const boxes = boxesOf(obstacles);
+  for (let i = 0; i < obstacles.length; i++) {
+    const dx0 = (boxes[i * 4] as number) - origin.x;
+    const dy0 = (boxes[i * 4 + 1] as number) - origin.y;
+    const dx1 = (boxes[i * 4 + 2] as number) - origin.x;
+    const dy1 = (boxes[i * 4 + 3] as number) - origin.y;
+    // Local x and y of the four corners: each is linear in the corner, so its least and most over
+    // the box come from the least and most of each term.
+    const xLo = Math.min(dx0 * right.x, dx1 * right.x) + Math.min(dy0 * right.y, dy1 * right.y);
+    const xHi = Math.max(dx0 * right.x, dx1 * right.x) + Math.max(dy0 * right.y, dy1 * right.y);
+    if (xHi < -w || xLo > w) continue;
+    const yLo = Math.min(dx0 * front.x, dx1 * front.x) + Math.min(dy0 * front.y, dy1 * front.y);
+    const yHi = Math.max(dx0 * front.x, dx1 * front.x) + Math.max(dy0 * front.y, dy1 * front.y);
+    if (yHi < back || yLo > ahead) continue;
+    const o = obstacles[i] as RunObstacle;
+    strip ??= narrowed(box, clearanceMm);
     const c = sweepContact(strip, [o.polygon]);
     if (c && c.distance < distanceMm - 1e-9 && (!first || c.distance < first.d)) first = { o, d: c.distance };
   }
