@@ -10,7 +10,13 @@ import { rotate, type Vec2 } from '../../geometry/vec.ts';
 import type { TableUnit } from '../../table/table-unit.ts';
 import { D3, type D3Context } from './context.ts';
 import { forbidden, groundOf } from './movement.ts';
-import { penetrationMm, RUN_CONTACT_MM, runBlockedBy, type RunObstacle } from './charge-run.ts';
+import {
+  obstaclesInReach,
+  penetrationMm,
+  RUN_CONTACT_MM,
+  runBlockedBy,
+  type RunObstacle,
+} from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
 
 /**
@@ -297,13 +303,15 @@ export function bestChargeLine(
   clearanceMm = 0,
 ): ChargeLine | undefined {
   let best: ChargeLine | undefined;
-  const run = (t: number, pivot: Vec2) => {
+  const run = (t: number, pivot: Vec2, obstacles: readonly RunObstacle[]) => {
     const box = boxTurned(charger.box, pivot, t);
     const c = sweepContact(box, target.bodyPolygons);
-    return c && runBlockedBy(box, c.distance, inTheWay, clearanceMm) ? undefined : c;
+    return c && runBlockedBy(box, c.distance, obstacles, clearanceMm) ? undefined : c;
   };
+  // Set per side: what can stand in that side's runs (obstaclesInReach).
+  let nearBy: readonly RunObstacle[] = inTheWay;
   const consider = (t: number, pivot: Vec2) => {
-    const c = run(t, pivot);
+    const c = run(t, pivot, nearBy);
     if (!c) return Infinity;
     const deg = radToDeg(t);
     if (
@@ -320,6 +328,8 @@ export function bestChargeLine(
   ];
   for (const [lo, hi, pivot] of sides) {
     const w = charger.box.width / 2 - RUN_CONTACT_MM - clearanceMm;
+    nearBy = obstaclesInReach(charger.box, pivot, lo, hi, target.bodyPolygons, inTheWay);
+    // Cut at every obstacle's breakpoints, not only those in reach: the same cuts, the same line.
     const blocking = inTheWay.map((o) => o.polygon);
     let cuts = [
       ...breakpoints(charger.box, pivot, target.bodyPolygons, lo, hi),
@@ -327,7 +337,7 @@ export function bestChargeLine(
     ];
     cuts = [...new Set(cuts)].sort((x, y) => x - y);
     if (blocking.length) {
-      cuts.push(...runCuts(cuts, (t) => run(t, pivot) !== undefined));
+      cuts.push(...runCuts(cuts, (t) => run(t, pivot, nearBy) !== undefined));
       cuts = [...new Set(cuts)].sort((x, y) => x - y);
     }
     for (let i = 0; i + 1 < cuts.length; i++) {

@@ -8,10 +8,8 @@ import { toLocal } from '../../../src/geometry/frame.ts';
 import type { Vec2 } from '../../../src/geometry/vec.ts';
 import type { TableUnit } from '../../../src/table/table-unit.ts';
 import { DEFAULT_POLICY } from '../../../src/rules/engine/threshold.ts';
-import type { Scenario } from '../../../src/table/scenario.ts';
-import { buildTableState } from '../../../src/table/table-state.ts';
 import { IN } from '../fixtures.ts';
-import { randomScenario } from '../black-powder/random-table.ts';
+import { d3Table } from './random-d3-table.ts';
 
 /**
  * A D3 charge at a target beyond every turn and move, by more than any doubt could close, is
@@ -21,34 +19,6 @@ import { randomScenario } from '../black-powder/random-table.ts';
  * must have been taken often enough to mean something, on targets both just beyond its margin and
  * far off. Apart from the search, a brute-force turn-and-run shows no reachable target is settled.
  */
-
-/**
- * A random table read by D3: half the foot are Highlanders (who charge), and every unit is drawn
- * halfway to the table's centre so that charges within a move or two are common, not only far ones.
- */
-function d3Table(seed: number, units: number) {
-  const s = randomScenario(seed, units);
-  const cx = 36 * IN;
-  const cy = 24 * IN;
-  const scenario: Scenario = {
-    ...s,
-    ruleset: 'd3',
-    units: s.units.map((u, i) => {
-      const mx = u.bases.reduce((a, b) => a + (b.pose?.x ?? 0), 0) / u.bases.length;
-      const my = u.bases.reduce((a, b) => a + (b.pose?.y ?? 0), 0) / u.bases.length;
-      const dx = (cx - mx) / 2;
-      const dy = (cy - my) / 2;
-      return {
-        ...u,
-        ...(u.type === 'infantry' && i % 2 === 0 ? { troop: 'Highland foot' } : {}),
-        bases: u.bases.map((b) =>
-          b.pose ? { ...b, pose: { ...b.pose, x: b.pose.x + dx, y: b.pose.y + dy } } : b,
-        ),
-      };
-    }),
-  };
-  return buildTableState(scenario);
-}
 
 describe('D3 charges settled as far off', () => {
   it('answer every charge on random tables as the full search does, and the rest to the last word', () => {
