@@ -1,23 +1,31 @@
 /**
- * The threat view's cost on the 60-unit bench table (Black Powder, with terrain): one picked
- * unit's row and column (shoot, charge, see each enemy; each enemy shooting it) for a few units
- * spread over the table, and the whole table for shoot (every unit: can it shoot some enemy?).
+ * The threat view's cost on the 60-unit bench table (with terrain) under each tabletop ruleset: one
+ * picked unit's row and column (shoot, charge, see each enemy; each enemy shooting it) for a few
+ * units spread over the table, and the whole table for each kind the ruleset answers (every unit:
+ * can it shoot / charge / see some enemy?).
  * Both run as the server runs them, one pair at a time with a pause between pairs; the longest
  * stretch between two pauses is how long the live loop can be kept waiting. Wall time (the
  * machine may be shared). Never fails on time.
  *
- *   npm run bench -- threats [--units 5]
+ *   npm run bench -- threats [--units 5] [--rulesets black-powder,prestonpans,d3,oer-the-sea]
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import '../src/rules/index.ts';
 import { getRuleset } from '../src/rules/engine/registry.ts';
 import { tableReachSliced, threatsOfUnitSliced } from '../src/rules/engine/unit-threats.ts';
+import { pairKindsOf } from '../src/rules/engine/all-pairs.ts';
 import { buildTableState } from '../src/table/table-state.ts';
 import { benchScenario } from './rules-scenario.ts';
 
-const { values } = parseArgs({ options: { units: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    units: { type: 'string', default: '5' },
+    rulesets: { type: 'string', default: 'black-powder,prestonpans,d3,oer-the-sea' },
+  },
+});
 const picks = Math.max(1, Number(values.units));
+const rulesetIds = values.rulesets.split(',').filter(Boolean);
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,45 +55,59 @@ function pacer(): { pause: () => Promise<void>; longest: () => number; start: ()
   };
 }
 
-const state = buildTableState(benchScenario());
-const bp = getRuleset('black-powder');
-const n = state.units.length;
-console.log(
-  `threat view, Black Powder, ${n} units, ${state.units.reduce((s, u) => s + u.bases.length, 0)} bases, terrain ${state.terrain.length}`,
-);
+const scenario = benchScenario();
+/** The bench table as each tabletop ruleset reads it (D3's Highlanders, who charge: every third foot). */
+const tableFor = (ruleset: string) =>
+  buildTableState({
+    ...scenario,
+    ruleset,
+    units: scenario.units.map((u, i) =>
+      ruleset === 'd3' && u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u,
+    ),
+  });
 
-const p = pacer();
-const times: number[] = [];
-const holds: number[] = [];
-let asked = 0;
-for (let k = 0; k < picks; k++) {
-  const unit = state.units[Math.floor((k * n) / picks)]!;
-  p.start();
-  const t0 = performance.now();
-  const view = await threatsOfUnitSliced(bp, state, unit.id, {}, p.pause);
-  const ms = performance.now() - t0;
-  times.push(ms);
-  holds.push(p.longest());
-  asked = view!.asked;
-  const yes = view!.pairs.filter(
-    (x) =>
-      'verdict' in (x.from.shoot ?? {}) &&
-      (x.from.shoot as { verdict: { answer: string } }).verdict.answer === 'yes',
-  ).length;
+const summary: string[] = [];
+for (const id of rulesetIds) {
+  const ruleset = getRuleset(id);
+  const state = tableFor(id);
+  const n = state.units.length;
   console.log(
-    `  ${unit.id}: ${view!.asked} verdicts in ${ms.toFixed(0)} ms (${(ms / view!.asked).toFixed(2)} ms each), can shoot ${yes} of ${view!.pairs.length}, longest hold ${p.longest().toFixed(1)} ms`,
+    `threat view, ${ruleset.name}, ${n} units, ${state.units.reduce((s, u) => s + u.bases.length, 0)} bases, terrain ${state.terrain.length}`,
   );
+  const p = pacer();
+  const times: number[] = [];
+  const holds: number[] = [];
+  let asked = 0;
+  for (let k = 0; k < picks; k++) {
+    const unit = state.units[Math.floor((k * n) / picks)]!;
+    p.start();
+    const t0 = performance.now();
+    const view = await threatsOfUnitSliced(ruleset, state, unit.id, {}, p.pause);
+    const ms = performance.now() - t0;
+    times.push(ms);
+    holds.push(p.longest());
+    asked = view!.asked;
+    console.log(
+      `  ${unit.id}: ${view!.asked} verdicts in ${ms.toFixed(0)} ms (${(ms / view!.asked).toFixed(2)} ms each), longest hold ${p.longest().toFixed(1)} ms`,
+    );
+  }
+  console.log(
+    `  one unit's view: median ${median(times).toFixed(0)} ms for ~${asked} verdicts; longest event-loop hold ${Math.max(...holds).toFixed(1)} ms`,
+  );
+  const whole: string[] = [];
+  for (const kind of pairKindsOf(ruleset)) {
+    p.start();
+    const t0 = performance.now();
+    const reach = await tableReachSliced(ruleset, state, kind, {}, p.pause);
+    const ms = performance.now() - t0;
+    const yes = reach!.units.filter((u) => u.answer === 'yes').length;
+    console.log(
+      `  whole table (${kind}): ${reach!.asked} pairs asked, stopping at each unit's first yes (${yes} of ${n} units can ${kind} something) in ${ms.toFixed(0)} ms, longest hold ${p.longest().toFixed(1)} ms`,
+    );
+    whole.push(`${kind} ${ms.toFixed(0)} ms`);
+  }
+  summary.push(`| ${ruleset.name} | ${median(times).toFixed(0)} ms | ${whole.join(', ') || '–'} |`);
 }
-console.log(
-  `one unit's view: median ${median(times).toFixed(0)} ms for ~${asked} verdicts; longest event-loop hold ${Math.max(...holds).toFixed(1)} ms`,
-);
-
-p.start();
-const t0 = performance.now();
-const reach = await tableReachSliced(bp, state, 'shoot', {}, p.pause);
-const enemyPairs = state.units.reduce((s, u) => s + state.units.filter((e) => e.side !== u.side).length, 0);
-const ms = performance.now() - t0;
-const yes = reach!.units.filter((u) => u.answer === 'yes').length;
-console.log(
-  `whole table (shoot): ${reach!.asked} of ${enemyPairs} enemy pairs asked, stopping at each unit's first yes (${n} units, ${yes} can shoot something) in ${ms.toFixed(0)} ms, longest hold ${p.longest().toFixed(1)} ms`,
-);
+console.log("\n| ruleset | one unit's view (median) | whole table |");
+console.log('|---|---|---|');
+for (const row of summary) console.log(row);
