@@ -176,9 +176,16 @@ function targetChoice(ctx: OtsContext, shooter: TableUnit, target: TableUnit): V
 
 /**
  * Small-arms fire: only at the nearest visible enemy (among those ahead, or overall and then only
- * if it is ahead — option targetChoice), within 30 cm; +1 to hit within 15 cm.
+ * if it is ahead — option targetChoice), within 30 cm; +1 to hit within 15 cm. A target beyond
+ * range beyond doubt is answered without the choice (`settleOutOfRange`).
  */
-export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: TableUnit): Verdict {
+export function smallArmsVerdict(
+  ctx: OtsContext,
+  shooter: TableUnit,
+  target: TableUnit,
+  /** False: the target choice is read even beyond range (for the test that the answers agree). */
+  settleOutOfRange = true,
+): Verdict {
   const S = shooter.name;
   const T = target.name;
   const problems: string[] = [];
@@ -194,7 +201,6 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
       reasons: problems.length ? problems : [`${S} may fire`],
     }),
     aheadVerdict(ctx, shooter, target),
-    targetChoice(ctx, shooter, target),
   ];
   const g = gapOf(shooter, target);
   const range = lengthVerdict(
@@ -208,6 +214,9 @@ export function smallArmsVerdict(ctx: OtsContext, shooter: TableUnit, target: Ta
     'atMost',
     MUSKET_RANGE,
   );
+  // Which enemy must be fired at weighs a sight of every nearer one: beyond range beyond doubt the
+  // shot is no whichever it is, and the choice is not read (its words would only add noise).
+  if (settleOutOfRange === false || range.answer !== 'no') checks.push(targetChoice(ctx, shooter, target));
   checks.push(
     range,
     lengthVerdict(
