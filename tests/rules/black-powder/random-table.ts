@@ -104,3 +104,27 @@ export function randomScenario(seed: number, units = 24): Scenario {
     terrain,
   );
 }
+
+/**
+ * The scenario with every unit drawn `share` of the way to the table's centre (its bases moved
+ * together): charges and shots within a move or a range are then common, not only far ones.
+ */
+export function drawnToCentre(s: Scenario, share: number): Scenario {
+  const cx = s.table.widthMm / 2;
+  const cy = s.table.depthMm / 2;
+  return {
+    ...s,
+    units: s.units.map((u) => {
+      const mx = u.bases.reduce((a, b) => a + (b.pose?.x ?? 0), 0) / u.bases.length;
+      const my = u.bases.reduce((a, b) => a + (b.pose?.y ?? 0), 0) / u.bases.length;
+      const dx = (cx - mx) * share;
+      const dy = (cy - my) * share;
+      return {
+        ...u,
+        bases: u.bases.map((b) =>
+          b.pose ? { ...b, pose: { ...b.pose, x: b.pose.x + dx, y: b.pose.y + dy } } : b,
+        ),
+      };
+    }),
+  };
+}

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { smallArmsVerdict } from '../../../src/rules/oer-the-sea/fire.ts';
 import { otsContext } from '../../../src/rules/oer-the-sea/context.ts';
-import type { Scenario } from '../../../src/table/scenario.ts';
 import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
-import { CM, IN, rect, table } from '../fixtures.ts';
+import { CM, rect, table } from '../fixtures.ts';
 import { findUnit } from '../../../src/table/table-state.ts';
-import { randomScenario } from '../black-powder/random-table.ts';
+import { drawnToCentre, randomScenario } from '../black-powder/random-table.ts';
 import { RECIPES, randomTable, type Recipe } from '../perturbation/random-tables.ts';
 import { reportedPoses, tableOf } from '../perturbation/perturb.ts';
 
@@ -17,27 +16,9 @@ import { reportedPoses, tableOf } from '../perturbation/perturb.ts';
  * and enough shots must be settled, and enough not, for that to mean something.
  */
 
-/** A random table read by O'er the Sea, every unit drawn a quarter of the way to the centre. */
-function otsTable(seed: number): TableState {
-  const s = randomScenario(seed, 12);
-  const scenario: Scenario = {
-    ...s,
-    ruleset: 'oer-the-sea',
-    units: s.units.map((u) => {
-      const mx = u.bases.reduce((a, b) => a + (b.pose?.x ?? 0), 0) / u.bases.length;
-      const my = u.bases.reduce((a, b) => a + (b.pose?.y ?? 0), 0) / u.bases.length;
-      const dx = (36 * IN - mx) * 0.6;
-      const dy = (24 * IN - my) * 0.6;
-      return {
-        ...u,
-        bases: u.bases.map((b) =>
-          b.pose ? { ...b, pose: { ...b.pose, x: b.pose.x + dx, y: b.pose.y + dy } } : b,
-        ),
-      };
-    }),
-  };
-  return buildTableState(scenario);
-}
+/** A random table read by O'er the Sea, every unit drawn 60 % of the way to the centre. */
+const otsTable = (seed: number): TableState =>
+  buildTableState({ ...drawnToCentre(randomScenario(seed, 12), 0.6), ruleset: 'oer-the-sea' });
 
 describe("O'er the Sea shots settled on range", () => {
   it('answer every shot as with the target choice read, and the rest to the last word', () => {
