@@ -49,9 +49,8 @@ const CONTACT_MM = 1;
  * "Can C charge T?": only cavalry and Highlanders charge; one turn of up to 45° at the start, then
  * straight ahead into contact within one move; only one attacker per defender. `settleFar`: a
  * target farther off than any turn and move can reach, by more than any doubt could close, is
- * answered by its gap alone (`farReach`), not by searching its best line, and a unit that may not
- * charge is not weighed for doubts (false: always searched and weighed in full, for the test that
- * the answers agree).
+ * answered by its gap alone (`farReach`), not by searching its best line (false: always searched,
+ * for the test that the answers agree).
  */
 export function chargeVerdict(
   ctx: D3Context,
@@ -100,10 +99,6 @@ export function chargeVerdict(
     );
   const move = moveOf(charger);
   const far = settleFar ? farReach(ctx, charger, target, move) : undefined;
-  // A unit that may not charge (foot that are not Highlanders, a friend) is no whatever its reach:
-  // its line is still searched and named, but not the doubts that could only make it too close to
-  // call, each of which searches the line again (most of a crowded table's charge time).
-  const weighDoubts = !settleFar || problems.length === 0;
   if (far)
     return chargeOf(ctx, charger, target, [...checks, far], { face: attackFace(ctx, charger, target) });
   const limits = turnLimits(ctx, charger, target);
@@ -158,14 +153,11 @@ export function chargeVerdict(
     : `where ${near.join(' and ')} would stop the turn a hair closer`;
   if (!line) {
     const band = D3.bandMm(ctx, Math.hypot(charger.sigmaMm, target.sigmaMm, blockerSigma));
-    const p =
-      blockers.length && weighDoubts
-        ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band)
-        : undefined;
+    const p = blockers.length ? probeMove(runWithBlockersMoved, Infinity, 'atMost', move, band) : undefined;
     const turnClose = p !== undefined && !p.lowerBound && p.moveMm <= band;
     const runClose = run.alternatives.find((a) => a.switchMm < run.bandMm);
-    const passClose = weighDoubts ? runPastClose(ctx, charger, target, allowed, inTheWay, move) : undefined;
-    const aside = weighDoubts ? lineWithTargetAside(search, band) : undefined;
+    const passClose = runPastClose(ctx, charger, target, allowed, inTheWay, move);
+    const aside = lineWithTargetAside(search, band);
     const close = turnClose || runClose !== undefined || passClose !== undefined || aside !== undefined;
     const moveMm = Math.min(
       turnClose ? p.moveMm : Infinity,
@@ -226,7 +218,7 @@ export function chargeVerdict(
     );
     const band = D3.bandMm(ctx, Math.hypot(m.sigmaMm, blockerSigma));
     const alt = (() => {
-      if ((!blockers.length && !near.length) || !weighDoubts) return [];
+      if (!blockers.length && !near.length) return [];
       const p = probeMove(runWithBlockersMoved, inches(m.mm), 'atMost', move, band);
       return p.lowerBound
         ? []
@@ -240,7 +232,7 @@ export function chargeVerdict(
     })();
     // The target only just inside the path (at the full turn, or between turns a wood or a unit
     // stops): a step aside and no line.
-    const atEdge = weighDoubts ? pathEdgeAlternatives(search, line, band) : [];
+    const atEdge = pathEdgeAlternatives(search, line, band);
     checks.push(
       withAlternatives(reach, [...alt, ...run.alternatives, ...atEdge], Math.max(band, run.bandMm), 'in'),
     );
