@@ -9,6 +9,7 @@ import { pick } from '../engine/options.ts';
 import { pointName } from '../engine/parts.ts';
 import type { Verdict } from '../engine/verdict.ts';
 import { pivotFor } from './charge-line.ts';
+import { leverAbout } from './charge-run.ts';
 import { D3, inches, inStr, lengthVerdict, mmOf, type D3Context } from './context.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
 
@@ -45,11 +46,10 @@ export function beyondEveryTurn(
 ): FarGap | undefined {
   if (target.bodyPolygons.length === 0 || !(bandMm >= 0)) return undefined;
   const box = facedBoxPolygon(charger.box);
-  let lever = 0;
-  for (const sign of [1, -1]) {
-    const pivot = pivotFor(ctx, charger.box, sign);
-    for (const p of box) lever = Math.max(lever, Math.hypot(p.x - pivot.x, p.y - pivot.y));
-  }
+  const lever = Math.max(
+    leverAbout(charger.box, pivotFor(ctx, charger.box, 1)),
+    leverAbout(charger.box, pivotFor(ctx, charger.box, -1)),
+  );
   const swingMm = 2 * lever * Math.sin(degToRad(CHARGE_TURN_DEG) / 2);
   const short = moveMm + swingMm + ROUNDING_MM;
   const gap = polygonSetSeparation([box], target.bodyPolygons);

@@ -11,6 +11,7 @@ import type { TableUnit } from '../../table/table-unit.ts';
 import { D3, type D3Context } from './context.ts';
 import { forbidden, groundOf } from './movement.ts';
 import {
+  leverAbout,
   obstaclesInReach,
   penetrationMm,
   RUN_CONTACT_MM,
@@ -121,8 +122,8 @@ export function turnLimits(
   const obstacles = sweepObstacles(ctx, charger, target);
   const side = (sign: 1 | -1): TurnLimit => {
     const swing = swingOf(ctx, charger, sign);
-    const { outline, pivot } = swing;
-    const lever = Math.max(...outline.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
+    const { pivot } = swing;
+    const lever = leverAbout(charger.box, pivot);
     let best: { deg: number; o?: RunObstacle } = { deg: CHARGE_TURN_DEG };
     let next = CHARGE_TURN_DEG;
     const near: Array<RunObstacle & { beyondMm: number }> = [];

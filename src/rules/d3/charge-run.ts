@@ -45,10 +45,18 @@ function boxesOf(obstacles: readonly RunObstacle[]): Float64Array {
 /** Slack on the strip test below: far beyond rounding, far below anything the sweep tells apart, mm. */
 const STRIP_SLACK_MM = 1e-6;
 
+/** The frontage a run sweeps: narrowed by the contact tolerance and `clearanceMm` each side. */
+const stripWidth = (box: FacedBox, clearanceMm: number): number =>
+  Math.max(0, box.width - 2 * (RUN_CONTACT_MM + clearanceMm));
+
 const narrowed = (box: FacedBox, clearanceMm: number): FacedBox => ({
   ...box,
-  width: Math.max(0, box.width - 2 * (RUN_CONTACT_MM + clearanceMm)),
+  width: stripWidth(box, clearanceMm),
 });
+
+/** How far the box's farthest corner is from `pivot`: what a turn about it swings most, mm. */
+export const leverAbout = (box: FacedBox, pivot: Vec2): number =>
+  Math.max(...facedBoxPolygon(box).map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
 
 /**
  * The first obstacle met running `box` straight ahead for `distanceMm` (undefined when the run
@@ -67,7 +75,7 @@ export function runBlockedBy(
   // What the run can meet lies in the strip from the box's rear edge to `distanceMm` ahead, in the
   // box's own frame: an obstacle whose bounding box lies wholly to one side of that (its corners'
   // local coordinates) cannot stop it, and the sweep below would find nothing of it either.
-  const w = Math.max(0, box.width - 2 * (RUN_CONTACT_MM + clearanceMm)) / 2 + STRIP_SLACK_MM;
+  const w = stripWidth(box, clearanceMm) / 2 + STRIP_SLACK_MM;
   const back = -box.depth - STRIP_SLACK_MM;
   const ahead = distanceMm + STRIP_SLACK_MM;
   const { origin, right, front } = box.frame;
@@ -167,8 +175,7 @@ export function obstaclesInReach(
   obstacles: readonly RunObstacle[],
 ): readonly RunObstacle[] {
   if (obstacles.length === 0) return obstacles;
-  const corners = facedBoxPolygon(box);
-  const lever = Math.max(...corners.map((p) => Math.hypot(p.x - pivot.x, p.y - pivot.y)));
+  const lever = leverAbout(box, pivot);
   // No run goes farther than a target point from the turned front edge, itself within the lever.
   let reach = 0;
   for (const poly of target)
