@@ -3,9 +3,11 @@
  * picked unit's row and column (shoot, charge, see each enemy; each enemy shooting it) for a few
  * units spread over the table, and the whole table for each kind the ruleset answers (every unit:
  * can it shoot / charge / see some enemy?), on the table as deployed and with the armies engaged.
- * Both run as the server runs them, one pair at a time with a pause between pairs; the longest
- * stretch between two pauses is how long the live loop can be kept waiting. Wall time (the
- * machine may be shared). Never fails on time.
+ * Both run one pair at a time with a pause between pairs; the longest stretch between two pauses
+ * is how long the thread answering them is kept busy at a stretch. Last, the engaged table's views
+ * as the server answers them (src/server/threat-worker-client.ts): posted to a threat worker,
+ * with the longest the asking thread's event loop was kept waiting meanwhile (a 2 ms ticker).
+ * Wall time (the machine may be shared). Never fails on time.
  *
  *   npm run bench -- threats [--units 5] [--rulesets black-powder,prestonpans,d3,oer-the-sea]
  */
@@ -16,6 +18,10 @@ import { getRuleset } from '../src/rules/engine/registry.ts';
 import { tableReachSliced, threatsOfUnitSliced } from '../src/rules/engine/unit-threats.ts';
 import { pairKindsOf } from '../src/rules/engine/all-pairs.ts';
 import { buildTableState } from '../src/table/table-state.ts';
+import { fileObservations } from '../src/table/measured-units.ts';
+import type { Scenario } from '../src/table/scenario.ts';
+import type { ThreatJob } from '../src/server/threat-answers.ts';
+import { ThreatWorker } from '../src/server/threat-worker-client.ts';
 import { benchScenario } from './rules-scenario.ts';
 import { IN } from '../tests/rules/fixtures.ts';
 
@@ -62,20 +68,20 @@ const scenario = benchScenario();
  * foot), as deployed (the armies 20" or more apart) or engaged (blue 15" nearer, front lines 5" apart: shots and charges
  * in reach, charges a few inches short searched in full).
  */
-const tableFor = (ruleset: string, engaged: boolean) =>
-  buildTableState({
-    ...scenario,
-    ruleset,
-    units: scenario.units.map((u, i) => {
-      const unit =
-        ruleset === 'd3' && u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u;
-      if (!engaged || u.side !== 'blue') return unit;
-      return {
-        ...unit,
-        bases: unit.bases.map((b) => (b.pose ? { ...b, pose: { ...b.pose, y: b.pose.y - 15 * IN } } : b)),
-      };
-    }),
-  });
+const scenarioFor = (ruleset: string, engaged: boolean): Scenario => ({
+  ...scenario,
+  ruleset,
+  units: scenario.units.map((u, i) => {
+    const unit =
+      ruleset === 'd3' && u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u;
+    if (!engaged || u.side !== 'blue') return unit;
+    return {
+      ...unit,
+      bases: unit.bases.map((b) => (b.pose ? { ...b, pose: { ...b.pose, y: b.pose.y - 15 * IN } } : b)),
+    };
+  }),
+});
+const tableFor = (ruleset: string, engaged: boolean) => buildTableState(scenarioFor(ruleset, engaged));
 
 const summary: string[] = [];
 for (const [id, engaged] of rulesetIds.flatMap(
@@ -130,6 +136,76 @@ for (const [id, engaged] of rulesetIds.flatMap(
     `| ${ruleset.name} | ${laid} | ${median(times).toFixed(0)} ms | ${whole.join(', ') || '–'} | ${longest.toFixed(0)} ms |`,
   );
 }
-console.log("\n| ruleset | table | one unit's view (median) | whole table | longest event-loop hold |");
+console.log(
+  "\n| ruleset | table | one unit's view (median) | whole table | longest hold of the answering thread |",
+);
 console.log('|---|---|---|---|---|');
 for (const row of summary) console.log(row);
+
+/** The longest gap between ticks of a 2 ms timer on this thread, less the 2 ms: how long its loop waited. */
+function ticker(): { stop: () => number } {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 2);
+    last = now;
+  }, 2);
+  return { stop: () => (clearInterval(timer), worst) };
+}
+
+console.log('\nAs the server answers them: posted to a threat worker (engaged table)');
+const worker = new ThreatWorker('bench-threats');
+const rows: string[] = [];
+for (const id of rulesetIds) {
+  const ruleset = getRuleset(id);
+  const scene = scenarioFor(id, true);
+  const poses = new Map(
+    fileObservations(scene).map((o) => [
+      o.markerId,
+      { x: o.x, y: o.y, headingDeg: o.headingDeg, sigmaMm: o.sigmaMm, sigmaHeadingDeg: o.sigmaHeadingDeg },
+    ]),
+  );
+  const job = (ask: ThreatJob['ask']): ThreatJob => ({
+    scenario: scene,
+    poses,
+    frame: 0,
+    ruleset: id,
+    options: {},
+    policy: ruleset.defaultPolicy,
+    ask,
+  });
+  await worker.ask(job({ kind: 'see' })); // compiled and warm, as a running server's worker is
+  const views: number[] = [];
+  const whole: string[] = [];
+  let waited = 0;
+  const units = scene.units.filter((u) => u.type !== 'commander');
+  const asks: ThreatJob['ask'][] = [
+    ...[0, 1, 2].map((k) => ({ unit: units[Math.floor((k * units.length) / 3)]!.id })),
+    ...pairKindsOf(ruleset).map((kind) => ({ kind })),
+  ];
+  for (const ask of asks) {
+    const label = 'unit' in ask ? `view of ${ask.unit}` : `whole table (${ask.kind})`;
+    const tick = ticker();
+    const t0 = performance.now();
+    const outcome = await worker.ask(job(ask));
+    const ms = performance.now() - t0;
+    const hold = tick.stop();
+    if (!('view' in outcome)) throw new Error(`${id} ${label}: ${JSON.stringify(outcome)}`);
+    waited = Math.max(waited, hold);
+    if ('unit' in ask) views.push(ms);
+    else whole.push(`${ask.kind} ${ms.toFixed(0)} ms`);
+    console.log(
+      `  ${ruleset.name}, ${label}: ${ms.toFixed(0)} ms; this thread's loop waited at most ${hold.toFixed(1)} ms`,
+    );
+  }
+  rows.push(
+    `| ${ruleset.name} | ${median(views).toFixed(0)} ms | ${whole.join(', ')} | ${waited.toFixed(1)} ms |`,
+  );
+}
+await worker.close();
+console.log(
+  "\n| ruleset (engaged), by the threat worker | one unit's view (median of 3) | whole table | longest wait of the asking thread's event loop |",
+);
+console.log('|---|---|---|---|');
+for (const row of rows) console.log(row);

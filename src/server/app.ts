@@ -112,7 +112,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     replaceScenario: (next) => table.replaceScenario(next),
   };
   app.use(refereeRoutes(routeContext));
-  app.use(threatRoutes(routeContext));
+  const threats = threatRoutes(routeContext);
+  app.use(threats.router);
   app.use(
     scenarioRoutes(routeContext, {
       dir: options.scenariosDir ?? 'scenarios',
@@ -173,6 +174,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lag.stop();
     await loop.close();
     await recording.close();
+    await threats.close();
     throw err;
   }
   loop.start();
@@ -190,6 +192,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await table.settled();
       await loop.close();
       await recording.close();
+      await threats.close();
       await socket.close();
       await new Promise<void>((r) => http.close(() => r()));
     },

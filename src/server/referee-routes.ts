@@ -14,15 +14,10 @@ import type { Ruleset } from '../rules/engine/ruleset.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
 import type { Scenario } from '../table/scenario.ts';
-import {
-  buildTableState,
-  findByName,
-  UnknownNameError,
-  type BasePose,
-  type TableState,
-} from '../table/table-state.ts';
+import { findByName, UnknownNameError, type BasePose, type TableState } from '../table/table-state.ts';
 import { badRequest } from './http-errors.ts';
 import type { LiveFrame } from './live-loop.ts';
+import { liveTableState } from './live-table-state.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
@@ -116,30 +111,6 @@ export function rulesetInfo(r: Ruleset): RulesetInfo {
       ...(s.ambiguity ? { ambiguity: s.ambiguity } : {}),
     })),
   };
-}
-
-/**
- * The table as the camera last saw it: tracked poses only (a base never seen is not guessed from
- * the file), with the table at the start of the turn when the recording has marked one.
- */
-export function liveTableState(
-  scenario: Scenario,
-  frame: LiveFrame,
-  turnStartPoses?: ReadonlyMap<number, BasePose>,
-): TableState {
-  const poses = new Map<number, BasePose>();
-  for (const b of frame.snapshot.result.bases)
-    poses.set(b.markerId, {
-      x: b.x,
-      y: b.y,
-      headingDeg: b.headingDeg,
-      sigmaMm: b.sigmaMm,
-      sigmaHeadingDeg: b.sigmaHeadingDeg,
-    });
-  return buildTableState(scenario, poses, {
-    fallBackToFilePoses: false,
-    ...(turnStartPoses ? { turnStartPoses } : {}),
-  });
 }
 
 function caution(frame: LiveFrame, unitIds: readonly string[]): string | null {

@@ -1,24 +1,26 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { getRuleset } from '../rules/index.ts';
-import { PAIR_KINDS, pairKindsOf, type PairAnswer, type PairKind } from '../rules/engine/all-pairs.ts';
-import { OptionError } from '../rules/engine/options.ts';
+import { PAIR_KINDS, type PairKind } from '../rules/engine/all-pairs.ts';
+import { OptionError, resolveOptions } from '../rules/engine/options.ts';
 import { UnknownRulesetError } from '../rules/engine/registry.ts';
-import type { Ruleset } from '../rules/engine/ruleset.ts';
-import type { Scenario } from '../table/scenario.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
-import { tableReachSliced, threatsOfUnitSliced } from '../rules/engine/unit-threats.ts';
-import type { Verdict } from '../rules/engine/verdict.ts';
 import { badRequest } from './http-errors.ts';
-import { liveTableState } from './referee-routes.ts';
+import { livePoses } from './live-table-state.ts';
 import type { RouteContext } from './route-context.ts';
+import { rulesetOf, type ThreatJob } from './threat-answers.ts';
+import { ThreatWorker, type ThreatAnswerer } from './threat-worker-client.ts';
+
+export type { TableThreatResponse, ThreatCell, ThreatPairView, ThreatResponse } from './threat-answers.ts';
 
 /**
  * POST /api/threats: the threat view of one picked unit against the table as the camera sees it
  * now — every enemy it can shoot, charge or see, and every enemy that can shoot it, each pair
- * answered by the ruleset (unit-threats.ts). The verdicts are asked one pair at a time with the
- * event loop given back between pairs (setImmediate), so the live loop keeps sending frames while
- * a view is answered; a newer request supersedes one still being answered.
+ * answered by the ruleset (unit-threats.ts). POST /api/threats/table: for every unit, whether it
+ * can shoot / charge / see some enemy.
+ *
+ * The routes check the request and read the table; the verdicts are worked out by a worker
+ * thread per route (threat-worker-client.ts), so the live loop keeps sending frames however long
+ * a view takes. A newer request to a route supersedes one still being answered (409).
  */
 
 export const threatSchema = z.strictObject({
@@ -35,177 +37,101 @@ export type ThreatRequest = z.infer<typeof threatSchema>;
 /** The whole table: which units can shoot / charge / see some enemy. */
 export const tableThreatSchema = threatSchema.omit({ unit: true }).extend({ kind: z.enum(PAIR_KINDS) });
 
-export interface TableThreatResponse {
-  readonly ruleset: string;
-  readonly frame: number;
-  readonly kind: PairKind;
-  /** False when the ruleset does not answer this kind (units is then empty). */
-  readonly answered: boolean;
-  readonly units: ReadonlyArray<{
-    readonly unit: string;
-    readonly name: string;
-    readonly answer: 'yes' | 'borderline' | 'no';
-    /** The enemy that gave the answer, and its answer. */
-    readonly enemy?: string;
-    readonly enemyName?: string;
-    readonly cell?: ThreatCell;
-  }>;
-  readonly ms: number;
-  readonly asked: number;
+/** Who answers the two routes' jobs (a worker thread each by default). */
+export interface ThreatAnswerers {
+  readonly unit: ThreatAnswerer;
+  readonly table: ThreatAnswerer;
 }
 
-/** One pair's answer as the page shows it: the verdict without its sub-checks, or the refusal. */
-export type ThreatCell =
-  | { readonly verdict: Omit<Verdict, 'checks'> & { readonly checks: readonly [] } }
-  | { readonly refused: string };
-
-export interface ThreatPairView {
-  readonly enemy: string;
-  readonly name: string;
-  readonly from: Partial<Record<PairKind, ThreatCell>>;
-  readonly shotBy?: ThreatCell;
+export interface ThreatRouter {
+  readonly router: Router;
+  /** Stops the routes' workers (jobs still waiting are rejected). */
+  close(): Promise<void>;
 }
 
-export interface ThreatResponse {
-  readonly unit: string;
-  readonly ruleset: string;
-  /** The frame whose poses were answered. */
-  readonly frame: number;
-  readonly kinds: readonly PairKind[];
-  readonly pairs: readonly ThreatPairView[];
-  /** Wall time of the answer, ms (asked verdicts and the pauses between them). */
-  readonly ms: number;
-  readonly asked: number;
-}
-
-const cellOf = (a: PairAnswer): ThreatCell =>
-  'verdict' in a ? { verdict: { ...a.verdict, checks: [] } } : { refused: a.refused };
-
-/** The ruleset asked for (the scenario's by default), or null after answering 400. */
-function rulesetFor(res: Response, scenario: Scenario, id: string | undefined): Ruleset | null {
-  try {
-    const base = getRuleset(id ?? scenario.ruleset);
-    return base.forScenario ? base.forScenario(scenario) : base;
-  } catch (err) {
-    if (err instanceof UnknownRulesetError) {
-      res.status(400).json({ error: err.message });
-      return null;
-    }
-    throw err;
-  }
-}
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-export function threatRoutes(ctx: RouteContext): Router {
+export function threatRoutes(
+  ctx: RouteContext,
+  answerers: ThreatAnswerers = {
+    unit: new ThreatWorker('vedette-threats-unit'),
+    table: new ThreatWorker('vedette-threats-table'),
+  },
+): ThreatRouter {
   const router = Router();
-  let latestRequest = 0;
+
+  /** Posts the job and sends what came back; `ms` is the whole wait, the hand-over included. */
+  const answer = async (res: Response, answerer: ThreatAnswerer, job: ThreatJob) => {
+    const started = performance.now();
+    const outcome = await answerer.ask(job);
+    if ('superseded' in outcome)
+      return void res.status(409).json({ error: 'superseded by a newer threat request' });
+    if ('notOnTable' in outcome) return void res.status(404).json({ error: outcome.notOnTable });
+    res.json({ ...outcome.view, ms: Math.round(performance.now() - started) });
+  };
+
   router.post('/api/threats', async (req: Request, res: Response) => {
     const parsed = threatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
-    const body = parsed.data;
-    const table = tableNow(ctx, res, body);
-    if (!table) return;
-    const { frame, ruleset, state, policy } = table;
-    const unit = state.units.find((u) => u.id === body.unit);
-    if (!unit) return void res.status(404).json({ error: `${body.unit} is not on the table` });
-    const me = ++latestRequest;
-    const started = performance.now();
-    try {
-      const view = await threatsOfUnitSliced(
-        ruleset,
-        state,
-        unit.id,
-        { options: body.options ?? {}, policy },
-        nextTurn,
-        () => me !== latestRequest,
-      );
-      if (!view) return void res.status(409).json({ error: 'superseded by a newer threat request' });
-      const names = new Map(state.units.map((u) => [u.id, u.name]));
-      const response: ThreatResponse = {
-        unit: unit.id,
-        ruleset: ruleset.id,
-        frame: frame.snapshot.result.sequence,
-        kinds: view.kinds,
-        pairs: view.pairs.map((p) => ({
-          enemy: p.enemy,
-          name: names.get(p.enemy) ?? p.enemy,
-          from: Object.fromEntries(Object.entries(p.from).map(([k, a]) => [k, cellOf(a)])),
-          ...(p.shotBy ? { shotBy: cellOf(p.shotBy) } : {}),
-        })),
-        ms: Math.round(performance.now() - started),
-        asked: view.asked,
-      };
-      res.json(response);
-    } catch (err) {
-      if (err instanceof OptionError) return void res.status(400).json({ error: err.message });
-      throw err;
-    }
+    const job = jobNow(ctx, res, parsed.data, { unit: parsed.data.unit });
+    if (job) await answer(res, answerers.unit, job);
   });
 
-  let latestTable = 0;
   router.post('/api/threats/table', async (req: Request, res: Response) => {
     const parsed = tableThreatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
-    const body = parsed.data;
-    const table = tableNow(ctx, res, body);
-    if (!table) return;
-    const { frame, ruleset, state, policy } = table;
-    const me = ++latestTable;
-    const started = performance.now();
-    try {
-      const reach = await tableReachSliced(
-        ruleset,
-        state,
-        body.kind,
-        { options: body.options ?? {}, policy },
-        nextTurn,
-        () => me !== latestTable,
-      );
-      if (!reach) return void res.status(409).json({ error: 'superseded by a newer threat request' });
-      const names = new Map(state.units.map((u) => [u.id, u.name]));
-      const response: TableThreatResponse = {
-        ruleset: ruleset.id,
-        frame: frame.snapshot.result.sequence,
-        kind: body.kind,
-        answered: pairKindsOf(ruleset).includes(body.kind),
-        units: reach.units.map((u) => ({
-          unit: u.unit,
-          name: names.get(u.unit) ?? u.unit,
-          answer: u.answer,
-          ...(u.enemy ? { enemy: u.enemy, enemyName: names.get(u.enemy) ?? u.enemy } : {}),
-          ...(u.best ? { cell: cellOf(u.best) } : {}),
-        })),
-        ms: Math.round(performance.now() - started),
-        asked: reach.asked,
-      };
-      res.json(response);
-    } catch (err) {
-      if (err instanceof OptionError) return void res.status(400).json({ error: err.message });
-      throw err;
-    }
+    const job = jobNow(ctx, res, parsed.data, { kind: parsed.data.kind });
+    if (job) await answer(res, answerers.table, job);
   });
-  return router;
+
+  return {
+    router,
+    close: async () => void (await Promise.all([answerers.unit.close(), answerers.table.close()])),
+  };
 }
 
 /**
- * The table as the referee sees it now (the latest frame, the recorded turn start, as /api/ask
- * builds it), the ruleset asked for and its threshold policy; or null once an error was sent.
+ * The job for the table as the referee sees it now (the latest frame's poses, the recorded turn
+ * start, as /api/ask reads it), under the ruleset asked for and its threshold policy; or null once
+ * an error was sent (no frame yet, unknown ruleset, bad option).
  */
-function tableNow(
+function jobNow(
   ctx: RouteContext,
   res: Response,
-  body: { readonly ruleset?: string | undefined; readonly exact?: boolean | undefined },
-) {
+  body: {
+    readonly ruleset?: string | undefined;
+    readonly exact?: boolean | undefined;
+    readonly options?: Readonly<Record<string, string | number | boolean>> | undefined;
+  },
+  ask: { readonly unit: string } | { readonly kind: PairKind },
+): ThreatJob | null {
   const frame = ctx.latest();
   if (!frame) {
     res.status(503).json({ error: 'no frame processed yet — wait for the camera' });
     return null;
   }
   const scenario = ctx.scenario();
-  const ruleset = rulesetFor(res, scenario, body.ruleset);
-  if (!ruleset) return null;
-  const state = liveTableState(scenario, frame, ctx.turnStartPoses?.());
-  const policy: ThresholdPolicy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
-  return { frame, ruleset, state, policy };
+  const id = body.ruleset ?? scenario.ruleset;
+  let policy: ThresholdPolicy;
+  try {
+    const ruleset = rulesetOf(id, scenario);
+    policy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
+    // Refused here, once: in the worker every pair would be refused for it.
+    resolveOptions(ruleset.optionSpecs, body.options ?? {});
+  } catch (err) {
+    if (err instanceof UnknownRulesetError || err instanceof OptionError) {
+      res.status(400).json({ error: err.message });
+      return null;
+    }
+    throw err;
+  }
+  const turnStartPoses = ctx.turnStartPoses?.();
+  return {
+    scenario,
+    poses: livePoses(frame),
+    ...(turnStartPoses ? { turnStartPoses } : {}),
+    frame: frame.snapshot.result.sequence,
+    ruleset: id,
+    options: body.options ?? {},
+    policy,
+    ask,
+  };
 }

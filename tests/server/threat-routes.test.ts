@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refereeRoutes } from '../../src/server/referee-routes.ts';
 import type { TableThreatResponse, ThreatCell, ThreatResponse } from '../../src/server/threat-routes.ts';
 import { threatRoutes } from '../../src/server/threat-routes.ts';
+import { InlineThreatAnswerer } from '../../src/server/threat-worker-client.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
 
@@ -20,8 +21,12 @@ const word = (c: ThreatCell | undefined): string =>
 describe('threat routes', () => {
   const ctx = new FakeContext(scenario, frameFromFile(scenario));
   let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => void (server = await serve(refereeRoutes(ctx), threatRoutes(ctx))));
-  afterAll(async () => server.close());
+  const threats = threatRoutes(ctx);
+  beforeAll(async () => void (server = await serve(refereeRoutes(ctx), threats.router)));
+  afterAll(async () => {
+    await server.close();
+    await threats.close();
+  });
 
   /** The referee route's answer for one pair: its answer word, or refused (any 4xx). */
   const asked = async (ruleset: string, question: string, a: string, b: string): Promise<string> => {
@@ -82,12 +87,38 @@ describe('threat routes', () => {
     expect((await call(`${server.url}/api/threats/table`, 'POST', { kind: 'order' })).status).toBe(400);
   });
 
+  it('answers 400 for an option the ruleset does not have, and goes on answering', async () => {
+    const bad = await call(`${server.url}/api/threats`, 'POST', {
+      unit: 'lees',
+      ruleset: 'black-powder',
+      options: { noSuchOption: true },
+    });
+    expect(bad.status, JSON.stringify(bad.json)).toBe(400);
+    expect(String(bad.json['error'])).toMatch(/noSuchOption/);
+    const good = await call(`${server.url}/api/threats`, 'POST', { unit: 'lees', ruleset: 'black-powder' });
+    expect(good.status).toBe(200);
+  });
+});
+
+describe('threat routes: superseded requests', () => {
   it('a newer request supersedes one still being answered (409), the newer one is answered', async () => {
-    const first = call(`${server.url}/api/threats`, 'POST', { unit: 'lees', ruleset: 'black-powder' });
-    const second = call(`${server.url}/api/threats`, 'POST', { unit: 'camerons', ruleset: 'black-powder' });
-    const [a, b] = await Promise.all([first, second]);
-    expect(a.status).toBe(409);
-    expect(b.status).toBe(200);
-    expect((b.json as unknown as ThreatResponse).unit).toBe('camerons');
+    // The inline answerer gives the event loop back between pairs, so the second request is
+    // read while the first is being answered (the worker's own superseding is tested in
+    // threat-worker-client.test.ts).
+    const ctx = new FakeContext(scenario, frameFromFile(scenario));
+    const inline = { unit: new InlineThreatAnswerer(), table: new InlineThreatAnswerer() };
+    const routes = threatRoutes(ctx, inline);
+    const server = await serve(routes.router);
+    try {
+      const first = call(`${server.url}/api/threats`, 'POST', { unit: 'lees', ruleset: 'black-powder' });
+      const second = call(`${server.url}/api/threats`, 'POST', { unit: 'camerons', ruleset: 'black-powder' });
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.status).toBe(409);
+      expect(b.status).toBe(200);
+      expect((b.json as unknown as ThreatResponse).unit).toBe('camerons');
+    } finally {
+      await server.close();
+      await routes.close();
+    }
   });
 });
