@@ -5,7 +5,7 @@
  * can it shoot / charge / see some enemy?), on the table as deployed and with the armies engaged.
  * Both run one pair at a time with a pause between pairs; the longest stretch between two pauses
  * is how long the thread answering them is kept busy at a stretch. Last, the engaged table's views
- * as the server answers them (src/server/threat-worker-client.ts): posted to a threat worker,
+ * as the server answers them (src/server/rules-worker-client.ts): posted to the rules worker,
  * with the longest the asking thread's event loop was kept waiting meanwhile (a 2 ms ticker).
  * Wall time (the machine may be shared). Never fails on time.
  *
@@ -21,7 +21,7 @@ import { buildTableState } from '../src/table/table-state.ts';
 import { fileObservations } from '../src/table/measured-units.ts';
 import type { Scenario } from '../src/table/scenario.ts';
 import type { ThreatJob } from '../src/server/threat-answers.ts';
-import { ThreatWorker } from '../src/server/threat-worker-client.ts';
+import { RulesWorker } from '../src/server/rules-worker-client.ts';
 import { benchScenario } from './rules-scenario.ts';
 import { IN } from '../tests/rules/fixtures.ts';
 
@@ -154,8 +154,8 @@ function ticker(): { stop: () => number } {
   return { stop: () => (clearInterval(timer), worst) };
 }
 
-console.log('\nAs the server answers them: posted to a threat worker (engaged table)');
-const worker = new ThreatWorker('bench-threats');
+console.log('\nAs the server answers them: posted to the rules worker (engaged table)');
+const worker = new RulesWorker('bench-rules');
 const rows: string[] = [];
 for (const id of rulesetIds) {
   const ruleset = getRuleset(id);
@@ -175,7 +175,7 @@ for (const id of rulesetIds) {
     policy: ruleset.defaultPolicy,
     ask,
   });
-  await worker.ask(job({ kind: 'see' })); // compiled and warm, as a running server's worker is
+  await worker.threats(job({ kind: 'see' }), 'table'); // compiled and warm, as a running server's worker is
   const views: number[] = [];
   const whole: string[] = [];
   let waited = 0;
@@ -188,7 +188,7 @@ for (const id of rulesetIds) {
     const label = 'unit' in ask ? `view of ${ask.unit}` : `whole table (${ask.kind})`;
     const tick = ticker();
     const t0 = performance.now();
-    const outcome = await worker.ask(job(ask));
+    const outcome = await worker.threats(job(ask), 'unit' in ask ? 'unit' : 'table');
     const ms = performance.now() - t0;
     const hold = tick.stop();
     if (!('view' in outcome)) throw new Error(`${id} ${label}: ${JSON.stringify(outcome)}`);
@@ -205,7 +205,7 @@ for (const id of rulesetIds) {
 }
 await worker.close();
 console.log(
-  "\n| ruleset (engaged), by the threat worker | one unit's view (median of 3) | whole table | longest wait of the asking thread's event loop |",
+  "\n| ruleset (engaged), by the rules worker | one unit's view (median of 3) | whole table | longest wait of the asking thread's event loop |",
 );
 console.log('|---|---|---|---|');
 for (const row of rows) console.log(row);

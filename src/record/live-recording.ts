@@ -9,7 +9,7 @@ import type { BasePose } from '../table/table-state.ts';
 import { recordedTurnStart } from './recorded-table.ts';
 import { rosterOf } from './roster.ts';
 import { BattleStore, DEFAULT_DATA_DIR } from './store.ts';
-import type { BattleSummary, MarkRecord } from './types.ts';
+import type { BattleSummary, MarkRecord, RecordedPose } from './types.ts';
 import type { PictureSource } from '../vision/frame-picture.ts';
 
 /**
@@ -206,8 +206,9 @@ export class LiveRecording {
     verdict: Verdict,
     question: string,
     options?: Readonly<Record<string, string | number | boolean>>,
+    poses?: readonly RecordedPose[],
   ): void {
-    this.recorder?.ruling(verdict, question, options);
+    this.recorder?.ruling(verdict, question, options, undefined, poses);
   }
 
   /** The server answered "how far from A to B" (REST or a page's selection). */

@@ -198,10 +198,12 @@ export class BattleRecorder {
     question: string,
     options?: Readonly<Record<string, string | number | boolean>>,
     t?: number,
+    /** The poses the verdict was worked out from (default: the last frame's seen bases). */
+    poses: readonly RecordedPose[] = this.lastPoses,
   ): number {
     return this.store.addRuling(this.battleId, {
       t: t ?? (this.lastAt || Date.now()),
-      inputs: { question, ...(options ? { options } : {}), poses: this.lastPoses.map(stripSeen) },
+      inputs: { question, ...(options ? { options } : {}), poses: poses.map(stripSeen) },
       verdict,
     });
   }

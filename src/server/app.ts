@@ -16,6 +16,7 @@ import { LiveSocket } from './live-socket.ts';
 import { printRoutes } from './print-routes.ts';
 import { threatRoutes } from './threat-routes.ts';
 import { refereeRoutes } from './referee-routes.ts';
+import { RulesWorker } from './rules-worker-client.ts';
 import { RecentMarkers } from './recent-markers.ts';
 import type { RouteContext } from './route-context.ts';
 import { scenarioRoutes } from './scenario-routes.ts';
@@ -111,9 +112,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     turnStartPoses: () => recording.turnStartPoses(),
     replaceScenario: (next) => table.replaceScenario(next),
   };
-  app.use(refereeRoutes(routeContext));
-  const threats = threatRoutes(routeContext);
-  app.use(threats.router);
+  // The referee's questions and the threat views are answered off the event loop (one worker thread).
+  const rules = new RulesWorker();
+  app.use(refereeRoutes(routeContext, rules));
+  app.use(threatRoutes(routeContext, rules));
   app.use(
     scenarioRoutes(routeContext, {
       dir: options.scenariosDir ?? 'scenarios',
@@ -174,7 +176,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     lag.stop();
     await loop.close();
     await recording.close();
-    await threats.close();
+    await rules.close();
     throw err;
   }
   loop.start();
@@ -192,7 +194,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await table.settled();
       await loop.close();
       await recording.close();
-      await threats.close();
+      await rules.close();
       await socket.close();
       await new Promise<void>((r) => http.close(() => r()));
     },

@@ -17,6 +17,7 @@ import {
   rulingsCsv,
 } from '../record/transfer.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
+import type { RecordedPose } from '../record/types.ts';
 import { accessPolicy, httpGuards } from './guards.ts';
 
 /**
@@ -87,6 +88,7 @@ function rulingObserver(recording: LiveRecording) {
               typeof opts === 'object' && opts !== null
                 ? (opts as Record<string, string | number | boolean>)
                 : undefined,
+              res.locals['rulingPoses'] as readonly RecordedPose[] | undefined,
             );
           } else if (distance && typeof b['distanceIn'] === 'number' && typeof b['a'] === 'string') {
             recording.measurement(b as Parameters<LiveRecording['measurement']>[0]);

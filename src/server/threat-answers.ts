@@ -10,7 +10,7 @@ import { tableFromPoses } from './live-table-state.ts';
 
 /**
  * The threat views as the pages receive them, and the work of answering one: plain data in, plain
- * data out, so it runs in the threat worker (threat-worker.ts) as well as in the process that
+ * data out, so it runs in the rules worker (rules-worker.ts) as well as in the process that
  * asks. The server route (threat-routes.ts) checks the request, reads the table the camera sees
  * now, and hands a `ThreatJob` over.
  */

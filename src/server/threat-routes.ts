@@ -8,7 +8,7 @@ import { badRequest } from './http-errors.ts';
 import { livePoses } from './live-table-state.ts';
 import type { RouteContext } from './route-context.ts';
 import { rulesetOf, type ThreatJob } from './threat-answers.ts';
-import { ThreatWorker, type ThreatAnswerer } from './threat-worker-client.ts';
+import type { RulesAnswerer } from './rules-answerer.ts';
 
 export type { TableThreatResponse, ThreatCell, ThreatPairView, ThreatResponse } from './threat-answers.ts';
 
@@ -18,9 +18,10 @@ export type { TableThreatResponse, ThreatCell, ThreatPairView, ThreatResponse } 
  * answered by the ruleset (unit-threats.ts). POST /api/threats/table: for every unit, whether it
  * can shoot / charge / see some enemy.
  *
- * The routes check the request and read the table; the verdicts are worked out by a worker
- * thread per route (threat-worker-client.ts), so the live loop keeps sending frames however long
- * a view takes. A newer request to a route supersedes one still being answered (409).
+ * The routes check the request and read the table; the verdicts are worked out by the rules
+ * worker (rules-worker-client.ts), so the live loop keeps sending frames however long a view
+ * takes. A newer request to a route supersedes one still being answered (409); one unit's view
+ * and the whole table are answered side by side.
  */
 
 export const threatSchema = z.strictObject({
@@ -37,31 +38,14 @@ export type ThreatRequest = z.infer<typeof threatSchema>;
 /** The whole table: which units can shoot / charge / see some enemy. */
 export const tableThreatSchema = threatSchema.omit({ unit: true }).extend({ kind: z.enum(PAIR_KINDS) });
 
-/** Who answers the two routes' jobs (a worker thread each by default). */
-export interface ThreatAnswerers {
-  readonly unit: ThreatAnswerer;
-  readonly table: ThreatAnswerer;
-}
-
-export interface ThreatRouter {
-  readonly router: Router;
-  /** Stops the routes' workers (jobs still waiting are rejected). */
-  close(): Promise<void>;
-}
-
-export function threatRoutes(
-  ctx: RouteContext,
-  answerers: ThreatAnswerers = {
-    unit: new ThreatWorker('vedette-threats-unit'),
-    table: new ThreatWorker('vedette-threats-table'),
-  },
-): ThreatRouter {
+/** `rules` answers the jobs (the server passes its rules worker). */
+export function threatRoutes(ctx: RouteContext, rules: RulesAnswerer): Router {
   const router = Router();
 
   /** Posts the job and sends what came back; `ms` is the whole wait, the hand-over included. */
-  const answer = async (res: Response, answerer: ThreatAnswerer, job: ThreatJob) => {
+  const answer = async (res: Response, lane: 'unit' | 'table', job: ThreatJob) => {
     const started = performance.now();
-    const outcome = await answerer.ask(job);
+    const outcome = await rules.threats(job, lane);
     if ('superseded' in outcome)
       return void res.status(409).json({ error: 'superseded by a newer threat request' });
     if ('notOnTable' in outcome) return void res.status(404).json({ error: outcome.notOnTable });
@@ -72,20 +56,17 @@ export function threatRoutes(
     const parsed = threatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
     const job = jobNow(ctx, res, parsed.data, { unit: parsed.data.unit });
-    if (job) await answer(res, answerers.unit, job);
+    if (job) await answer(res, 'unit', job);
   });
 
   router.post('/api/threats/table', async (req: Request, res: Response) => {
     const parsed = tableThreatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
     const job = jobNow(ctx, res, parsed.data, { kind: parsed.data.kind });
-    if (job) await answer(res, answerers.table, job);
+    if (job) await answer(res, 'table', job);
   });
 
-  return {
-    router,
-    close: async () => void (await Promise.all([answerers.unit.close(), answerers.table.close()])),
-  };
+  return router;
 }
 
 /**

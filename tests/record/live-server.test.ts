@@ -43,6 +43,9 @@ describe('recording in the live server', () => {
     // Reading never writes: a GET is answered, not recorded; a player's POST keeps the ruling.
     expect((await fetch(`${server.url}/api/distance?a=lees&b=camerons`)).status).toBe(200);
     expect((await post('/api/distance', { a: 'lees', b: 'camerons' })).status).toBe(200);
+    // A referee's ruling (answered in the rules worker) keeps the poses it was worked out from.
+    const ruling = await post('/api/ask', { question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(ruling.status, JSON.stringify(ruling.body)).toBe(200);
     expect((await post('/api/battles/current/marks', { kind: 'turn', side: 'hanoverian' })).status).toBe(201);
     expect((await post('/api/battles/current/marks', { kind: 'sideways' })).status).toBe(400);
     expect(
@@ -55,13 +58,17 @@ describe('recording in the live server', () => {
       if (replay.moves.length >= 27) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(replay!.rulings).toHaveLength(1);
+    expect(replay!.rulings).toHaveLength(2);
     expect(replay!.rulings[0]!.verdict).toMatchObject({
       ruleset: 'measure',
       question: 'distance',
       unit: 'in',
     });
     expect(replay!.rulings[0]!.inputs.poses.length).toBeGreaterThan(20);
+    const shot = replay!.rulings[1]!;
+    expect(shot.verdict).toStrictEqual((ruling.body as { verdict: unknown }).verdict);
+    expect(shot.inputs.question).toBe('shoot lees camerons');
+    expect(shot.inputs.poses).toHaveLength(27);
     expect(replay!.marks.map((m) => m.label)).toEqual(['Turn 1 · Hanoverian (Cope)']);
     expect(replay!.annotations[0]!.text).toBe('Cope looks worried');
     expect(replay!.moves.length).toBe(27); // a still table: each base settles once, and never again

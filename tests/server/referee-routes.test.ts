@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refereeRoutes } from '../../src/server/referee-routes.ts';
+import { RulesWorker } from '../../src/server/rules-worker-client.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
 
@@ -13,8 +14,13 @@ const scenario = parseScenario(file);
 describe('referee routes', () => {
   const ctx = new FakeContext(scenario, frameFromFile(scenario));
   let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => void (server = await serve(refereeRoutes(ctx))));
-  afterAll(async () => server.close());
+  // As the server answers: in the rules worker.
+  const rules = new RulesWorker('test-referee');
+  beforeAll(async () => void (server = await serve(refereeRoutes(ctx, rules))));
+  afterAll(async () => {
+    await server.close();
+    await rules.close();
+  });
   const ask = (body: unknown) => call(`${server.url}/api/ask`, 'POST', body);
 
   it('lists every ruleset with its options', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveRecording } from '../../src/record/live-recording.ts';
 import { refereeRoutes } from '../../src/server/referee-routes.ts';
+import { RulesWorker } from '../../src/server/rules-worker-client.ts';
 import { defaultSyntheticProfile } from '../../src/synth/calibration.ts';
 import { moved, recordable, scenarioNow, scenarioThen } from '../support/recorded-charge.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
@@ -31,9 +32,11 @@ describe('referee: charge face from the recording', () => {
   }
   const ctx = new RecordedContext(scenarioThen, frameFromFile(scenarioNow));
   let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => void (server = await serve(refereeRoutes(ctx))));
+  const rules = new RulesWorker('test-turn-start');
+  beforeAll(async () => void (server = await serve(refereeRoutes(ctx, rules))));
   afterAll(async () => {
     await server.close();
+    await rules.close();
     await recording.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

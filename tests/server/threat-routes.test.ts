@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refereeRoutes } from '../../src/server/referee-routes.ts';
 import type { TableThreatResponse, ThreatCell, ThreatResponse } from '../../src/server/threat-routes.ts';
 import { threatRoutes } from '../../src/server/threat-routes.ts';
-import { InlineThreatAnswerer } from '../../src/server/threat-worker-client.ts';
+import { InlineRules } from '../../src/server/rules-answerer.ts';
+import { RulesWorker } from '../../src/server/rules-worker-client.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
 
@@ -21,11 +22,12 @@ const word = (c: ThreatCell | undefined): string =>
 describe('threat routes', () => {
   const ctx = new FakeContext(scenario, frameFromFile(scenario));
   let server: Awaited<ReturnType<typeof serve>>;
-  const threats = threatRoutes(ctx);
-  beforeAll(async () => void (server = await serve(refereeRoutes(ctx), threats.router)));
+  // As the server answers: both routes in one rules worker.
+  const rules = new RulesWorker('test-threats');
+  beforeAll(async () => void (server = await serve(refereeRoutes(ctx, rules), threatRoutes(ctx, rules))));
   afterAll(async () => {
     await server.close();
-    await threats.close();
+    await rules.close();
   });
 
   /** The referee route's answer for one pair: its answer word, or refused (any 4xx). */
@@ -102,13 +104,12 @@ describe('threat routes', () => {
 
 describe('threat routes: superseded requests', () => {
   it('a newer request supersedes one still being answered (409), the newer one is answered', async () => {
-    // The inline answerer gives the event loop back between pairs, so the second request is
-    // read while the first is being answered (the worker's own superseding is tested in
-    // threat-worker-client.test.ts).
+    // Answered on this thread, the event loop given back between pairs, so the second request is
+    // read while the first is being answered (the worker's own superseding, where a job can end
+    // before the next request is read, is tested in rules-worker-client.test.ts).
     const ctx = new FakeContext(scenario, frameFromFile(scenario));
-    const inline = { unit: new InlineThreatAnswerer(), table: new InlineThreatAnswerer() };
-    const routes = threatRoutes(ctx, inline);
-    const server = await serve(routes.router);
+    const inline = new InlineRules();
+    const server = await serve(threatRoutes(ctx, inline));
     try {
       const first = call(`${server.url}/api/threats`, 'POST', { unit: 'lees', ruleset: 'black-powder' });
       const second = call(`${server.url}/api/threats`, 'POST', { unit: 'camerons', ruleset: 'black-powder' });
@@ -118,7 +119,6 @@ describe('threat routes: superseded requests', () => {
       expect((b.json as unknown as ThreatResponse).unit).toBe('camerons');
     } finally {
       await server.close();
-      await routes.close();
     }
   });
 });
