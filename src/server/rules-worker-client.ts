@@ -81,6 +81,7 @@ export class RulesWorker implements RulesAnswerer {
     const worker = this.worker ?? this.start();
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { worker, resolve, reject });
+      worker.ref(); // kept alive while it has work (an idle worker is unref'd below)
       try {
         worker.postMessage(message);
       } catch (err) {
@@ -92,11 +93,12 @@ export class RulesWorker implements RulesAnswerer {
 
   private start(): Worker {
     const worker = startTsWorker(WORKER_URL, null, this.name);
-    // An idle worker does not keep the process alive.
+    // An idle worker does not keep the process alive (a command that answered can exit).
     worker.unref();
     worker.on('message', (reply: FromRulesWorker) => {
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (!waiter) return;
       if ('result' in reply) waiter.resolve(reply.result);
       else waiter.reject(revive(reply.error));
