@@ -180,6 +180,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw err;
   }
   loop.start();
+  // The rules worker loads once the camera pipeline has had its start (both compile on start-up).
+  const warmRules = setTimeout(() => rules.warm(), 3000);
+  warmRules.unref();
   const address = http.address() as AddressInfo;
   const url = `${options.tls ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${address.port}`;
 
@@ -191,6 +194,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     status,
     async close() {
       lag.stop();
+      clearTimeout(warmRules);
       await table.settled();
       await loop.close();
       await recording.close();

@@ -68,6 +68,11 @@ export class RulesWorker implements RulesAnswerer {
     return this.post({ id: ++this.nextId, type: 'question', job }) as Promise<RefereeAnswer>;
   }
 
+  /** Starts the thread now (it takes about a second to load the rules) so the first question is answered at once. */
+  warm(): void {
+    if (!this.closed && !this.worker) this.start();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
