@@ -157,6 +157,24 @@ describe('rules worker', () => {
     expect(done.at(-1)).toBe('whole table');
   });
 
+  it('a worker that dies rejects the jobs it had; the next job starts a new one', async () => {
+    const w = new RulesWorker('test-rules-dying');
+    try {
+      await w.question(question({ question: 'see', a: 'lees', b: 'camerons' }));
+      // The thread stops as a crash would stop it (its handle is private: reached here on purpose).
+      const thread = (w as unknown as { worker: { terminate(): Promise<number> } }).worker;
+      const waiting = expect(
+        w.threats(view(benchScenario(60, 13), 'black-powder', { kind: 'see' }), 'table'),
+      ).rejects.toThrow(/exited/);
+      await thread.terminate();
+      await waiting;
+      const next = await w.question(question({ question: 'see', a: 'lees', b: 'camerons' }));
+      expect(next.verdict.question).toBe('see');
+    } finally {
+      await w.close();
+    }
+  });
+
   it('jobs waiting when it closes are rejected, and it answers no more', async () => {
     const w = new RulesWorker('test-rules-closing');
     const waiting = expect(w.threats(view(sample, 'black-powder', { unit: 'lees' }), 'unit')).rejects.toThrow(
