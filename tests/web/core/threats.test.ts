@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StateMessage, UnitView } from '../../../src/server/protocol.ts';
-import type { ThreatCell, ThreatResponse } from '../../../src/server/threat-routes.ts';
+import type { TableThreatResponse, ThreatCell, ThreatResponse } from '../../../src/server/threat-routes.ts';
 import {
   cellFor,
   threatShapes,
@@ -123,5 +123,57 @@ describe('ThreatPoller', () => {
     poller.note(state(300, 6), null); // unpicked: the view goes
     expect(poller.view).toBeNull();
     expect(shown).toBeGreaterThanOrEqual(4);
+  });
+
+  it('while units keep moving, waits as long again as the last view took; a new question is asked at once', async () => {
+    const asked: ThreatQuery[] = [];
+    const pending: Array<(v: ThreatResponse) => void> = [];
+    let clock = 0;
+    const poller = new ThreatPoller(
+      (q) => {
+        asked.push(q);
+        return new Promise((resolve) => pending.push(resolve));
+      },
+      () => undefined,
+      () => clock,
+    );
+    const q: ThreatQuery = { unit: 'a', ruleset: undefined, options: {} };
+    const settle = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+    poller.note(state(100, 1), q);
+    clock = 60; // the view took 60 ms: no move is asked about before 120
+    pending.shift()!(view);
+    await settle();
+    poller.note(state(200, 2), q);
+    expect(asked).toHaveLength(1);
+    clock = 90;
+    await settle(40); // the timer (30 ms) finds the clock short of 120: still resting
+    expect(asked).toHaveLength(1);
+    clock = 120;
+    await settle(60);
+    expect(asked).toHaveLength(2); // asked once the rest is over, with no new state needed
+    clock = 125;
+    pending.shift()!(view); // took 5 ms: rest until 130
+    await settle();
+    poller.note(state(300, 3), { ...q, unit: 'b' }); // another unit: asked at once
+    expect(asked.map((x) => x.unit)).toStrictEqual(['a', 'a', 'b']);
+  });
+
+  it("the whole table's poller asks again when only the kind changes", async () => {
+    const asked: ThreatQuery[] = [];
+    const poller = new ThreatPoller<TableThreatResponse>(
+      async (q) => {
+        asked.push(q);
+        return { kind: q.kind } as TableThreatResponse;
+      },
+      () => undefined,
+      () => 0,
+      (v, q) => v.kind === q.kind,
+    );
+    poller.note(state(100, 1), { unit: null, kind: 'shoot', ruleset: undefined, options: {} });
+    await new Promise((r) => setTimeout(r, 0));
+    poller.note(state(100, 2), { unit: null, kind: 'charge', ruleset: undefined, options: {} });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked.map((q) => q.kind)).toStrictEqual(['shoot', 'charge']);
+    expect(poller.view?.kind).toBe('charge');
   });
 });

@@ -111,14 +111,18 @@ export interface ThreatQuery {
   readonly options: Readonly<Record<string, string | number | boolean>>;
 }
 
-const queryKey = (q: ThreatQuery): string => JSON.stringify([q.unit, q.ruleset ?? null, q.options]);
+const queryKey = (q: ThreatQuery): string =>
+  JSON.stringify([q.unit, q.kind ?? null, q.ruleset ?? null, q.options]);
 
 /**
  * Asks the server for the view whenever the query changes or a base has moved since the poses
  * last asked about (by the verdict card's rule, stale.ts: more than the camera's uncertainty,
  * three sigma and at least 3 mm, or a turn of more than a degree; so camera jitter alone asks
  * nothing), one request at a time: a change that arrives while a request is out is asked for
- * as soon as it returns.
+ * once it returns. While units keep moving, the next view waits as long again as the last one
+ * took, so the rules are kept busy at most half the time (on a crowded table a view takes
+ * 50–300 ms, and asked back to back while a unit is carried it would hold a whole core of a 2-core
+ * laptop); a new question (another unit, kind, ruleset or options) is asked at once.
  */
 export class ThreatPoller<V = ThreatResponse> {
   view: V | null = null;
@@ -128,6 +132,9 @@ export class ThreatPoller<V = ThreatResponse> {
   private inFlight = false;
   private asked: { key: string; poses: PosesAt } | null = null;
   private wanted: { key: string; query: ThreatQuery; state: StateMessage } | null = null;
+  /** Before this time (now()) a move alone is not asked about; the timer asks once it has passed. */
+  private restUntil = 0;
+  private restTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly fetchView: (q: ThreatQuery) => Promise<V>,
@@ -158,10 +165,21 @@ export class ThreatPoller<V = ThreatResponse> {
     if (this.inFlight || !want) return;
     const units = want.state.units;
     const ids = units.map((u) => u.id);
-    if (this.asked && this.asked.key === want.key && movedSince(this.asked.poses, units, ids).length === 0)
-      return;
+    const sameQuestion = this.asked !== null && this.asked.key === want.key;
+    if (sameQuestion && movedSince(this.asked!.poses, units, ids).length === 0) return;
+    if (sameQuestion) {
+      const rest = this.restUntil - this.now();
+      if (rest > 0) {
+        this.restTimer ??= setTimeout(() => {
+          this.restTimer = null;
+          this.pump();
+        }, rest);
+        return;
+      }
+    }
     this.inFlight = true;
     this.asked = { key: want.key, poses: posesOf(units, ids) };
+    const started = this.now();
     this.fetchView(want.query)
       .then((view) => {
         if (this.wanted && this.belongs(view, this.wanted.query)) {
@@ -175,6 +193,8 @@ export class ThreatPoller<V = ThreatResponse> {
       })
       .finally(() => {
         this.inFlight = false;
+        const done = this.now();
+        this.restUntil = done + (done - started);
         this.onView();
         this.pump();
       });
