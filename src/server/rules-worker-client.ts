@@ -13,11 +13,12 @@ import type { ThreatJob, ThreatOutcome } from './threat-answers.ts';
  * verdicts take long (a D3 charge a few inches short on a crowded table searches hundreds of
  * thousands of runs: 0.1–0.5 s); answered on the server's own thread, each held the live loop, so
  * the picture froze while a view was worked out, and the streamer overlay, which asks the last
- * question again every second, could keep it held a third of the time. One worker thread answers
- * them instead (rules-worker.ts); the server posts the scenario and the tracked poses (a few kB).
+ * question again every second, could keep it held up to half of every second. One worker thread
+ * answers them instead (rules-worker.ts); the server posts the scenario and the tracked poses (a
+ * few kB).
  *
- * The worker is started on the first job. If it dies, every job waiting on it is rejected and the
- * next job starts a new one. Errors the routes turn into statuses keep their class.
+ * The worker is started by `warm()` or the first job. If it dies, every job waiting on it is
+ * rejected and the next job starts a new one. Errors the routes turn into statuses keep their class.
  */
 
 export type ToRulesWorker =

@@ -1,5 +1,5 @@
 import { getRuleset } from '../rules/index.ts';
-import { PAIR_KINDS, pairKindsOf, type PairAnswer, type PairKind } from '../rules/engine/all-pairs.ts';
+import { pairKindsOf, type PairAnswer, type PairKind } from '../rules/engine/all-pairs.ts';
 import type { Ruleset } from '../rules/engine/ruleset.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import { tableReachSliced, threatsOfUnitSliced } from '../rules/engine/unit-threats.ts';
@@ -14,8 +14,6 @@ import { tableFromPoses } from './live-table-state.ts';
  * asks. The server route (threat-routes.ts) checks the request, reads the table the camera sees
  * now, and hands a `ThreatJob` over.
  */
-
-export { PAIR_KINDS };
 
 /** One pair's answer as the page shows it: the verdict without its sub-checks, or the refusal. */
 export type ThreatCell =
@@ -108,9 +106,10 @@ export async function answerThreatJob(
   const names = new Map(state.units.map((u) => [u.id, u.name]));
   const settings = { options: job.options, policy: job.policy };
   // A bad option is refused by the route before the job is posted (here each pair would be refused).
-  if ('unit' in job.ask) {
-    const unit = state.units.find((u) => u.id === (job.ask as { unit: string }).unit);
-    if (!unit) return { notOnTable: `${job.ask.unit} is not on the table` };
+  const ask = job.ask;
+  if ('unit' in ask) {
+    const unit = state.units.find((u) => u.id === ask.unit);
+    if (!unit) return { notOnTable: `${ask.unit} is not on the table` };
     const view = await threatsOfUnitSliced(ruleset, state, unit.id, settings, pause, cancelled);
     if (!view) return { superseded: true };
     const response: ThreatResponse = {
@@ -129,7 +128,7 @@ export async function answerThreatJob(
     };
     return { view: response };
   }
-  const kind = job.ask.kind;
+  const kind = ask.kind;
   const reach = await tableReachSliced(ruleset, state, kind, settings, pause, cancelled);
   if (!reach) return { superseded: true };
   const response: TableThreatResponse = {
