@@ -24,10 +24,15 @@ export class InlineRules implements RulesAnswerer {
   private readonly latest = new Map<string, number>();
   private next = 0;
 
-  threats(job: ThreatJob, lane: string): Promise<ThreatOutcome> {
+  async threats(job: ThreatJob, lane: string): Promise<ThreatOutcome> {
     const me = ++this.next;
     this.latest.set(lane, me);
-    return answerThreatJob(job, () => this.latest.get(lane) !== me, nextTurn);
+    try {
+      return await answerThreatJob(job, () => this.latest.get(lane) !== me, nextTurn);
+    } finally {
+      // A lane per page: forgotten once its newest job is done, so lanes do not pile up.
+      if (this.latest.get(lane) === me) this.latest.delete(lane);
+    }
   }
 
   async question(job: QuestionJob): Promise<RefereeAnswer> {

@@ -20,8 +20,9 @@ export type { TableThreatResponse, ThreatCell, ThreatPairView, ThreatResponse } 
  *
  * The routes check the request and read the table; the verdicts are worked out by the rules
  * worker (rules-worker-client.ts), so the live loop keeps sending frames however long a view
- * takes. A newer request to a route supersedes one still being answered (409); one unit's view
- * and the whole table are answered side by side.
+ * takes. A newer request to a route from the same client (the page's `client` name; requests
+ * without one are one client) supersedes one still being answered (409): two players' pages never
+ * cancel each other's views. One unit's view and the whole table are answered side by side.
  */
 
 export const threatSchema = z.strictObject({
@@ -32,6 +33,8 @@ export const threatSchema = z.strictObject({
     .refine((o) => Object.keys(o).length <= 40, 'too many options')
     .optional(),
   exact: z.boolean().optional(),
+  /** The asking page's name for itself: a newer request supersedes older ones of the same client only. */
+  client: z.string().min(1).max(64).optional(),
 });
 export type ThreatRequest = z.infer<typeof threatSchema>;
 
@@ -43,9 +46,14 @@ export function threatRoutes(ctx: RouteContext, rules: RulesAnswerer): Router {
   const router = Router();
 
   /** Posts the job and sends what came back; `ms` is the whole wait, the hand-over included. */
-  const answer = async (res: Response, lane: 'unit' | 'table', job: ThreatJob) => {
+  const answer = async (
+    res: Response,
+    view: 'unit' | 'table',
+    client: string | undefined,
+    job: ThreatJob,
+  ) => {
     const started = performance.now();
-    const outcome = await rules.threats(job, lane);
+    const outcome = await rules.threats(job, `${view} ${client ?? ''}`);
     if ('superseded' in outcome)
       return void res.status(409).json({ error: 'superseded by a newer threat request' });
     if ('notOnTable' in outcome) return void res.status(404).json({ error: outcome.notOnTable });
@@ -56,14 +64,14 @@ export function threatRoutes(ctx: RouteContext, rules: RulesAnswerer): Router {
     const parsed = threatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
     const job = jobNow(ctx, res, parsed.data, { unit: parsed.data.unit });
-    if (job) await answer(res, 'unit', job);
+    if (job) await answer(res, 'unit', parsed.data.client, job);
   });
 
   router.post('/api/threats/table', async (req: Request, res: Response) => {
     const parsed = tableThreatSchema.safeParse(req.body);
     if (!parsed.success) return void badRequest(res, 'bad threat request', parsed.error);
     const job = jobNow(ctx, res, parsed.data, { kind: parsed.data.kind });
-    if (job) await answer(res, 'table', job);
+    if (job) await answer(res, 'table', parsed.data.client, job);
   });
 
   return router;

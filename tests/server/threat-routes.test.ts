@@ -117,6 +117,13 @@ describe('threat routes: superseded requests', () => {
       expect(a.status).toBe(409);
       expect(b.status).toBe(200);
       expect((b.json as unknown as ThreatResponse).unit).toBe('camerons');
+      // Two players' pages (two clients) never cancel each other; one page's newer request does.
+      const ask = (client: string, unit: string) =>
+        call(`${server.url}/api/threats`, 'POST', { client, unit, ruleset: 'black-powder' });
+      const [p1, p2] = await Promise.all([ask('page-1', 'lees'), ask('page-2', 'camerons')]);
+      expect([p1.status, p2.status]).toStrictEqual([200, 200]);
+      const [old, fresh] = await Promise.all([ask('page-1', 'lees'), ask('page-1', 'camerons')]);
+      expect([old.status, fresh.status]).toStrictEqual([409, 200]);
     } finally {
       await server.close();
     }

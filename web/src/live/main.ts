@@ -253,9 +253,13 @@ const threatPanel = mountThreatPanel(element('threats', HTMLElement), () => {
   noteThreats();
   changed();
 });
+// This page's own name for its threat requests: a newer request supersedes an older one of the
+// same page only, never another player's (not a secret: crypto.randomUUID needs a secure context).
+const threatClient = Math.random().toString(36).slice(2, 12);
 const threats = new ThreatPoller(
   (q) =>
     api<ThreatResponse>('POST', '/api/threats', {
+      client: threatClient,
       unit: q.unit,
       ...(q.ruleset ? { ruleset: q.ruleset } : {}),
       options: q.options,
@@ -269,6 +273,7 @@ const threats = new ThreatPoller(
 const tableThreats = new ThreatPoller<TableThreatResponse>(
   (q) =>
     api<TableThreatResponse>('POST', '/api/threats/table', {
+      client: threatClient,
       kind: q.kind ?? 'shoot',
       ...(q.ruleset ? { ruleset: q.ruleset } : {}),
       options: q.options,
