@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { recordedPoses, recordedTurnStart } from '../record/recorded-table.ts';
 import { resolveDataDir } from '../record/live-recording.ts';
 import { BattleStore, STORE_FILE } from '../record/store.ts';
-import { getRuleset, listRulesets } from '../rules/index.ts';
+import { listRulesets, rulesetForScenario } from '../rules/index.ts';
 import { parseQuestion } from '../rules/engine/question.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import { formatVerdict, type OptionValue, type Verdict } from '../rules/engine/verdict.ts';
@@ -96,9 +96,7 @@ export function registerRulesCommand(program: Command): Command {
     .option('--at <seconds>', 'with --battle: the moment, seconds into the battle (default: its end)')
     .action((file: string, opts: RulesCommandOptions, cmd: Command) => {
       const scenario = parseScenarioText(readFileSync(file, 'utf8'), file);
-      const base = getRuleset(opts.ruleset ?? scenario.ruleset);
-      // Rulesets with per-scenario data (a board map) bind to this scenario's.
-      const ruleset = base.forScenario ? base.forScenario(scenario) : base;
+      const ruleset = rulesetForScenario(opts.ruleset ?? scenario.ruleset, scenario);
       if (opts.listOptions) {
         for (const [name, spec] of Object.entries(ruleset.optionSpecs))
           console.log(

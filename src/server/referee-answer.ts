@@ -1,3 +1,5 @@
+// Importing the rules' index registers every ruleset (this module also runs in the rules worker).
+import { rulesetForScenario } from '../rules/index.ts';
 import { clipToConvex } from '../geometry/convex-clip.ts';
 import { pointToPolygon } from '../geometry/distance.ts';
 import { facedBoxPolygon } from '../geometry/faced-box.ts';
@@ -11,7 +13,6 @@ import type { Scenario } from '../table/scenario.ts';
 import { findByName, UnknownNameError, type BasePose, type TableState } from '../table/table-state.ts';
 import { tableFromPoses } from './live-table-state.ts';
 import type { AskRequest } from './referee-routes.ts';
-import { rulesetOf } from './threat-answers.ts';
 
 /**
  * One referee question answered from plain data (the scenario, tracked poses, the request): the
@@ -76,7 +77,7 @@ export interface RefereeAnswer {
  */
 export function answerQuestion(job: QuestionJob): RefereeAnswer {
   const { scenario, request: body } = job;
-  const ruleset = rulesetOf(body.ruleset ?? scenario.ruleset, scenario);
+  const ruleset = rulesetForScenario(body.ruleset ?? scenario.ruleset, scenario);
   const state = tableFromPoses(scenario, job.poses, job.turnStartPoses);
   const missing = state.missing.map((m) => m.id);
   for (const ref of [body.a, body.b]) {

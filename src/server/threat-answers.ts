@@ -1,6 +1,6 @@
-import { getRuleset } from '../rules/index.ts';
+// Importing the rules' index registers every ruleset (this module also runs in the rules worker).
+import { rulesetForScenario } from '../rules/index.ts';
 import { pairKindsOf, type PairAnswer, type PairKind } from '../rules/engine/all-pairs.ts';
-import type { Ruleset } from '../rules/engine/ruleset.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import { tableReachSliced, threatsOfUnitSliced } from '../rules/engine/unit-threats.ts';
 import type { Verdict } from '../rules/engine/verdict.ts';
@@ -80,12 +80,6 @@ export type ThreatOutcome =
   | { readonly superseded: true }
   | { readonly notOnTable: string };
 
-/** The ruleset with the scenario's own settings (as the referee route takes it). */
-export function rulesetOf(id: string, scenario: Scenario): Ruleset {
-  const base = getRuleset(id);
-  return base.forScenario ? base.forScenario(scenario) : base;
-}
-
 const cellOf = (a: PairAnswer): ThreatCell =>
   'verdict' in a ? { verdict: { ...a.verdict, checks: [] } } : { refused: a.refused };
 
@@ -101,7 +95,7 @@ export async function answerThreatJob(
   cancelled: () => boolean,
   pause: () => Promise<void> = noPause,
 ): Promise<ThreatOutcome> {
-  const ruleset = rulesetOf(job.ruleset, job.scenario);
+  const ruleset = rulesetForScenario(job.ruleset, job.scenario);
   const state = tableFromPoses(job.scenario, job.poses, job.turnStartPoses);
   const names = new Map(state.units.map((u) => [u.id, u.name]));
   const settings = { options: job.options, policy: job.policy };

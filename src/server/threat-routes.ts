@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { PAIR_KINDS, type PairKind } from '../rules/engine/all-pairs.ts';
 import { OptionError, resolveOptions } from '../rules/engine/options.ts';
 import { UnknownRulesetError } from '../rules/engine/registry.ts';
+import { rulesetForScenario } from '../rules/index.ts';
 import type { ThresholdPolicy } from '../rules/engine/threshold.ts';
 import { badRequest } from './http-errors.ts';
 import { livePoses } from './live-table-state.ts';
 import type { RouteContext } from './route-context.ts';
-import { rulesetOf, type ThreatJob } from './threat-answers.ts';
+import type { ThreatJob } from './threat-answers.ts';
 import type { RulesAnswerer } from './rules-answerer.ts';
 
 export type { TableThreatResponse, ThreatCell, ThreatPairView, ThreatResponse } from './threat-answers.ts';
@@ -101,7 +102,7 @@ function jobNow(
   const id = body.ruleset ?? scenario.ruleset;
   let policy: ThresholdPolicy;
   try {
-    const ruleset = rulesetOf(id, scenario);
+    const ruleset = rulesetForScenario(id, scenario);
     policy = body.exact ? { floor: 0, sigmas: 0 } : ruleset.defaultPolicy;
     // Refused here, once: in the worker every pair would be refused for it.
     resolveOptions(ruleset.optionSpecs, body.options ?? {});

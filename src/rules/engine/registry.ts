@@ -1,3 +1,4 @@
+import type { Scenario } from '../../table/scenario.ts';
 import type { Ruleset } from './ruleset.ts';
 
 const rulesets = new Map<string, Ruleset>();
@@ -16,6 +17,12 @@ export function getRuleset(id: string): Ruleset {
   if (!r)
     throw new UnknownRulesetError(`no ruleset "${id}" (known: ${[...rulesets.keys()].join(', ') || 'none'})`);
   return r;
+}
+
+/** A ruleset bound to a scenario's own data (a board map) when it has any: what every asker uses. */
+export function rulesetForScenario(id: string, scenario: Scenario): Ruleset {
+  const base = getRuleset(id);
+  return base.forScenario ? base.forScenario(scenario) : base;
 }
 
 export const listRulesets = (): Ruleset[] => [...rulesets.values()];
