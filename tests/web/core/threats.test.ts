@@ -82,16 +82,23 @@ describe('threat lines', () => {
   });
 });
 
+/** A server that notes every question and answers only when the test resolves it. */
+function heldServer() {
+  const asked: ThreatQuery[] = [];
+  const pending: Array<(v: ThreatResponse) => void> = [];
+  const fetchView = (q: ThreatQuery) => {
+    asked.push(q);
+    return new Promise<ThreatResponse>((resolve) => pending.push(resolve));
+  };
+  return { asked, pending, fetchView };
+}
+
 describe('ThreatPoller', () => {
   it('asks once per move beyond the camera uncertainty, never two at a time, and asks again for a change made meanwhile', async () => {
-    const asked: ThreatQuery[] = [];
-    const pending: Array<(v: ThreatResponse) => void> = [];
+    const { asked, pending, fetchView } = heldServer();
     let shown = 0;
     const poller = new ThreatPoller(
-      (q) => {
-        asked.push(q);
-        return new Promise((resolve) => pending.push(resolve));
-      },
+      fetchView,
       () => shown++,
       () => 42,
     );
@@ -126,14 +133,10 @@ describe('ThreatPoller', () => {
   });
 
   it('while units keep moving, waits as long again as the last view took; a new question is asked at once', async () => {
-    const asked: ThreatQuery[] = [];
-    const pending: Array<(v: ThreatResponse) => void> = [];
+    const { asked, pending, fetchView } = heldServer();
     let clock = 0;
     const poller = new ThreatPoller(
-      (q) => {
-        asked.push(q);
-        return new Promise((resolve) => pending.push(resolve));
-      },
+      fetchView,
       () => undefined,
       () => clock,
     );
