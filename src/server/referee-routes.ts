@@ -13,6 +13,7 @@ import { livePoses } from './live-table-state.ts';
 import type { AskResponse } from './referee-answer.ts';
 import type { RouteContext } from './route-context.ts';
 import type { RulesAnswerer } from './rules-answerer.ts';
+import { RepeatedQuestion } from './repeated-question.ts';
 
 export type { AskResponse, UnitGeometry } from './referee-answer.ts';
 
@@ -95,7 +96,7 @@ function caution(frame: LiveFrame, unitIds: readonly string[]): string | null {
  * not hold for the table as it is now.
  */
 export async function askReferee(
-  rules: RulesAnswerer,
+  rules: Pick<RulesAnswerer, 'question'>,
   scenario: Scenario,
   frame: LiveFrame,
   body: AskRequest,
@@ -125,18 +126,23 @@ export function refereeRoutes(ctx: RouteContext, rules: RulesAnswerer): Router {
     res.json({ scenarioRuleset: ctx.scenario().ruleset, rulesets: listRulesets().map(rulesetInfo) });
   });
   // The question last answered, asked again of the current frame: what the streamer overlay shows.
+  // Asked through `repeated`, so a still table's answer is not worked out again every second.
   let lastAsked: AskRequest | null = null;
+  const repeated = new RepeatedQuestion(rules);
   router.get('/api/referee/last', async (_req: Request, res: Response) => {
     const frame = ctx.latest();
     if (!lastAsked || !frame) return void res.json({ answer: null });
     try {
-      res.json({ answer: await askReferee(rules, ctx.scenario(), frame, lastAsked, ctx.turnStartPoses?.()) });
+      res.json({
+        answer: await askReferee(repeated, ctx.scenario(), frame, lastAsked, ctx.turnStartPoses?.()),
+      });
     } catch {
       res.json({ answer: null });
     }
   });
   router.delete('/api/referee/last', (_req: Request, res: Response) => {
     lastAsked = null;
+    repeated.forget();
     res.json({ ok: true });
   });
   router.post('/api/ask', async (req: Request, res: Response) => {
@@ -147,7 +153,7 @@ export function refereeRoutes(ctx: RouteContext, rules: RulesAnswerer): Router {
     try {
       const poses = livePoses(frame);
       const answer = await askReferee(
-        rules,
+        repeated,
         ctx.scenario(),
         frame,
         parsed.data,

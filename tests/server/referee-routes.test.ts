@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refereeRoutes } from '../../src/server/referee-routes.ts';
+import type { LiveFrame } from '../../src/server/live-loop.ts';
+import type { RulesAnswerer } from '../../src/server/rules-answerer.ts';
 import { RulesWorker } from '../../src/server/rules-worker-client.ts';
 import { parseScenario } from '../../src/table/scenario.ts';
 import { call, FakeContext, frameFromFile, serve } from './route-support.ts';
@@ -14,8 +16,17 @@ const scenario = parseScenario(file);
 describe('referee routes', () => {
   const ctx = new FakeContext(scenario, frameFromFile(scenario));
   let server: Awaited<ReturnType<typeof serve>>;
-  // As the server answers: in the rules worker.
-  const rules = new RulesWorker('test-referee');
+  // As the server answers: in the rules worker (counting the questions it is asked).
+  const worker = new RulesWorker('test-referee');
+  let questionsAsked = 0;
+  const rules: RulesAnswerer = {
+    threats: (job, lane) => worker.threats(job, lane),
+    question: (job) => {
+      questionsAsked += 1;
+      return worker.question(job);
+    },
+    close: () => worker.close(),
+  };
   beforeAll(async () => void (server = await serve(refereeRoutes(ctx, rules))));
   afterAll(async () => {
     await server.close();
@@ -126,5 +137,42 @@ describe('referee routes', () => {
     const r = await ask({ question: 'shoot', a: 'lees', b: 'camerons' });
     expect(r.status).toBe(503);
     ctx.frame = saved;
+  });
+
+  it('works the last question out again only when the table changed', async () => {
+    const asked = await ask({ question: 'shoot', a: 'lees', b: 'camerons' });
+    expect(asked.status).toBe(200);
+    const before = questionsAsked;
+    // The streamer overlay, every second, on a still table: the answer is the one just given.
+    for (let i = 0; i < 3; i++) {
+      const again = await call(`${server.url}/api/referee/last`, 'GET');
+      expect((again.json['answer'] as { verdict: unknown }).verdict).toEqual(asked.json['verdict']);
+    }
+    expect(questionsAsked).toBe(before);
+    // One base moved a millimetre: asked again, and the answer follows it.
+    const still = ctx.frame!;
+    const result = still.snapshot.result;
+    const moved = result.bases[0]!;
+    const nudged: LiveFrame = {
+      ...still,
+      snapshot: {
+        ...still.snapshot,
+        result: { ...result, bases: result.bases.map((b) => (b === moved ? { ...b, y: b.y + 1 } : b)) },
+      },
+    };
+    ctx.frame = nudged;
+    try {
+      const afterMove = await call(`${server.url}/api/referee/last`, 'GET');
+      expect(questionsAsked).toBe(before + 1);
+      expect((afterMove.json['answer'] as { verdict: { question: string } }).verdict.question).toBe('shoot');
+      await call(`${server.url}/api/referee/last`, 'GET');
+      expect(questionsAsked).toBe(before + 1);
+    } finally {
+      ctx.frame = still;
+    }
+    // Cleared: nothing to ask again.
+    await call(`${server.url}/api/referee/last`, 'DELETE');
+    expect((await call(`${server.url}/api/referee/last`, 'GET')).json['answer']).toBeNull();
+    expect(questionsAsked).toBe(before + 1);
   });
 });
