@@ -86,26 +86,41 @@ export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepC
   for (const poly of targets) {
     const n = poly.length;
     ensureCapacity(n);
+    let minX = Infinity;
+    let maxX = -Infinity;
     for (let i = 0; i < n; i++) {
       const p = poly[i] as Vec2;
       const dx = p.x - origin.x;
       const dy = p.y - origin.y;
-      x0[i] = dx * right.x + dy * right.y;
+      const x = dx * right.x + dy * right.y;
+      x0[i] = x;
       y0[i] = dx * front.x + dy * front.y;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
     }
-    const m1 = clipAt(x0, y0, n, -w, true, x1, y1);
-    const m2 = clipAt(x1, y1, m1, w, false, x2, y2);
-    if (m2 === 0) continue;
+    // Wholly to one side of the strip, the clips keep nothing; wholly within it, they keep every
+    // corner as it is (the very numbers): both are told from the corners alone.
+    if (maxX < -w || minX > w) continue;
+    let xs = x0;
+    let ys = y0;
+    let m = n;
+    if (minX < -w || maxX > w) {
+      const m1 = clipAt(x0, y0, n, -w, true, x1, y1);
+      m = clipAt(x1, y1, m1, w, false, x2, y2);
+      if (m === 0) continue;
+      xs = x2;
+      ys = y2;
+    }
     let lo = 0;
     let hiY = -Infinity;
-    for (let k = 0; k < m2; k++) {
-      if ((y2[k] as number) < (y2[lo] as number)) lo = k;
-      hiY = Math.max(hiY, y2[k] as number);
+    for (let k = 0; k < m; k++) {
+      if ((ys[k] as number) < (ys[lo] as number)) lo = k;
+      hiY = Math.max(hiY, ys[k] as number);
     }
     if (hiY < -box.depth) continue; // wholly behind the box
-    const loY = y2[lo] as number;
+    const loY = ys[lo] as number;
     const y = Math.max(0, loY);
-    if (!best || y < best.y) best = { y, x: x2[lo] as number, py: loY >= 0 ? loY : 0 };
+    if (!best || y < best.y) best = { y, x: xs[lo] as number, py: loY >= 0 ? loY : 0 };
   }
   if (!best) return undefined;
   return {
