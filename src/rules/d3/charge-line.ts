@@ -19,6 +19,7 @@ import {
   type RunObstacle,
 } from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
+import { exactText, knownPieces, RunSamples } from './charge-run-memo.ts';
 
 /**
  * D3's charge: one turn of at most 45° at the start, pivoting on a corner (option chargePivot),
@@ -311,17 +312,60 @@ export function bestChargeLine(
   };
   // Set per side: what can stand in that side's runs (obstaclesInReach).
   let nearBy: readonly RunObstacle[] = inTheWay;
+  // Whether a run of `distance` after a turn of `t` is a better line than the best so far.
+  const better = (t: number, distance: number): boolean =>
+    !best ||
+    distance < best.contact.distance - 1e-9 ||
+    (Math.abs(distance - best.contact.distance) <= 1e-9 && Math.abs(radToDeg(t)) < Math.abs(best.turnDeg));
+  // The clear runs met in the piece being searched, kept for the searches after (charge-run-memo.ts).
+  let met = new RunSamples();
   const consider = (t: number, pivot: Vec2) => {
     const c = run(t, pivot, nearBy);
     if (!c) return Infinity;
-    const deg = radToDeg(t);
-    if (
-      !best ||
-      c.distance < best.contact.distance - 1e-9 ||
-      (Math.abs(c.distance - best.contact.distance) <= 1e-9 && Math.abs(deg) < Math.abs(best.turnDeg))
-    )
-      best = { turnDeg: deg, contact: c };
+    met.add(t, c);
+    if (better(t, c.distance)) best = { turnDeg: radToDeg(t), contact: c };
     return c.distance;
+  };
+  // Each piece between cuts: its ends, then six samples, then golden section about the lowest.
+  const search = (lo: number, hi: number, pivot: Vec2) => {
+    let a = lo;
+    let b = hi;
+    consider(a, pivot);
+    consider(b, pivot);
+    if (b - a < 1e-12) return;
+    const n = 6;
+    let k0 = 0;
+    let v0 = Infinity;
+    for (let k = 1; k < n; k++) {
+      const v = consider(a + ((b - a) * k) / n, pivot);
+      if (v < v0) {
+        v0 = v;
+        k0 = k;
+      }
+    }
+    if (!Number.isFinite(v0)) return;
+    const step = (b - a) / n;
+    a = a + step * (k0 - 1);
+    b = a + 2 * step;
+    let x1 = b - GOLDEN * (b - a);
+    let x2 = a + GOLDEN * (b - a);
+    let f1 = consider(x1, pivot);
+    let f2 = consider(x2, pivot);
+    for (let it = 0; it < 80 && b - a > 1e-13; it++) {
+      if (f1 <= f2) {
+        b = x2;
+        x2 = x1;
+        f2 = f1;
+        x1 = b - GOLDEN * (b - a);
+        f1 = consider(x1, pivot);
+      } else {
+        a = x1;
+        x1 = x2;
+        f1 = f2;
+        x2 = a + GOLDEN * (b - a);
+        f2 = consider(x2, pivot);
+      }
+    }
   };
   const sides: Array<[number, number, Vec2]> = [
     [0, degToRad(limits.leftDeg), pivotFor(ctx, charger.box, 1)],
@@ -337,50 +381,29 @@ export function bestChargeLine(
       ...(blocking.length ? breakpoints(charger.box, pivot, blocking, lo, hi, w) : []),
     ];
     cuts = [...new Set(cuts)].sort((x, y) => x - y);
-    if (blocking.length) {
-      cuts.push(...runCuts(cuts, (t) => run(t, pivot, nearBy) !== undefined));
-      cuts = [...new Set(cuts)].sort((x, y) => x - y);
-    }
+    const known = knownPieces(inTheWay, charger.box, target.bodyPolygons, pivot, clearanceMm);
     for (let i = 0; i + 1 < cuts.length; i++) {
-      let a = cuts[i] as number;
-      let b = cuts[i + 1] as number;
-      consider(a, pivot);
-      consider(b, pivot);
-      if (b - a < 1e-12) continue;
-      // Seed the piece, then golden-section the lowest sample's neighbourhood to machine precision.
-      const n = 6;
-      let k0 = 0;
-      let v0 = Infinity;
-      for (let k = 1; k < n; k++) {
-        const v = consider(a + ((b - a) * k) / n, pivot);
-        if (v < v0) {
-          v0 = v;
-          k0 = k;
-        }
+      const a = cuts[i] as number;
+      const b = cuts[i + 1] as number;
+      const key = `${exactText(a)} ${exactText(b)}`;
+      const kept = known.get(key);
+      if (kept) {
+        for (let r = 0; r < kept.count; r++)
+          if (better(kept.turn(r), kept.distance(r)))
+            best = { turnDeg: radToDeg(kept.turn(r)), contact: kept.contact(r) };
+        continue;
       }
-      if (!Number.isFinite(v0)) continue;
-      const step = (b - a) / n;
-      a = a + step * (k0 - 1);
-      b = a + 2 * step;
-      let x1 = b - GOLDEN * (b - a);
-      let x2 = a + GOLDEN * (b - a);
-      let f1 = consider(x1, pivot);
-      let f2 = consider(x2, pivot);
-      for (let it = 0; it < 80 && b - a > 1e-13; it++) {
-        if (f1 <= f2) {
-          b = x2;
-          x2 = x1;
-          f2 = f1;
-          x1 = b - GOLDEN * (b - a);
-          f1 = consider(x1, pivot);
-        } else {
-          a = x1;
-          x1 = x2;
-          f1 = f2;
-          x2 = a + GOLDEN * (b - a);
-          f2 = consider(x2, pivot);
-        }
+      met = new RunSamples();
+      // Where the run turns from clear to blocked within the piece cuts it further (the same
+      // pieces as cutting the whole side at once: each piece's cuts lie within it).
+      let pieces = [a, b];
+      if (blocking.length) {
+        pieces.push(...runCuts(pieces, (t) => run(t, pivot, nearBy) !== undefined));
+        pieces = [...new Set(pieces)].sort((x, y) => x - y);
       }
+      for (let k = 0; k + 1 < pieces.length; k++) search(pieces[k] as number, pieces[k + 1] as number, pivot);
+      met.seal();
+      known.set(key, met);
     }
   }
   return best;
