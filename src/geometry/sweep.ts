@@ -73,16 +73,19 @@ function clipAt(
   return m;
 }
 
+/** Where lowestInStrip found the lowest point: its y (0 when behind the front edge), x, and y as met but never below 0. */
+let foundY = 0;
+let foundX = 0;
+let foundPy = 0;
+
 /**
- * Moving `box` straight ahead (along its front), the distance at which it first touches any of
- * the polygons: the lowest point, in the box's frame, of the targets' parts inside the strip the
- * frontage sweeps (each clipped to the slab |x| ≤ half the frontage). Undefined when nothing lies
- * in the strip ahead of the box's rear edge.
+ * Whether any of the polygons lies in the strip the box's frontage sweeps ahead of its rear edge;
+ * the lowest such point, in the box's frame, is left in foundY / foundX / foundPy.
  */
-export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepContact | undefined {
+function lowestInStrip(box: FacedBox, targets: readonly Polygon[]): boolean {
   const w = box.width / 2;
   const { origin, right, front } = box.frame;
-  let best: { y: number; x: number; py: number } | undefined;
+  let found = false;
   for (const poly of targets) {
     const n = poly.length;
     ensureCapacity(n);
@@ -120,12 +123,35 @@ export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepC
     if (hiY < -box.depth) continue; // wholly behind the box
     const loY = ys[lo] as number;
     const y = Math.max(0, loY);
-    if (!best || y < best.y) best = { y, x: xs[lo] as number, py: loY >= 0 ? loY : 0 };
+    if (!found || y < foundY) {
+      found = true;
+      foundY = y;
+      foundX = xs[lo] as number;
+      foundPy = loY >= 0 ? loY : 0;
+    }
   }
-  if (!best) return undefined;
+  return found;
+}
+
+/**
+ * Moving `box` straight ahead (along its front), the distance at which it first touches any of
+ * the polygons: the lowest point, in the box's frame, of the targets' parts inside the strip the
+ * frontage sweeps (each clipped to the slab |x| ≤ half the frontage). Undefined when nothing lies
+ * in the strip ahead of the box's rear edge.
+ */
+export function sweepContact(box: FacedBox, targets: readonly Polygon[]): SweepContact | undefined {
+  if (!lowestInStrip(box, targets)) return undefined;
   return {
-    distance: best.y,
-    at: toTable(box.frame, { x: best.x, y: best.py }),
-    from: toTable(box.frame, { x: best.x, y: 0 }),
+    distance: foundY,
+    at: toTable(box.frame, { x: foundX, y: foundPy }),
+    from: toTable(box.frame, { x: foundX, y: 0 }),
   };
+}
+
+/**
+ * sweepContact's distance alone (Infinity when nothing is met), without building the points: the
+ * charge searches ask it of every obstacle beside millions of runs.
+ */
+export function sweepDistance(box: FacedBox, targets: readonly Polygon[]): number {
+  return lowestInStrip(box, targets) ? foundY : Infinity;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FacedBox } from '../../src/geometry/faced-box.ts';
 import { frameFromFront } from '../../src/geometry/frame.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
-import { sweepContact } from '../../src/geometry/sweep.ts';
+import { sweepContact, sweepDistance } from '../../src/geometry/sweep.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
 
 /** A small seeded generator (mulberry32), so a failure can be replayed. */
@@ -81,6 +81,7 @@ describe('sweepContact', () => {
         ),
       );
       const got = sweepContact(box, polys);
+      expect(sweepDistance(box, polys)).toBe(got?.distance ?? Infinity);
       const each = polys.map((p) => bruteContact(box, p)).filter((c) => c !== undefined);
       const want = each.length ? each.reduce((m, c) => (c.distance < m.distance ? c : m)) : undefined;
       if (!want) expect(got).toBeUndefined();

@@ -15,7 +15,7 @@ import {
   obstaclesInReach,
   penetrationMm,
   RUN_CONTACT_MM,
-  runBlockedBy,
+  runIsBlocked,
   type RunObstacle,
 } from './charge-run.ts';
 import { CHARGE_TURN_DEG } from './tables.ts';
@@ -291,7 +291,7 @@ function runCuts(cuts: readonly number[], clear: (t: number) => boolean): number
  * The shortest straight charge after one turn within the allowed range, exactly (see above).
  * `limits` are the turns the pivot sweep allows each way, degrees. A turn whose straight run meets
  * one of `inTheWay` before the target is not a line (units standing in the way); `clearanceMm`
- * narrows each run's strip further (runBlockedBy).
+ * narrows each run's strip further (runIsBlocked).
  */
 export function bestChargeLine(
   ctx: D3Context,
@@ -308,7 +308,7 @@ export function bestChargeLine(
   const run = (t: number, pivot: Vec2, obstacles: readonly RunObstacle[]) => {
     const box = boxTurned(charger.box, pivot, t);
     const c = sweepContact(box, target.bodyPolygons);
-    return c && runBlockedBy(box, c.distance, obstacles, clearanceMm) ? undefined : c;
+    return c && runIsBlocked(box, c.distance, obstacles, clearanceMm) ? undefined : c;
   };
   // Set per side: what can stand in that side's runs (obstaclesInReach).
   let nearBy: readonly RunObstacle[] = inTheWay;

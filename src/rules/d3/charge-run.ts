@@ -5,7 +5,7 @@ import type { Polygon } from '../../geometry/polygon.ts';
 import { convexHull } from '../../geometry/hull.ts';
 import { boxOf } from '../../geometry/box.ts';
 import { facedBoxPolygon } from '../../geometry/faced-box.ts';
-import { sweepContact } from '../../geometry/sweep.ts';
+import { sweepDistance } from '../../geometry/sweep.ts';
 import type { Vec2 } from '../../geometry/vec.ts';
 
 /**
@@ -60,17 +60,21 @@ export const leverAbout = (box: FacedBox, pivot: Vec2): number =>
 
 /**
  * The first obstacle met running `box` straight ahead for `distanceMm` (undefined when the run
- * is clear). One touched at the very distance the target is met does not block: both are reached.
- * `clearanceMm` narrows the strip further on each side: the run as it would be were everything
- * beside it that much further off (for whether a run is clear is too close to call).
+ * is clear), or with `anyWill`, the first of the list found to block it (a search asking only
+ * whether a run is clear need not test the rest). One touched at the very distance the target is
+ * met does not block: both are reached. `clearanceMm` narrows the strip further on each side: the
+ * run as it would be were everything beside it that much further off (for whether a run is clear
+ * is too close to call).
  */
-export function runBlockedBy(
+function blockingObstacle(
   box: FacedBox,
   distanceMm: number,
   obstacles: readonly RunObstacle[],
-  clearanceMm = 0,
+  clearanceMm: number,
+  anyWill: boolean,
 ): RunObstacle | undefined {
-  let first: { o: RunObstacle; d: number } | undefined;
+  let first: RunObstacle | undefined;
+  let firstMm = Infinity;
   let strip: FacedBox | undefined;
   // What the run can meet lies in the strip from the box's rear edge to `distanceMm` ahead, in the
   // box's own frame: an obstacle whose bounding box lies wholly to one side of that (its corners'
@@ -95,11 +99,31 @@ export function runBlockedBy(
     if (yHi < back || yLo > ahead) continue;
     const o = obstacles[i] as RunObstacle;
     strip ??= narrowed(box, clearanceMm);
-    const c = sweepContact(strip, [o.polygon]);
-    if (c && c.distance < distanceMm - 1e-9 && (!first || c.distance < first.d)) first = { o, d: c.distance };
+    const d = sweepDistance(strip, [o.polygon]);
+    if (d < distanceMm - 1e-9 && (!first || d < firstMm)) {
+      if (anyWill) return o;
+      first = o;
+      firstMm = d;
+    }
   }
-  return first?.o;
+  return first;
 }
+
+/** The first obstacle met running `box` straight ahead for `distanceMm` (see blockingObstacle). */
+export const runBlockedBy = (
+  box: FacedBox,
+  distanceMm: number,
+  obstacles: readonly RunObstacle[],
+  clearanceMm = 0,
+): RunObstacle | undefined => blockingObstacle(box, distanceMm, obstacles, clearanceMm, false);
+
+/** Whether anything stands in the run of `box` straight ahead for `distanceMm` (see blockingObstacle). */
+export const runIsBlocked = (
+  box: FacedBox,
+  distanceMm: number,
+  obstacles: readonly RunObstacle[],
+  clearanceMm = 0,
+): boolean => blockingObstacle(box, distanceMm, obstacles, clearanceMm, true) !== undefined;
 
 /** The strip a run of `distanceMm` sweeps (table coordinates): the narrowed frontage, from the front edge on. */
 function runStrip(box: FacedBox, distanceMm: number): Polygon {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { degToRad } from '../../../src/geometry/angle.ts';
 import { sweepContact } from '../../../src/geometry/sweep.ts';
 import { pivotFor, sweepObstacles, turnedBox, turnLimits } from '../../../src/rules/d3/charge-line.ts';
-import { obstaclesInReach, runBlockedBy } from '../../../src/rules/d3/charge-run.ts';
+import { obstaclesInReach, runBlockedBy, runIsBlocked } from '../../../src/rules/d3/charge-run.ts';
 import { d3Context } from '../../../src/rules/d3/context.ts';
 import { DEFAULT_POLICY } from '../../../src/rules/engine/threshold.ts';
 import { d3Table } from './random-d3-table.ts';
@@ -16,6 +16,7 @@ import { d3Table } from './random-d3-table.ts';
 describe('D3 charge runs: what can stand in the way', () => {
   it('keeps every obstacle that blocks some run, and drops the rest of a crowded table', () => {
     let blockers = 0;
+    let blockedRuns = 0;
     let kept = 0;
     let offered = 0;
     for (let seed = 31; seed <= 33; seed++) {
@@ -46,12 +47,18 @@ describe('D3 charge runs: what can stand in the way', () => {
                     blockers++;
                     expect(near.has(o)).toBe(true);
                   }
+                // Asked only whether the run is clear, the search may stop at the first obstacle
+                // found to block it: the same answer as finding the nearest.
+                const blocked = runBlockedBy(box, run.distance, all) !== undefined;
+                expect(runIsBlocked(box, run.distance, all)).toBe(blocked);
+                if (blocked) blockedRuns++;
               }
             }
           }
       }
     }
     expect(blockers).toBeGreaterThan(100);
+    expect(blockedRuns).toBeGreaterThan(100);
     expect(kept).toBeLessThan(offered * 0.8);
   });
 });
