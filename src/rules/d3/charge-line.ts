@@ -402,7 +402,6 @@ export function bestChargeLine(
         pieces = [...new Set(pieces)].sort((x, y) => x - y);
       }
       for (let k = 0; k + 1 < pieces.length; k++) search(pieces[k] as number, pieces[k + 1] as number, pivot);
-      met.seal();
       known.set(key, met);
     }
   }

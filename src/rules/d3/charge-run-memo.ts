@@ -8,46 +8,36 @@ import type { RunObstacle } from './charge-run.ts';
  * The clear runs a piece's search met, in the order met: six numbers each (the turn in radians,
  * then the contact's distance, point met and matching point of the front edge). Numbers, not the
  * contacts themselves: kept through a charge's searches, thousands of small objects cost the
- * garbage collector more than the runs they save.
+ * garbage collector more than the runs they save (an array of numbers alone is one flat block).
  */
 export class RunSamples {
-  private data: number[] = [];
-  private kept: Float64Array | undefined;
+  private readonly data: number[] = [];
 
   add(t: number, c: SweepContact): void {
     this.data.push(t, c.distance, c.at.x, c.at.y, c.from.x, c.from.y);
   }
 
-  /** Done adding: the numbers packed. */
-  seal(): void {
-    this.kept = Float64Array.from(this.data);
-    this.data = [];
-  }
-
   get count(): number {
-    return (this.kept?.length ?? this.data.length) / 6;
+    return this.data.length / 6;
   }
 
   turn(i: number): number {
-    return this.at(i * 6);
+    return this.data[i * 6] as number;
   }
 
   distance(i: number): number {
-    return this.at(i * 6 + 1);
+    return this.data[i * 6 + 1] as number;
   }
 
   /** The contact of run `i`, as sweepContact gave it (the same numbers, keys in the same order). */
   contact(i: number): SweepContact {
+    const d = this.data;
     const o = i * 6;
     return {
-      distance: this.at(o + 1),
-      at: { x: this.at(o + 2), y: this.at(o + 3) },
-      from: { x: this.at(o + 4), y: this.at(o + 5) },
+      distance: d[o + 1] as number,
+      at: { x: d[o + 2] as number, y: d[o + 3] as number },
+      from: { x: d[o + 4] as number, y: d[o + 5] as number },
     };
-  }
-
-  private at(k: number): number {
-    return (this.kept ? this.kept[k] : this.data[k]) as number;
   }
 }
 
