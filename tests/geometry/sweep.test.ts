@@ -4,18 +4,7 @@ import { frameFromFront } from '../../src/geometry/frame.ts';
 import type { Polygon } from '../../src/geometry/polygon.ts';
 import { sweepContact, sweepDistance } from '../../src/geometry/sweep.ts';
 import type { Vec2 } from '../../src/geometry/vec.ts';
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Prng } from '../../src/synth/noise.ts';
 
 /**
  * The contact worked out another way: in the box's frame (x across the front, y ahead), the least
@@ -54,7 +43,8 @@ function convex(r: () => number, centre: Vec2, radius: number, n: number): Polyg
 
 describe('sweepContact', () => {
   it('finds the first contact of a box run straight ahead, as worked out corner by corner', () => {
-    const r = rng(20261130);
+    const prng = new Prng(20261130);
+    const r = () => prng.next();
     const kinds = { inside: 0, beside: 0, across: 0 };
     for (let trial = 0; trial < 3000; trial++) {
       const heading = r() * 2 * Math.PI;

@@ -1,4 +1,7 @@
+import { d3Context, type D3Context } from '../../../src/rules/d3/context.ts';
+import { DEFAULT_POLICY } from '../../../src/rules/engine/threshold.ts';
 import { buildTableState, type TableState } from '../../../src/table/table-state.ts';
+import type { TableUnit } from '../../../src/table/table-unit.ts';
 import { drawnToCentre, randomScenario } from '../black-powder/random-table.ts';
 
 /**
@@ -14,4 +17,20 @@ export function d3Table(seed: number, units: number): TableState {
       u.type === 'infantry' && i % 2 === 0 ? { ...u, troop: 'Highland foot' } : u,
     ),
   });
+}
+
+/** Every charger and enemy target on random D3 tables of `units` units, under both pivots. */
+export function* enemyCharges(
+  seeds: readonly number[],
+  units: number,
+): Generator<{ readonly ctx: D3Context; readonly charger: TableUnit; readonly target: TableUnit }> {
+  for (const seed of seeds) {
+    const state = d3Table(seed, units);
+    for (const chargePivot of ['innerCorner', 'centre'] as const) {
+      const ctx = d3Context(state, { chargePivot }, DEFAULT_POLICY);
+      for (const charger of state.units)
+        for (const target of state.units)
+          if (charger !== target && charger.side !== target.side) yield { ctx, charger, target };
+    }
+  }
 }
