@@ -209,6 +209,14 @@ export function obstaclesInReach(
   const { origin, right, front } = box.frame;
   const steps = Math.max(1, Math.ceil((hi - lo) / REACH_STEP));
   const boxes = boxesOf(obstacles);
+  // The samples' turns, shared by every obstacle (the very numbers each would work out).
+  const cosAt = new Float64Array(steps + 1);
+  const sinAt = new Float64Array(steps + 1);
+  for (let k = 0; k <= steps; k++) {
+    const t = lo + ((hi - lo) * k) / steps;
+    cosAt[k] = Math.cos(t);
+    sinAt[k] = Math.sin(t);
+  }
   return obstacles.filter((_, i) => {
     const minX = boxes[i * 4] as number;
     const minY = boxes[i * 4 + 1] as number;
@@ -218,13 +226,12 @@ export function obstaclesInReach(
     const cy = (minY + maxY) / 2;
     const rho = Math.hypot(cx - pivot.x, cy - pivot.y);
     const within = Math.hypot(maxX - minX, maxY - minY) / 2 + (rho * (hi - lo)) / steps / 2 + 1;
+    const rx = cx - pivot.x;
+    const ry = cy - pivot.y;
     for (let k = 0; k <= steps; k++) {
-      // The centre turned back by t about the pivot, in the box's own frame.
-      const t = lo + ((hi - lo) * k) / steps;
-      const cos = Math.cos(t);
-      const sin = Math.sin(t);
-      const rx = cx - pivot.x;
-      const ry = cy - pivot.y;
+      // The centre turned back by the sample's turn about the pivot, in the box's own frame.
+      const cos = cosAt[k] as number;
+      const sin = sinAt[k] as number;
       const bx = pivot.x + rx * cos + ry * sin - origin.x;
       const by = pivot.y - rx * sin + ry * cos - origin.y;
       const x = bx * right.x + by * right.y;
