@@ -11,24 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { getRuleset } from '../src/rules/engine/registry.ts';
 import { askPair } from '../src/rules/engine/all-pairs.ts';
 import { buildTableState } from '../src/table/table-state.ts';
-import { benchScenario } from './rules-scenario.ts';
+import { benchScenario, rulesetScenario } from './rules-scenario.ts';
 import { randomScenario } from '../tests/rules/black-powder/random-table.ts';
 import type { Scenario } from '../src/table/scenario.ts';
-const IN = 25.4;
 const rs = getRuleset('d3');
-const engaged = (s: Scenario, gap: number): Scenario => ({
-  ...s,
-  ruleset: 'd3',
-  units: s.units.map((u, i) => {
-    const unit = u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u;
-    return u.side !== 'blue'
-      ? unit
-      : {
-          ...unit,
-          bases: unit.bases.map((b) => (b.pose ? { ...b, pose: { ...b.pose, y: b.pose.y - gap * IN } } : b)),
-        };
-  }),
-});
+const engaged = (s: Scenario, gap: number): Scenario => rulesetScenario(s, 'd3', gap);
 const tables: [string, Scenario][] = [
   ['engaged 60', engaged(benchScenario(), 15)],
   ['engaged 40 s3', engaged(benchScenario(40, 3), 14)],

@@ -108,3 +108,27 @@ export function movedUnit(scenario: Scenario, unitId: string, dx: number, dy: nu
     }),
   };
 }
+
+/**
+ * A bench scenario as a tabletop ruleset reads it (D3's Highlanders, who charge: every third foot),
+ * with blue `blueNearerIn` inches nearer red: 0 as deployed (the armies 20" or more apart), 15 on
+ * the bench table engaged (front lines 5" apart: shots and charges in reach, charges a few inches
+ * short searched in full).
+ */
+export function rulesetScenario(scenario: Scenario, ruleset: string, blueNearerIn = 0): Scenario {
+  return {
+    ...scenario,
+    ruleset,
+    units: scenario.units.map((u, i) => {
+      const unit =
+        ruleset === 'd3' && u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u;
+      if (blueNearerIn === 0 || u.side !== 'blue') return unit;
+      return {
+        ...unit,
+        bases: unit.bases.map((b) =>
+          b.pose ? { ...b, pose: { ...b.pose, y: b.pose.y - blueNearerIn * IN } } : b,
+        ),
+      };
+    }),
+  };
+}

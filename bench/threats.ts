@@ -22,8 +22,7 @@ import { fileObservations } from '../src/table/measured-units.ts';
 import type { Scenario } from '../src/table/scenario.ts';
 import type { ThreatJob } from '../src/server/threat-answers.ts';
 import { RulesWorker } from '../src/server/rules-worker-client.ts';
-import { benchScenario } from './rules-scenario.ts';
-import { IN } from '../tests/rules/fixtures.ts';
+import { benchScenario, rulesetScenario } from './rules-scenario.ts';
 
 const { values } = parseArgs({
   options: {
@@ -63,24 +62,9 @@ function pacer(): { pause: () => Promise<void>; longest: () => number; start: ()
 }
 
 const scenario = benchScenario();
-/**
- * The bench table as each tabletop ruleset reads it (D3's Highlanders, who charge: every third
- * foot), as deployed (the armies 20" or more apart) or engaged (blue 15" nearer, front lines 5" apart: shots and charges
- * in reach, charges a few inches short searched in full).
- */
-const scenarioFor = (ruleset: string, engaged: boolean): Scenario => ({
-  ...scenario,
-  ruleset,
-  units: scenario.units.map((u, i) => {
-    const unit =
-      ruleset === 'd3' && u.type === 'infantry' && i % 3 === 0 ? { ...u, troop: 'Highland foot' } : u;
-    if (!engaged || u.side !== 'blue') return unit;
-    return {
-      ...unit,
-      bases: unit.bases.map((b) => (b.pose ? { ...b, pose: { ...b.pose, y: b.pose.y - 15 * IN } } : b)),
-    };
-  }),
-});
+/** The bench table as each tabletop ruleset reads it, as deployed or engaged (rulesetScenario). */
+const scenarioFor = (ruleset: string, engaged: boolean): Scenario =>
+  rulesetScenario(scenario, ruleset, engaged ? 15 : 0);
 const tableFor = (ruleset: string, engaged: boolean) => buildTableState(scenarioFor(ruleset, engaged));
 
 const summary: string[] = [];
